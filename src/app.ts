@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import { installErrorHandler } from './http/error-handler.js';
+import './http/request-context.js';
+import { installRequestLog } from './http/request-log.js';
+import { healthRoutes } from './http/routes/health-routes.js';
+import { operationRoutes } from './http/routes/operation-routes.js';
+import { systemClock, type Clock } from './service/clock.js';
+import type { Store } from './store/store.js';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock?: Clock;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Assembles the service. Never listens: `server.ts` starts it, tests inject or listen themselves. */
+export async function buildApp({ config, store, clock = systemClock, logger }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger ?? { level: config.logLevel },
+    // Fastify's own two lines per request are replaced by one line of ours (http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    genReqId: () => randomUUID(),
+    bodyLimit: config.bodyLimitBytes,
+    // Keys that could pollute prototypes are dropped while parsing; unknown fields are ignored anyway.
+    onProtoPoisoning: 'remove',
+    onConstructorPoisoning: 'remove',
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
+  });
+  app.decorateRequest('agency', null);
+  app.decorateRequest('tokenId', null);
+  app.decorateRequest('envelopeInput', null);
+  app.decorateRequest('outcomeCode', null);
+
+  installRequestLog(app);
+  installErrorHandler(app, config.serviceName);
+  await app.register(compress, { global: true, threshold: 0, encodings: ['br', 'gzip', 'deflate'] });
+  healthRoutes(app, store);
+  operationRoutes(app, { store, clock, serviceName: config.serviceName });
+  return app;
+}

@@ -1,0 +1,168 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ConfigError } from '../config.js';
+import { setUpDemo } from '../demo/demo-setup.js';
+import { DocumentError } from '../documents/document-error.js';
+import { readRecords } from '../documents/document-reader.js';
+import { orderView } from '../documents/order-view.js';
+import { startServer } from '../server.js';
+import { AdminError, addAgency, issueToken, revokeToken } from '../service/agency-admin.js';
+import { importChanges } from '../service/change-import.js';
+import { systemClock } from '../service/clock.js';
+import { importOrders } from '../service/order-import.js';
+import { migrateDown, migrateToLatest } from '../store/migrator.js';
+import { openStore } from '../store/open-store.js';
+import { loadOrder } from '../store/repositories/orders-repository.js';
+import { curlExamples } from './curl-examples.js';
+import { parseDuration } from './duration.js';
+import { readInput } from './input.js';
+import { configFrom, withStore, type GlobalOptions } from './with-store.js';
+
+const clock = systemClock;
+
+function positiveInteger(text: string): number {
+  if (!/^[1-9][0-9]{0,6}$/.test(text)) throw new InvalidArgumentError('must be a whole number from 1 to 9999999.');
+  return Number(text);
+}
+
+function duration(text: string): number {
+  const ms = parseDuration(text);
+  if (ms === null) throw new InvalidArgumentError('must be a number and a unit, such as 30s, 15m, 12h or 90d.');
+  return ms;
+}
+
+function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function buildCli(): Command {
+  const program = new Command('airorder')
+    .description('Air order servicing: the agency API and the operator\'s tools.')
+    .addOption(new Option('--database-url <url>', 'sqlite:PATH or postgres://user:password@host:port/database').env('DATABASE_URL'))
+    .showHelpAfterError('(run airorder --help for usage)');
+  const global = (): GlobalOptions => program.opts<GlobalOptions>();
+
+  program.command('serve')
+    .description('run the service (applies pending migrations first)')
+    .addOption(new Option('--port <port>', 'port to listen on (default 8080)').env('PORT'))
+    .addOption(new Option('--host <host>', 'address to listen on (default 127.0.0.1)').env('HOST'))
+    .option('--demo [orders]', 'load demo data first and print a token with ready-to-paste curl calls')
+    .action(async (options: { port?: string; host?: string; demo?: string | boolean }) => {
+      const config = configFrom(global(), { ...(options.port ? { PORT: options.port } : {}), ...(options.host ? { HOST: options.host } : {}) });
+      let banner = '';
+      if (options.demo) {
+        const count = options.demo === true ? 50 : positiveInteger(options.demo);
+        const store = openStore(config);
+        try {
+          await migrateToLatest(store);
+          const demo = await setUpDemo(store, clock, count);
+          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+          banner = curlExamples(`http://${host}:${config.port}`, demo);
+        } finally {
+          await store.close();
+        }
+      }
+      const server = await startServer(config);
+      if (banner) process.stderr.write(`\nairorder is listening on ${server.address}\n\n${banner}\n`);
+    });
+
+  program.command('migrate')
+    .description('apply pending migrations')
+    .option('--rollback', 'roll back the most recent migration instead')
+    .action(async (options: { rollback?: boolean }) => {
+      const store = openStore(configFrom(global()));
+      try {
+        const applied = options.rollback ? await migrateDown(store) : await migrateToLatest(store);
+        process.stdout.write(applied.length ? `${applied.join('\n')}\n` : 'nothing to do\n');
+      } finally {
+        await store.close();
+      }
+    });
+
+  const agency = program.command('agency').description('manage agencies');
+  agency.command('add')
+    .description('register an agency')
+    .requiredOption('--agency-id <id>', 'the agency identifier, 1 to 64 characters')
+    .requiredOption('--name <name>', 'the agency\'s name')
+    .option('--iata <number>', 'IATA number, 7 or 8 digits')
+    .option('--email <address>', 'contact e-mail address')
+    .action(async (options: { agencyId: string; name: string; iata?: string; email?: string }) => {
+      if (!/^[^\s](.{0,62}[^\s])?$/.test(options.agencyId)) throw new AdminError('--agency-id must be 1 to 64 characters without surrounding spaces.');
+      if (options.name.length < 1 || options.name.length > 200) throw new AdminError('--name must be 1 to 200 characters.');
+      if (options.iata !== undefined && !/^[0-9]{7,8}$/.test(options.iata)) throw new AdminError('--iata must be 7 or 8 digits.');
+      if (options.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email)) throw new AdminError('--email must be an e-mail address.');
+      await withStore(global(), (store) => addAgency(store, clock, {
+        agencyId: options.agencyId, name: options.name, iataNumber: options.iata ?? null, email: options.email ?? null,
+      }));
+      process.stdout.write(`agency ${options.agencyId} added\n`);
+    });
+
+  const token = program.command('token').description('manage access tokens');
+  token.command('issue')
+    .description('issue a token for an agency; prints the token alone on stdout (it is shown only once)')
+    .requiredOption('--agency-id <id>', 'the agency the token acts for')
+    .option('--expires-in <duration>', 'lifetime such as 30s, 15m, 12h or 90d (default: no expiry)', duration)
+    .action(async (options: { agencyId: string; expiresIn?: number }) => {
+      const issued = await withStore(global(), (store) => issueToken(store, clock, options.agencyId, options.expiresIn ?? null));
+      process.stdout.write(`${issued.token}\n`);
+    });
+  token.command('revoke')
+    .description('revoke a token at once')
+    .argument('<token>', 'the token to revoke')
+    .action(async (value: string) => {
+      await withStore(global(), (store) => revokeToken(store, clock, value));
+      process.stdout.write('token revoked\n');
+    });
+
+  const orders = program.command('orders').description('load and inspect orders');
+  orders.command('import')
+    .description('import order documents: a JSON array, one object, or NDJSON; all or nothing')
+    .argument('<file>', 'a file, or - for standard input')
+    .option('--upsert', 'replace orders whose orderId exists already')
+    .action(async (file: string, options: { upsert?: boolean }) => {
+      const records = readRecords(await readInput(file));
+      const summary = await withStore(global(), (store) => importOrders(store, clock, records, options.upsert ?? false));
+      printJson(summary);
+    });
+  orders.command('show')
+    .description('print an order as JSON with its current statuses, airline changes and refunds')
+    .argument('<orderId>', 'the order identifier')
+    .action(async (orderId: string) => {
+      const order = await withStore(global(), (store) => loadOrder(store.db, orderId));
+      if (!order) throw new AdminError(`No order ${orderId}.`);
+      printJson(orderView(order));
+    });
+
+  program.command('changes').description('record airline-initiated changes')
+    .command('import')
+    .description('import airline-change documents: a JSON array, one object, or NDJSON; all or nothing')
+    .argument('<file>', 'a file, or - for standard input')
+    .action(async (file: string) => {
+      const records = readRecords(await readInput(file));
+      printJson(await withStore(global(), (store) => importChanges(store, clock, records)));
+    });
+
+  program.command('demo')
+    .description('create a demo agency, a token and realistic orders; prints a JSON summary with the token')
+    .option('--orders <n>', 'how many orders', positiveInteger, 50)
+    .action(async (options: { orders: number }) => {
+      printJson(await withStore(global(), (store) => setUpDemo(store, clock, options.orders)));
+    });
+
+  return program;
+}
+
+/** Known failures print one line that says what to do; anything else is a bug and shows its stack. */
+export async function runCli(argv: string[]): Promise<void> {
+  try {
+    await buildCli().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof DocumentError || error instanceof AdminError || error instanceof ConfigError) {
+      process.stderr.write(`error: ${error.message}\n`);
+    } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
+    } else {
+      process.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);
+    }
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+
+export type Durability = 'process' | 'power';
+
+export interface Config {
+  readonly databaseUrl: string;
+  readonly port: number;
+  readonly host: string;
+  /** `process`: a committed change survives the process being killed (SQLite WAL, synchronous=NORMAL).
+   *  `power`: it also survives power loss (synchronous=FULL), at some cost in write throughput. */
+  readonly durability: Durability;
+  readonly logLevel: string;
+  readonly serviceName: string;
+  readonly bodyLimitBytes: number;
+  readonly shutdownGraceMs: number;
+}
+
+export type Env = Record<string, string | undefined>;
+
+const DEFAULTS = {
+  DATABASE_URL: 'sqlite:./data/airorder.db',
+  PORT: '8080',
+  HOST: '127.0.0.1',
+  DURABILITY: 'process',
+  LOG_LEVEL: 'info',
+  SHUTDOWN_GRACE_MS: '10000',
+} as const;
+
+export class ConfigError extends Error {}
+
+function integer(name: string, value: string, min: number, max: number): number {
+  const parsed = Number(value);
+  if (!/^\d+$/.test(value) || parsed < min || parsed > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}".`);
+  }
+  return parsed;
+}
+
+/** Reads the environment once, checks it, and freezes the result; nothing else reads process.env. */
+export function loadConfig(env: Env = process.env, overrides: Partial<Record<keyof typeof DEFAULTS, string>> = {}): Config {
+  const read = (name: keyof typeof DEFAULTS): string => overrides[name] ?? env[name] ?? DEFAULTS[name];
+  const databaseUrl = read('DATABASE_URL');
+  if (!databaseUrl.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be sqlite:PATH or postgres://user:password@host:port/database, got "${databaseUrl}".`);
+  }
+  const durability = read('DURABILITY');
+  if (durability !== 'process' && durability !== 'power') {
+    throw new ConfigError(`DURABILITY must be "process" or "power", got "${durability}".`);
+  }
+  return Object.freeze({
+    databaseUrl,
+    port: integer('PORT', read('PORT'), 0, 65535),
+    host: read('HOST'),
+    durability,
+    logLevel: read('LOG_LEVEL'),
+    serviceName: 'airorder',
+    bodyLimitBytes: 64 * 1024,
+    shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', read('SHUTDOWN_GRACE_MS'), 0, 600_000),
+  });
+}
+
+/** The file path of an sqlite: URL, resolved against the working directory. */
+export function sqlitePath(databaseUrl: string): string {
+  const file = databaseUrl.slice('sqlite:'.length);
+  if (file === ':memory:') return file;
+  return path.resolve(file);
+}

@@ -1,0 +1,54 @@
+import { readRecords } from '../documents/document-reader.js';
+import { addAgency, issueToken } from '../service/agency-admin.js';
+import { importChanges } from '../service/change-import.js';
+import type { Clock } from '../service/clock.js';
+import { importOrders } from '../service/order-import.js';
+import { findAgency } from '../store/repositories/agencies-repository.js';
+import type { Store } from '../store/store.js';
+import { DEMO_AGENCY, demoData } from './demo-data.js';
+
+export interface DemoSummary {
+  agencyId: string;
+  token: string;
+  orders: number;
+  pendingChanges: number;
+  examples: {
+    cancel: { orderId: string; gdsBookingReference: string } | null;
+    involuntaryAccept: { orderId: string; gdsBookingReference: string } | null;
+    involuntaryCancel: { orderId: string; gdsBookingReference: string } | null;
+  };
+}
+
+type DocumentShape = { orderId: string; gdsBookingReference: string; kind: string; addedSegments: unknown[] };
+
+/**
+ * Creates the demo agency (once), a fresh token and N demo orders with their airline changes,
+ * through the same import path as operator files. Running it again resets the demo orders.
+ */
+export async function setUpDemo(store: Store, clock: Clock, count: number): Promise<DemoSummary> {
+  if (!await findAgency(store.db, DEMO_AGENCY.agencyId)) await addAgency(store, clock, { ...DEMO_AGENCY });
+  const data = demoData(count, Date.parse(clock()));
+  await importOrders(store, clock, data.orders.map((value, index) => ({ label: `demo order ${index + 1}`, value })), true);
+  await importChanges(store, clock, readRecords(JSON.stringify(data.changes)));
+  const { token } = await issueToken(store, clock, DEMO_AGENCY.agencyId, null);
+
+  const changes = data.changes as DocumentShape[];
+  const changed = new Set(changes.map((change) => change.gdsBookingReference));
+  const quiet = (data.orders as { orderId: string; bookings: { gdsBookingReference: string }[] }[])
+    .flatMap((order) => order.bookings.map((booking) => ({ orderId: order.orderId, gdsBookingReference: booking.gdsBookingReference })))
+    .find((booking) => !changed.has(booking.gdsBookingReference));
+  const accept = changes.find((change) => change.addedSegments.length > 0);
+  const cancel = changes.find((change) => change !== accept) ?? null;
+  const pick = (change: DocumentShape | null | undefined) => change ? { orderId: change.orderId, gdsBookingReference: change.gdsBookingReference } : null;
+  return {
+    agencyId: DEMO_AGENCY.agencyId,
+    token,
+    orders: data.orders.length,
+    pendingChanges: changes.length,
+    examples: {
+      cancel: quiet ?? null,
+      involuntaryAccept: pick(accept),
+      involuntaryCancel: pick(cancel),
+    },
+  };
+}

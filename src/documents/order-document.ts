@@ -1,0 +1,98 @@
+import { isKnownCurrency } from '../domain/currencies.js';
+import { splitEvenly, sumMinor } from '../domain/money.js';
+import {
+  BOOKING_STATUSES, COUPON_STATUSES, PASSENGER_TYPES,
+  type Booking, type Coupon, type Order, type Passenger, type Segment, type Ticket,
+} from '../domain/order.js';
+import { FieldError } from './document-error.js';
+import { amount, array, child, object, oneOf, text, unique } from './field-readers.js';
+import { readSegment } from './segment-reader.js';
+
+export const ORDER_ID = /^[A-Za-z0-9_./-]{1,64}$/;
+export const AGENCY_ID = /^[^\s](.{0,62}[^\s])?$/;
+export const BOOKING_REFERENCE = /^[A-Za-z0-9]{5,8}$/;
+const NAME = /^.{1,100}$/;
+
+function readTicket(value: unknown, path: string, currency: string, segments: readonly Segment[]): Ticket {
+  const raw = object(value, path);
+  const baseFare = amount(raw.baseFare, child(path, 'baseFare'), currency);
+  const taxes = amount(raw.taxes, child(path, 'taxes'), currency);
+  const total = sumMinor([baseFare, taxes]);
+  const segmentIds = new Set(segments.map((segment) => segment.segmentId));
+  const rawCoupons = array(raw.coupons, child(path, 'coupons'), 1, 16).map((coupon, index) => object(coupon, child(child(path, 'coupons'), index)));
+
+  const withValue = rawCoupons.filter((coupon) => coupon.value !== undefined).length;
+  if (withValue !== 0 && withValue !== rawCoupons.length) {
+    throw new FieldError(child(path, 'coupons'), 'must give a value on every coupon or on none');
+  }
+  const evenShares = splitEvenly(total, rawCoupons.length);
+  const coupons: Coupon[] = rawCoupons.map((coupon, index) => {
+    const couponPath = child(child(path, 'coupons'), index);
+    const segmentId = text(coupon.segmentId, child(couponPath, 'segmentId'), /^.+$/, 'must name a segment');
+    if (!segmentIds.has(segmentId)) throw new FieldError(child(couponPath, 'segmentId'), `names no segment of this booking: ${segmentId}`);
+    return {
+      segmentId,
+      status: oneOf(coupon.status, child(couponPath, 'status'), COUPON_STATUSES, 'OPEN'),
+      value: withValue ? amount(coupon.value, child(couponPath, 'value'), currency) : evenShares[index]!,
+    };
+  });
+  unique(coupons.map((coupon) => coupon.segmentId), child(path, 'coupons'), 'segment');
+  if (withValue && sumMinor(coupons.map((coupon) => coupon.value)) !== total) {
+    throw new FieldError(child(path, 'coupons'), 'values must sum to baseFare + taxes');
+  }
+  return {
+    ticketNumber: text(raw.ticketNumber, child(path, 'ticketNumber'), /^[0-9]{13}$/, 'must be 13 digits'),
+    baseFare,
+    taxes,
+    coupons,
+  };
+}
+
+function readPassenger(value: unknown, path: string, currency: string, segments: readonly Segment[]): Passenger {
+  const raw = object(value, path);
+  return {
+    passengerId: text(raw.passengerId, child(path, 'passengerId'), /^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, - or _'),
+    type: oneOf(raw.type, child(path, 'type'), PASSENGER_TYPES),
+    givenName: text(raw.givenName, child(path, 'givenName'), NAME, 'must be 1 to 100 characters'),
+    surname: text(raw.surname, child(path, 'surname'), NAME, 'must be 1 to 100 characters'),
+    ticket: raw.ticket === undefined || raw.ticket === null ? null : readTicket(raw.ticket, child(path, 'ticket'), currency, segments),
+  };
+}
+
+function readBooking(value: unknown, path: string, currency: string): Booking {
+  const raw = object(value, path);
+  const segments = array(raw.segments, child(path, 'segments'), 1, 16)
+    .map((segment, index) => readSegment(segment, child(child(path, 'segments'), index)));
+  unique(segments.map((segment) => segment.segmentId), child(path, 'segments'), 'segmentId');
+  const passengers = array(raw.passengers, child(path, 'passengers'), 1, 9)
+    .map((passenger, index) => readPassenger(passenger, child(child(path, 'passengers'), index), currency, segments));
+  unique(passengers.map((passenger) => passenger.passengerId), child(path, 'passengers'), 'passengerId');
+  const status = oneOf(raw.status, child(path, 'status'), BOOKING_STATUSES, 'CONFIRMED');
+  return {
+    reference: text(raw.gdsBookingReference, child(path, 'gdsBookingReference'), BOOKING_REFERENCE, 'must be 5 to 8 letters or digits').toUpperCase(),
+    status,
+    // A booking loaded as cancelled was cancelled outside this service: treated as voluntary.
+    cancellation: status === 'CANCELED' ? 'VOLUNTARY' : null,
+    segments,
+    passengers,
+    changes: [],
+    refunds: [],
+  };
+}
+
+/** Checks an order document (contract §11) and turns it into a domain order, amounts in minor units. */
+export function readOrderDocument(value: unknown): Order {
+  const raw = object(value, '');
+  const currency = text(raw.currency, 'currency', /^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR');
+  if (!isKnownCurrency(currency)) throw new FieldError('currency', `is not an ISO 4217 currency: ${currency}`);
+  const bookings = array(raw.bookings, 'bookings', 1, 20).map((booking, index) => readBooking(booking, child('bookings', index), currency));
+  unique(bookings.map((booking) => booking.reference), 'bookings', 'gdsBookingReference');
+  const tickets = bookings.flatMap((booking) => booking.passengers.flatMap((passenger) => passenger.ticket ? [passenger.ticket.ticketNumber] : []));
+  unique(tickets, 'tickets', 'ticketNumber');
+  return {
+    orderId: text(raw.orderId, 'orderId', ORDER_ID, 'must be 1 to 64 letters, digits or - _ . /'),
+    agencyId: text(raw.agencyId, 'agencyId', AGENCY_ID, 'must be 1 to 64 characters without surrounding spaces'),
+    currency,
+    bookings,
+  };
+}

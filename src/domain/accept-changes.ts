@@ -1,0 +1,44 @@
+import { changedTo, failed, pendingChanges, unchanged, type BookingOutcome } from './booking-outcome.js';
+import { reassignCoupons } from './coupon-reassignment.js';
+import { changeItinerary, orderCoupons } from './itinerary.js';
+import type { Booking } from './order.js';
+
+/**
+ * AirOrderInvoluntaryAccept on one booking: every pending airline change is accepted in detection
+ * order; the itinerary becomes the changed one and the coupons move with it.
+ */
+export function acceptChanges(booking: Booking): BookingOutcome {
+  if (booking.status === 'CANCELED') {
+    return failed('BOOKING_CANCELED', `Booking ${booking.reference} is cancelled.`);
+  }
+  const pending = pendingChanges(booking);
+  if (pending.length === 0) {
+    const latest = booking.changes.at(-1);
+    if (latest?.status === 'ACCEPTED') return unchanged(booking);
+    return failed('NO_PENDING_CHANGE', `Booking ${booking.reference} has no airline-initiated change awaiting action.`);
+  }
+  const withoutReplacement = pending.find((change) => change.addedSegments.length === 0);
+  if (withoutReplacement) {
+    return failed('NO_REPLACEMENT_OFFERED',
+      `Change ${withoutReplacement.changeId} only removes flights; it can be cancelled (AirOrderInvoluntaryCancel), not accepted.`);
+  }
+
+  let { segments, passengers } = booking;
+  for (const change of pending) {
+    const removed = new Set(change.removedSegments);
+    segments = changeItinerary(segments, removed, change.addedSegments);
+    passengers = passengers.map((passenger) => passenger.ticket
+      ? { ...passenger, ticket: reassignCoupons(passenger.ticket, removed, change.addedSegments) }
+      : passenger);
+  }
+  passengers = passengers.map((passenger) => passenger.ticket
+    ? { ...passenger, ticket: { ...passenger.ticket, coupons: orderCoupons(passenger.ticket.coupons, segments) } }
+    : passenger);
+
+  return changedTo({
+    ...booking,
+    segments,
+    passengers,
+    changes: booking.changes.map((change) => change.status === 'PENDING' ? { ...change, status: 'ACCEPTED' } : change),
+  });
+}

@@ -1,0 +1,37 @@
+import { changedTo, failed, pendingChanges, unchanged, type BookingOutcome } from './booking-outcome.js';
+import type { Booking } from './order.js';
+import { involuntaryRefund } from './refund-calculator.js';
+
+/**
+ * AirOrderInvoluntaryCancel on one booking: cancels it because of pending airline changes and
+ * refunds every ticket's open coupons. A booking this operation already cancelled answers with
+ * its stored refunds, so a retry refunds nothing twice.
+ */
+export function involuntaryCancel(booking: Booking, now: string): BookingOutcome {
+  if (booking.status === 'CANCELED') {
+    if (booking.cancellation === 'INVOLUNTARY') return unchanged(booking);
+    return failed('BOOKING_CANCELED', `Booking ${booking.reference} was cancelled voluntarily; nothing is refunded.`);
+  }
+  if (pendingChanges(booking).length === 0) {
+    return failed('NO_PENDING_CHANGE', `Booking ${booking.reference} has no airline-initiated change awaiting action.`);
+  }
+  const tickets = booking.passengers.flatMap((passenger) => passenger.ticket ? [passenger.ticket] : []);
+  const refunds = tickets.map((ticket) => ({ ...involuntaryRefund(ticket), createdAt: now }));
+  return changedTo({
+    ...booking,
+    status: 'CANCELED',
+    cancellation: 'INVOLUNTARY',
+    passengers: booking.passengers.map((passenger) => passenger.ticket
+      ? {
+        ...passenger,
+        ticket: {
+          ...passenger.ticket,
+          coupons: passenger.ticket.coupons.map((coupon) =>
+            coupon.status === 'OPEN' ? { ...coupon, status: 'REFUNDED' } : coupon),
+        },
+      }
+      : passenger),
+    changes: booking.changes.map((change) => change.status === 'PENDING' ? { ...change, status: 'CANCELED' } : change),
+    refunds,
+  });
+}

@@ -1,0 +1,54 @@
+import { currencyExponent } from './currencies.js';
+
+/** An amount in the currency's minor units (cents, fils, yen). Always a safe integer. */
+export type Minor = number;
+
+const DECIMAL = /^(\d{1,15})(?:\.(\d{1,4}))?$/;
+
+/**
+ * Reads a decimal string such as "570.50" into minor units, by string manipulation only, so no
+ * binary floating point ever touches the amount. Returns null when the text is not a non-negative
+ * decimal with at most the currency's number of decimals.
+ */
+export function parseAmount(text: string, currency: string): Minor | null {
+  const match = DECIMAL.exec(text);
+  if (!match) return null;
+  const exponent = currencyExponent(currency);
+  const fraction = match[2] ?? '';
+  if (fraction.length > exponent) return null;
+  const minor = Number(match[1] + fraction.padEnd(exponent, '0'));
+  return Number.isSafeInteger(minor) ? minor : null;
+}
+
+/** Writes minor units with exactly the currency's decimals: 57050 EUR → "570.50", 1200 JPY → "1200". */
+export function formatAmount(minor: Minor, currency: string): string {
+  const exponent = currencyExponent(currency);
+  const sign = minor < 0 ? '-' : '';
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  if (exponent === 0) return sign + digits;
+  return `${sign}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}
+
+/**
+ * The wire form of an amount: a JSON number. Parsing the exact decimal text yields the double
+ * closest to the decimal value, which JSON serialisation prints back as the same decimal.
+ */
+export function toWireAmount(minor: Minor, currency: string): number {
+  return Number(formatAmount(minor, currency));
+}
+
+export function sumMinor(amounts: readonly Minor[]): Minor {
+  let total = 0;
+  for (const amount of amounts) total += amount;
+  if (!Number.isSafeInteger(total)) throw new RangeError('Amount overflow');
+  return total;
+}
+
+/** Splits a total into `parts` integer shares, evenly, the remainder going to the first share. */
+export function splitEvenly(total: Minor, parts: number): Minor[] {
+  if (parts <= 0) return [];
+  const share = Math.floor(total / parts);
+  const shares = new Array<Minor>(parts).fill(share);
+  shares[0] = total - share * (parts - 1);
+  return shares;
+}

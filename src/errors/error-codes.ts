@@ -1,0 +1,28 @@
+/** Request-level failures: the whole request is refused with this HTTP status. */
+export const REQUEST_ERRORS = {
+  AUTH_MISSING: { status: 401, message: 'The Authorization header is missing. Send "Authorization: Bearer <token>".' },
+  AUTH_INVALID: { status: 401, message: 'The access token is unknown, revoked or expired.' },
+  SENDER_MISMATCH: { status: 403, message: 'The request names an agency other than the one the token belongs to.' },
+  INVALID_JSON: { status: 400, message: 'The body is not valid JSON.' },
+  INVALID_REQUEST: { status: 400, message: 'The request does not match the schema.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json.' },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The body is larger than 64 KiB.' },
+  ORDER_NOT_FOUND: { status: 404, message: 'No such order for this agency.' },
+  ROUTE_NOT_FOUND: { status: 404, message: 'No such route.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used with a different body.' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests for this token; retry after the delay in Retry-After.' },
+  INTERNAL_ERROR: { status: 500, message: 'An internal error occurred; nothing was changed.' },
+  UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable; retry after the delay in Retry-After.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type RequestErrorCode = keyof typeof REQUEST_ERRORS;
+
+/** Item-level failures: HTTP 200, the item is FAILED, the rest of the request proceeds. */
+export const ITEM_ERRORS = {
+  BOOKING_NOT_FOUND: 'The booking reference is not part of this order.',
+  BOOKING_CANCELED: 'The booking is already cancelled.',
+  NO_PENDING_CHANGE: 'No airline-initiated change awaits action on this booking.',
+  NO_REPLACEMENT_OFFERED: 'The pending change only removes flights; it cannot be accepted.',
+} as const;
+
+export type ItemErrorCode = keyof typeof ITEM_ERRORS;

@@ -1,0 +1,36 @@
+import type { FastifyRequest } from 'fastify';
+import { errors } from '../errors/api-error.js';
+import { findAgencyByTokenHash } from '../store/repositories/tokens-repository.js';
+import type { Store } from '../store/store.js';
+import type { Clock } from '../service/clock.js';
+import { hashToken, tokenFromHeader } from './access-token.js';
+
+/** Resolves the request's token to its agency, or throws AUTH_MISSING / AUTH_INVALID. */
+export async function authenticate(request: FastifyRequest, store: Store, clock: Clock): Promise<void> {
+  const token = tokenFromHeader(request.headers.authorization);
+  if (token === null) throw errors.authMissing();
+  const found = await findAgencyByTokenHash(store.db, hashToken(token), clock());
+  if (!found) throw errors.authInvalid();
+  request.agency = found.agency;
+  request.tokenId = found.tokenId;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A request that names an agency must name the token's own (contract §2.5). */
+export function checkSender(request: FastifyRequest, rootKey: string): void {
+  const agency = request.agency;
+  if (!agency) return;
+  const body = request.body as Record<string, Record<string, unknown>>;
+  const party = body[rootKey]?.Party;
+  const sender = isObject(party) && isObject(party.Sender) && isObject(party.Sender.TravelAgencySender)
+    ? party.Sender.TravelAgencySender : {};
+  if (typeof sender.IATA_Number === 'string' && sender.IATA_Number !== (agency.iataNumber ?? '')) {
+    throw errors.senderMismatch('Party.Sender.TravelAgencySender.IATA_Number');
+  }
+  if (typeof sender.AgencyID === 'string' && sender.AgencyID !== agency.agencyId) {
+    throw errors.senderMismatch('Party.Sender.TravelAgencySender.AgencyID');
+  }
+}

@@ -1,0 +1,27 @@
+import type { FastifyError } from 'fastify';
+import { ApiError, errors } from '../errors/api-error.js';
+import { validationMessage } from './validation-message.js';
+
+/** Maps anything thrown while serving a request to the catalogue; unknown errors become INTERNAL_ERROR. */
+export function toApiError(error: unknown, rootKey: string | undefined): ApiError {
+  if (error instanceof ApiError) return error;
+  const fastifyError = error as Partial<FastifyError> & { validation?: unknown[] };
+  if (fastifyError.validation && fastifyError.validation.length > 0) {
+    return errors.invalidRequest(validationMessage(fastifyError.validation[0] as never, rootKey ?? ''));
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return errors.unsupportedMediaType();
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return errors.invalidJson('the body is empty');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return errors.invalidJson('the body is shorter or longer than its Content-Length');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError) return errors.invalidJson(error.message);
+  return errors.internal();
+}

@@ -1,0 +1,37 @@
+import { normaliseReferences } from '../domain/booking-references.js';
+import type { EnvelopeInput } from './request-context.js';
+import { isBookingReferenceList, isOrderId } from './schemas/field-rules.js';
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Lenient in (contract §1.3): a single GdsBookingReference string becomes a one-element array and a
+ * numeric ReferenceVersion its decimal string. Mutates the parsed body before schema validation.
+ */
+export function relaxRequestBody(body: unknown, rootKey: string): void {
+  if (!isObject(body) || !isObject(body[rootKey])) return;
+  const root = body[rootKey];
+  if (isObject(root.Query) && typeof root.Query.GdsBookingReference === 'string') {
+    root.Query.GdsBookingReference = [root.Query.GdsBookingReference];
+  }
+  if (isObject(root.Document) && typeof root.Document.ReferenceVersion === 'number' && Number.isFinite(root.Document.ReferenceVersion)) {
+    root.Document.ReferenceVersion = String(root.Document.ReferenceVersion);
+  }
+}
+
+const VERSION = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
+
+/** Reads what the response envelope echoes, tolerating anything else being wrong with the body. */
+export function readEnvelopeInput(body: unknown, rootKey: string): EnvelopeInput {
+  const root = isObject(body) && isObject(body[rootKey]) ? body[rootKey] : {};
+  const version = isObject(root.Document) ? root.Document.ReferenceVersion : undefined;
+  const query = isObject(root.Query) ? root.Query : {};
+  const readable = isOrderId(query.OrderID) && isBookingReferenceList(query.GdsBookingReference);
+  return {
+    referenceVersion: typeof version === 'string' && VERSION.test(version) ? version : null,
+    orderId: readable ? query.OrderID as string : null,
+    references: readable ? normaliseReferences(query.GdsBookingReference as string[]) : null,
+  };
+}

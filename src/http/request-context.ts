@@ -1,0 +1,23 @@
+import type { Agency } from '../store/repositories/agencies-repository.js';
+import type { OperationWire } from './operations.js';
+
+/** What the envelope needs from a request, read leniently before validation so failures carry it too. */
+export interface EnvelopeInput {
+  referenceVersion: string | null;
+  orderId: string | null;
+  /** Normalised (upper case, de-duplicated) when the request's references could be read, else null. */
+  references: string[] | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    agency: Agency | null;
+    tokenId: string | null;
+    envelopeInput: EnvelopeInput | null;
+    /** The code written to the request's log line: OK, or the first failure's code. */
+    outcomeCode: string | null;
+  }
+  interface FastifyContextConfig {
+    operation?: OperationWire;
+  }
+}

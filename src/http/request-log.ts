@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * One structured line per request: request id, agency, operation, outcome code and latency.
+ * Headers and bodies are never logged, so neither tokens nor e-mail addresses reach the log.
+ */
+export function installRequestLog(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({
+      agency: request.agency?.agencyId ?? null,
+      operation: request.routeOptions.config?.operation?.title ?? `${request.method} ${request.routeOptions.url ?? ''}`,
+      code: request.outcomeCode ?? (reply.statusCode < 400 ? 'OK' : String(reply.statusCode)),
+      status: reply.statusCode,
+      latencyMs: Math.round(reply.elapsedTime * 100) / 100,
+    }, 'request');
+  });
+}

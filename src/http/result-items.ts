@@ -1,0 +1,53 @@
+import { toWireAmount } from '../domain/money.js';
+import { refundTotal } from '../domain/refund-calculator.js';
+import { refundText } from '../domain/refund-text.js';
+import type { Booking } from '../domain/order.js';
+import type { OperationName } from '../service/order-operations.js';
+
+export interface WireFailure {
+  code: string;
+  message: string;
+}
+
+/** The text a failed item carries in Msg or ErrorMsg. */
+export function failureText(failure: WireFailure): string {
+  return `${failure.code}: ${failure.message}`;
+}
+
+export function successItem(operation: OperationName, orderId: string, reference: string, booking: Booking, currency: string) {
+  switch (operation) {
+    case 'cancel':
+      return { Status: 'SUCCESS', Msg: '', BookingStatus: booking.status, OrderID: orderId, GdsBookingReference: reference };
+    case 'involuntaryAccept':
+      return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: '', Status: 'SUCCESS' };
+    case 'involuntaryCancel':
+      return {
+        OrderID: orderId,
+        GdsBookingReference: [reference],
+        ErrorMsg: '',
+        Status: 'SUCCESS',
+        RefundAmount: toWireAmount(refundTotal(booking.refunds), currency),
+        RefundText: refundText(booking.refunds, currency),
+        RefundPaxWiseFare: booking.refunds.map((refund) => ({
+          TicketNumber: refund.ticketNumber,
+          Amount: toWireAmount(refund.amount, currency),
+        })),
+      };
+  }
+}
+
+/** A failed item never claims a status or a refund it does not know. */
+export function failedItem(operation: OperationName, orderId: string, reference: string, failure: WireFailure) {
+  const text = failureText(failure);
+  switch (operation) {
+    case 'cancel':
+      return { Status: 'FAILED', Msg: text, BookingStatus: '', OrderID: orderId, GdsBookingReference: reference };
+    case 'involuntaryAccept':
+      return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: text, Status: 'FAILED' };
+    case 'involuntaryCancel':
+      return {
+        OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: text, Status: 'FAILED',
+        RefundAmount: 0, RefundText: '', RefundPaxWiseFare: [],
+      };
+  }
+}

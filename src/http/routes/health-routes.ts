@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../errors/api-error.js';
+import type { Store } from '../../store/store.js';
+
+export function healthRoutes(app: FastifyInstance, store: Store): void {
+  // Alive: the process answers. Says nothing about the store, so an orchestrator does not
+  // restart a healthy process because the database is away.
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  // Ready: the store answers too; a load balancer should send traffic only while this is 200.
+  app.get('/readyz', async () => {
+    try {
+      await store.ping();
+    } catch {
+      throw errors.unavailable(1);
+    }
+    return { status: 'ready' };
+  });
+}

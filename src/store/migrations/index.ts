@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import { initialSchema } from './001-initial-schema.js';
+
+/** Migrations are listed here rather than read from disk, so the compiled package carries them. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-initial-schema': initialSchema,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

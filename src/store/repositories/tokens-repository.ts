@@ -1,0 +1,44 @@
+import type { Executor } from '../store.js';
+import type { Agency } from './agencies-repository.js';
+
+export interface TokenRecord {
+  tokenId: string;
+  agencyId: string;
+  tokenHash: string;
+  expiresAt: string | null;
+}
+
+export async function insertToken(db: Executor, token: TokenRecord, now: string): Promise<void> {
+  await db.insertInto('access_tokens').values({
+    token_id: token.tokenId,
+    agency_id: token.agencyId,
+    token_hash: token.tokenHash,
+    created_at: now,
+    expires_at: token.expiresAt,
+    revoked_at: null,
+  }).execute();
+}
+
+/** The agency of a token that is neither revoked nor expired at `now`. */
+export async function findAgencyByTokenHash(db: Executor, tokenHash: string, now: string): Promise<{ tokenId: string; agency: Agency } | null> {
+  const row = await db.selectFrom('access_tokens as t')
+    .innerJoin('agencies as a', 'a.agency_id', 't.agency_id')
+    .select(['t.token_id', 't.expires_at', 't.revoked_at', 'a.agency_id', 'a.name', 'a.iata_number', 'a.email'])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
+  return {
+    tokenId: row.token_id,
+    agency: { agencyId: row.agency_id, name: row.name, iataNumber: row.iata_number, email: row.email },
+  };
+}
+
+/** Returns false when no such token exists; revoking twice keeps the first revocation time. */
+export async function revokeTokenByHash(db: Executor, tokenHash: string, now: string): Promise<boolean> {
+  const token = await db.selectFrom('access_tokens').select(['token_id', 'revoked_at']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  if (!token) return false;
+  if (token.revoked_at === null) {
+    await db.updateTable('access_tokens').set({ revoked_at: now }).where('token_id', '=', token.token_id).execute();
+  }
+  return true;
+}

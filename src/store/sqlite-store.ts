@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import type { Durability } from '../config.js';
+import type { Executor, Store } from './store.js';
+import type { Database } from './tables.js';
+
+/**
+ * The embedded store. One connection: Kysely's SQLite driver hands it to one caller at a time, so
+ * transactions in this process are serialised, which is what makes parallel requests on one
+ * booking safe. WAL with synchronous=NORMAL keeps every commit through a killed process;
+ * synchronous=FULL also through power loss.
+ */
+export function openSqliteStore(file: string, durability: Durability): Store {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  const connection = new SqliteDatabase(file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
+  connection.pragma('busy_timeout = 5000');
+  connection.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+
+  return {
+    dialect: 'sqlite',
+    db,
+    transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+      // BEGIN IMMEDIATE takes the write lock up front, so a CLI import in another process
+      // cannot make this transaction fail halfway with SQLITE_BUSY on its first write.
+      return db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await work(conn);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (error) {
+          if (connection.inTransaction) await sql`rollback`.execute(conn);
+          throw error;
+        }
+      });
+    },
+    async lockOrder() {},
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './tables.js';
+
+/** A connection, or an open transaction: repositories accept either and never decide where one begins. */
+export type Executor = Kysely<Database>;
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/** The small surface the rest of the service needs from a database. */
+export interface Store {
+  readonly dialect: Dialect;
+  readonly db: Kysely<Database>;
+  /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Takes the lock that serialises requests on one order (a no-op where transactions already serialise). */
+  lockOrder(tx: Executor, orderId: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,77 @@
+import type { Generated } from 'kysely';
+
+/** Column shapes of the tables. Rows are turned into domain objects in the repositories only. */
+export interface AgenciesTable {
+  agency_id: string;
+  name: string;
+  iata_number: string | null;
+  email: string | null;
+  created_at: string;
+}
+
+export interface AccessTokensTable {
+  token_id: string;
+  agency_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface OrdersTable {
+  order_id: string;
+  agency_id: string;
+  currency: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BookingsTable {
+  order_id: string;
+  reference: string;
+  position: number;
+  status: string;
+  cancellation: string | null;
+  /** JSON: Segment[] */
+  segments: string;
+  /** JSON: Passenger[] with tickets and coupons, amounts in minor units */
+  passengers: string;
+}
+
+export interface AirlineChangesTable {
+  change_id: string;
+  order_id: string;
+  reference: string;
+  kind: string;
+  detected_at: string;
+  /** JSON: string[] */
+  removed_segments: string;
+  /** JSON: Segment[] */
+  added_segments: string;
+  status: string;
+  created_at: string;
+  resolved_at: string | null;
+}
+
+export interface RefundsTable {
+  order_id: string;
+  reference: string;
+  ticket_number: string;
+  position: number;
+  /** bigint: PostgreSQL returns it as a string */
+  amount_minor: number | string;
+  currency: string;
+  quote_type: string;
+  created_at: string;
+}
+
+export interface Database {
+  agencies: AgenciesTable;
+  access_tokens: AccessTokensTable;
+  orders: OrdersTable;
+  bookings: BookingsTable;
+  airline_changes: AirlineChangesTable;
+  refunds: RefundsTable;
+}
+
+export type { Generated };
