@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { readRecords } from '../../src/documents/document-reader.js';
+import { addAgency, issueToken } from '../../src/service/agency-admin.js';
+import { importChanges } from '../../src/service/change-import.js';
+import type { Clock } from '../../src/service/clock.js';
+import { importOrders } from '../../src/service/order-import.js';
+import { migrateToLatest } from '../../src/store/migrator.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface TestService {
+  baseUrl: string;
+  app: FastifyInstance;
+  store: Store;
+  dir: string;
+  /** Log lines the service wrote, parsed. */
+  logs: Record<string, unknown>[];
+  rawLog: () => string;
+  /** POSTs a JSON body (or a raw string) to the running service over real HTTP. */
+  post(pathName: string, body: unknown, headers?: Record<string, string>): Promise<HttpResponse>;
+  request(pathName: string, init: RequestInit): Promise<HttpResponse>;
+  addAgency(agencyId: string, extra?: { name?: string; iataNumber?: string | null; email?: string | null }): Promise<void>;
+  /** Adds the agency if needed and returns a fresh token for it. */
+  tokenFor(agencyId: string, expiresInMs?: number | null): Promise<string>;
+  importOrders(documents: object[], upsert?: boolean): Promise<void>;
+  importChanges(documents: object[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  clock?: Clock;
+}
+
+/** A real service on a fresh, migrated SQLite database in a temporary directory, listening on loopback. */
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-test-'));
+  const config = loadConfig({}, { DATABASE_URL: `sqlite:${path.join(dir, 'airorder.db')}`, PORT: '0' });
+  const store = openStore(config);
+  await migrateToLatest(store);
+  const chunks: string[] = [];
+  const stream = { write: (line: string) => { chunks.push(line); } };
+  const clock = options.clock ?? (() => new Date().toISOString());
+  const app = await buildApp({ config, store, clock, logger: { level: 'info', stream } });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const baseUrl = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
+  const agencies = new Set<string>();
+
+  const request = async (pathName: string, init: RequestInit): Promise<HttpResponse> => {
+    const response = await fetch(baseUrl + pathName, init);
+    const text = await response.text();
+    let body: unknown = undefined;
+    try { body = JSON.parse(text); } catch { body = undefined; }
+    return { status: response.status, headers: response.headers, body, text };
+  };
+
+  const service: TestService = {
+    baseUrl, app, store, dir,
+    get logs() {
+      return chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    },
+    rawLog: () => chunks.join(''),
+    post: (pathName, body, headers = {}) => request(pathName, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }),
+    request,
+    async addAgency(agencyId, extra = {}) {
+      await addAgency(store, clock, {
+        agencyId,
+        name: extra.name ?? `Agency ${agencyId}`,
+        iataNumber: extra.iataNumber === undefined ? null : extra.iataNumber,
+        email: extra.email === undefined ? null : extra.email,
+      });
+      agencies.add(agencyId);
+    },
+    async tokenFor(agencyId, expiresInMs = null) {
+      if (!agencies.has(agencyId)) await service.addAgency(agencyId);
+      return (await issueToken(store, clock, agencyId, expiresInMs)).token;
+    },
+    async importOrders(documents, upsert = false) {
+      await importOrders(store, clock, readRecords(JSON.stringify(documents)), upsert);
+    },
+    async importChanges(documents) {
+      await importChanges(store, clock, readRecords(JSON.stringify(documents)));
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return service;
+}
