@@ -61,8 +61,8 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const request = async (pathName: string, init: RequestInit): Promise<HttpResponse> => {
     const response = await fetch(baseUrl + pathName, init);
     const text = await response.text();
-    let body: unknown = undefined;
-    try { body = JSON.parse(text); } catch { body = undefined; }
+    let body: unknown;
+    try { body = JSON.parse(text); } catch { /* not JSON: the test looks at `text` */ }
     return { status: response.status, headers: response.headers, body, text };
   };
 
