@@ -61,7 +61,9 @@ export interface DemoData {
   changes: object[];
 }
 
-export function demoData(count: number, now = Date.now()): DemoData {
+export function demoData(count: number, clockNow = Date.now()): DemoData {
+  // Whole minutes read better in itineraries than the milliseconds of the moment.
+  const now = Math.floor(clockNow / 60_000) * 60_000;
   const random = seeded(20261122);
   const orders: object[] = [];
   const changes: object[] = [];
