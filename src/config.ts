@@ -13,6 +13,12 @@ export interface Config {
   readonly serviceName: string;
   readonly bodyLimitBytes: number;
   readonly shutdownGraceMs: number;
+  /** PostgreSQL only: connections per process. */
+  readonly databasePoolSize: number;
+  /** PostgreSQL only: how long to wait for a connection before answering 503. */
+  readonly databaseConnectTimeoutMs: number;
+  /** Upper bound of one statement: an overloaded database answers 503 rather than hanging. */
+  readonly databaseStatementTimeoutMs: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -24,6 +30,9 @@ const DEFAULTS = {
   DURABILITY: 'process',
   LOG_LEVEL: 'info',
   SHUTDOWN_GRACE_MS: '10000',
+  DATABASE_POOL_SIZE: '10',
+  DATABASE_CONNECT_TIMEOUT_MS: '2000',
+  DATABASE_STATEMENT_TIMEOUT_MS: '5000',
 } as const;
 
 export class ConfigError extends Error {}
@@ -56,6 +65,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     serviceName: 'airorder',
     bodyLimitBytes: 64 * 1024,
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', read('SHUTDOWN_GRACE_MS'), 0, 600_000),
+    databasePoolSize: integer('DATABASE_POOL_SIZE', read('DATABASE_POOL_SIZE'), 1, 1000),
+    databaseConnectTimeoutMs: integer('DATABASE_CONNECT_TIMEOUT_MS', read('DATABASE_CONNECT_TIMEOUT_MS'), 100, 600_000),
+    databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', read('DATABASE_STATEMENT_TIMEOUT_MS'), 100, 600_000),
   });
 }
 

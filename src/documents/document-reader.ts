@@ -1,4 +1,5 @@
 import { DocumentError, FieldError } from './document-error.js';
+import { locateJsonSyntaxError } from './json-syntax.js';
 
 export interface RawRecord {
   /** How errors name the record: `record 3` (position in a JSON array or the single object) or `line 7` (NDJSON). */
@@ -15,7 +16,14 @@ export function readRecords(content: string): RawRecord[] {
     if (Array.isArray(whole)) return whole.map((value, index) => ({ label: `record ${index + 1}`, value }));
     return [{ label: 'record 1', value: whole }];
   } catch (error) {
-    if (trimmed.startsWith('[')) throw new DocumentError('the file', '', `is not valid JSON: ${(error as Error).message}`);
+    // A JSON array, or a pretty-printed object (its first line is not JSON alone), is not NDJSON:
+    // name the line where the whole text breaks.
+    const firstLine = content.split('\n').find((line) => line.trim() !== '') ?? '';
+    if (trimmed.startsWith('[') || !parsesAlone(firstLine)) {
+      const at = locateJsonSyntaxError(content);
+      if (at) throw new DocumentError(`line ${at.line}`, '', `is not valid JSON: unexpected ${at.found} at column ${at.column}`);
+      throw new DocumentError('the file', '', `is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
+    }
   }
   const records: RawRecord[] = [];
   for (const [index, line] of content.split('\n').entries()) {
@@ -27,6 +35,15 @@ export function readRecords(content: string): RawRecord[] {
     }
   }
   return records;
+}
+
+function parsesAlone(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Reads every record with `read`, naming the record in the first error found. */

@@ -15,6 +15,8 @@ export function toApiError(error: unknown, rootKey: string | undefined): ApiErro
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
       return errors.unsupportedMediaType();
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return errors.invalidJson();
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return errors.invalidJson('the body is empty');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -1,4 +1,5 @@
 import { sqlitePath, type Config } from '../config.js';
+import { openPostgresStore } from './postgres-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
@@ -6,5 +7,9 @@ export function openStore(config: Config): Store {
   if (config.databaseUrl.startsWith('sqlite:')) {
     return openSqliteStore(sqlitePath(config.databaseUrl), config.durability);
   }
-  throw new Error('PostgreSQL is not supported yet; use DATABASE_URL=sqlite:PATH.');
+  return openPostgresStore(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+  });
 }

@@ -43,6 +43,8 @@ export function openSqliteStore(file: string, durability: Durability): Store {
     async ping() {
       await sql`select 1`.execute(db);
     },
+    // Another process held the write lock for longer than busy_timeout.
+    isUnavailable: (error) => ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes((error as { code?: string } | null)?.code ?? ''),
     async close() {
       await db.destroy();
     },

@@ -15,5 +15,7 @@ export interface Store {
   /** Takes the lock that serialises requests on one order (a no-op where transactions already serialise). */
   lockOrder(tx: Executor, orderId: string): Promise<void>;
   ping(): Promise<void>;
+  /** Whether an error means the database is unreachable or overloaded (answered 503), not a bug. */
+  isUnavailable(error: unknown): boolean;
   close(): Promise<void>;
 }

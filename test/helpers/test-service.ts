@@ -12,6 +12,7 @@ import { importOrders } from '../../src/service/order-import.js';
 import { migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { createTestDatabase } from './test-database.js';
 
 export interface HttpResponse {
   status: number;
@@ -43,10 +44,14 @@ export interface TestServiceOptions {
   clock?: Clock;
 }
 
-/** A real service on a fresh, migrated SQLite database in a temporary directory, listening on loopback. */
+/**
+ * A real service on a fresh, migrated database listening on loopback: SQLite in a temporary
+ * directory, or a new PostgreSQL database when the runner sets TEST_STORE=postgres.
+ */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-test-'));
-  const config = loadConfig({}, { DATABASE_URL: `sqlite:${path.join(dir, 'airorder.db')}`, PORT: '0' });
+  const database = await createTestDatabase(dir);
+  const config = loadConfig({}, { DATABASE_URL: database.url, PORT: '0' });
   const store = openStore(config);
   await migrateToLatest(store);
   const chunks: string[] = [];
@@ -100,6 +105,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       await app.close();
       await store.close();
+      await database.drop();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

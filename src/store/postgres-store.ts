@@ -1,0 +1,58 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import type { Executor, Store } from './store.js';
+import type { Database } from './tables.js';
+
+export interface PostgresOptions {
+  poolSize: number;
+  /** How long a request may wait for a connection (and a new connection for the server) before 503. */
+  connectTimeoutMs: number;
+  /** Upper bound of any one statement, so an overloaded database answers with 503 instead of a hang. */
+  statementTimeoutMs: number;
+}
+
+// Connection-level failures: the database is away, restarting, or refusing more clients.
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006', '57014']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+
+export function isPostgresUnavailable(error: unknown): boolean {
+  const candidate = error as { code?: string; message?: string } | null;
+  if (!candidate) return false;
+  if (candidate.code && (UNAVAILABLE_SQLSTATES.has(candidate.code) || UNAVAILABLE_ERRNOS.has(candidate.code))) return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i.test(candidate.message ?? '');
+}
+
+/**
+ * The store for several processes or machines. Requests on one order serialise on the order row's
+ * lock (SELECT … FOR UPDATE), held until the transaction commits; other orders proceed in parallel.
+ */
+export function openPostgresStore(connectionString: string, options: PostgresOptions): Store {
+  const pool = new pg.Pool({
+    connectionString,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    statement_timeout: options.statementTimeoutMs,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+
+  return {
+    dialect: 'postgres',
+    db,
+    transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+      return db.transaction().execute((tx) => work(tx));
+    },
+    async lockOrder(tx: Executor, orderId: string) {
+      await sql`select order_id from orders where order_id = ${orderId} for update`.execute(tx);
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    isUnavailable: isPostgresUnavailable,
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,220 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { asJsonArray, asNdjson, CliSandbox } from '../helpers/cli.js';
+import { booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
+
+const sandbox = new CliSandbox();
+let counter = 0;
+/** Ticket numbers unique across the whole file, so that good records never collide. */
+const ticket = () => `23${String(++counter).padStart(11, '0')}`;
+const good = (orderId: string) => simpleOrder(orderId, 'AG1', `G${String(++counter).padStart(5, '0')}`, ticket());
+
+before(async () => {
+  await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
+  await sandbox.ok(['orders', 'import', '-'], {
+    stdin: asJsonArray([
+      simpleOrder('EXIST-1', 'AG1', 'EXI001', '2299999999991'),
+      order('FLOWN-1', 'AG1', 'EUR', [booking('FLN001', [segment('S1', 1), segment('S2', 2)], [
+        passenger('P1', { ticketNumber: '2299999999992', baseFare: '100.00', taxes: '0.00', coupons: [{ segmentId: 'S1', status: 'USED' }, { segmentId: 'S2' }] }),
+      ])]),
+    ]),
+  });
+});
+after(() => sandbox.cleanup());
+
+/** Everything an import could have written. */
+function snapshot() {
+  return {
+    orders: sandbox.query('select * from orders order by order_id'),
+    bookings: sandbox.query('select * from bookings order by order_id, reference'),
+    changes: sandbox.query('select * from airline_changes order by change_id'),
+  };
+}
+
+/** Runs an import that must fail: non-zero exit, one `error: …` line on stderr naming `expected`, nothing written. */
+async function rejects(args: string[], content: string, expected: string | RegExp): Promise<string> {
+  const before = snapshot();
+  const result = await sandbox.run([...args, '-'], { stdin: content });
+  assert.notEqual(result.code, 0, `expected failure, got: ${result.stdout}`);
+  assert.equal(result.stdout, '');
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `one line of error, not a stack trace:\n${result.stderr}`);
+  if (typeof expected === 'string') assert.ok(lines[0]!.startsWith(`error: ${expected}`), `${JSON.stringify(lines[0])} should start with ${JSON.stringify(`error: ${expected}`)}`);
+  else assert.match(lines[0]!, expected);
+  assert.deepEqual(snapshot(), before, 'an import with a bad record must store nothing');
+  return lines[0]!;
+}
+
+function withTicket(orderId: string, currency: string, ticketFields: object, segments = [segment('S1')]) {
+  return order(orderId, 'AG1', currency, [booking(`B${String(++counter).padStart(5, '0')}`, segments, [
+    passenger('P1', { ticketNumber: ticket(), baseFare: '100', taxes: '0', coupons: segments.map((s) => ({ segmentId: s.segmentId })), ...ticketFields }),
+  ])]);
+}
+
+describe('orders import: every error names the record and the field, and stores nothing', () => {
+  test('a ticket number that is not 13 digits', async () => {
+    const bad = simpleOrder('BAD-TKT', 'AG1', 'BADTK1', '220123456789');
+    await rejects(['orders', 'import'], asJsonArray([good('OK-A1'), bad, good('OK-A3')]),
+      'record 2: bookings[0].passengers[0].ticket.ticketNumber must be 13 digits');
+    await rejects(['orders', 'import'], asNdjson([good('OK-A1'), good('OK-A2'), bad]),
+      'line 3: bookings[0].passengers[0].ticket.ticketNumber must be 13 digits');
+  });
+
+  test('invalid JSON, as NDJSON names the line', async () => {
+    const content = `${JSON.stringify(good('OK-J1'))}\n\n{"orderId": "OK-J2",\n${JSON.stringify(good('OK-J3'))}\n`;
+    await rejects(['orders', 'import'], content, /^error: line 3: is not valid JSON/);
+  });
+
+  test('invalid JSON in a JSON array names the line where it breaks', async () => {
+    const content = `[\n${JSON.stringify(good('OK-J4'))},\n${JSON.stringify(good('OK-J5'))},\n]\n`;
+    await rejects(['orders', 'import'], content, /^error: line 4: is not valid JSON/);
+  });
+
+  test('invalid JSON in a pretty-printed single object names the line where it breaks, not its first line', async () => {
+    const content = '{\n  "orderId": "OK-J6",\n  "agencyId": "AG1"\n  "currency": "EUR"\n}\n';
+    await rejects(['orders', 'import'], content, /^error: line 4: is not valid JSON/);
+  });
+
+  test('a record that is not an object', async () => {
+    await rejects(['orders', 'import'], asJsonArray([good('OK-N1'), 42 as unknown as object]), 'record 2: the record must be a JSON object');
+  });
+
+  test('an unknown agency, after a good record that would have been written first', async () => {
+    const bad = { ...good('BAD-AGENCY'), agencyId: 'NOBODY' };
+    await rejects(['orders', 'import'], asJsonArray([good('OK-B1'), bad, good('OK-B3')]), 'record 2: agencyId names no agency: NOBODY');
+  });
+
+  test('an existing orderId without --upsert', async () => {
+    await rejects(['orders', 'import'], asNdjson([good('OK-C1'), good('EXIST-1'), good('OK-C3')]), 'line 2: orderId EXIST-1 exists already');
+  });
+
+  test('with --upsert, a bad record leaves the order that would have been replaced as it was', async () => {
+    const before = await sandbox.show('EXIST-1');
+    await rejects(['orders', 'import', '--upsert'], asJsonArray([{ ...good('EXIST-1'), currency: 'USD' }, { ...good('BAD-UP'), agencyId: 'NOBODY' }]),
+      'record 2: agencyId names no agency: NOBODY');
+    assert.deepEqual(await sandbox.show('EXIST-1'), before);
+  });
+
+  test('the same orderId twice in one file', async () => {
+    await rejects(['orders', 'import'], asJsonArray([good('DUP-1'), good('OK-D2'), good('DUP-1')]), 'record 3: orderId repeats DUP-1 of record 1');
+    await rejects(['orders', 'import', '--upsert'], asNdjson([good('DUP-1'), good('DUP-1')]), 'line 2: orderId repeats DUP-1 of line 1');
+  });
+
+  test('an unknown currency', async () => {
+    await rejects(['orders', 'import'], asJsonArray([good('OK-E1'), { ...good('BAD-CUR'), currency: 'XYZ' }]), 'record 2: currency is not an ISO 4217 currency: XYZ');
+    await rejects(['orders', 'import'], asJsonArray([good('OK-E1'), { ...good('BAD-CUR'), currency: 'eur' }]), 'record 2: currency must be an ISO 4217 code');
+  });
+
+  test('an amount with more decimals than JPY has (none)', async () => {
+    await rejects(['orders', 'import'], asJsonArray([good('OK-F1'), withTicket('BAD-JPY', 'JPY', { baseFare: '1000.5', taxes: '0' })]),
+      /^error: record 2: bookings\[0\]\.passengers\[0\]\.ticket\.baseFare must be .*decimals of JPY/);
+    await rejects(['orders', 'import'], asJsonArray([good('OK-F1'), withTicket('BAD-JPY', 'JPY', { baseFare: '1000', taxes: '0', coupons: [{ segmentId: 'S1', value: '1000.0' }] })]),
+      /^error: record 2: bookings\[0\]\.passengers\[0\]\.ticket\.coupons\[0\]\.value must be .*decimals of JPY/);
+  });
+
+  test('an amount with more decimals than KWD has (three)', async () => {
+    await rejects(['orders', 'import'], asNdjson([good('OK-G1'), withTicket('BAD-KWD', 'KWD', { baseFare: '10.000', taxes: '1.0005' })]),
+      /^error: line 2: bookings\[0\]\.passengers\[0\]\.ticket\.taxes must be .*decimals of KWD/);
+    // Three decimals are fine for KWD.
+    const fine = await sandbox.run(['orders', 'import', '-'], { stdin: JSON.stringify(withTicket('OK-KWD', 'KWD', { baseFare: '10.125', taxes: '1.005' })) });
+    assert.equal(fine.code, 0, fine.stderr);
+    assert.equal((await sandbox.show('OK-KWD')).bookings[0].passengers[0].ticket.coupons[0].value, '11.130');
+  });
+
+  test('amounts that are not decimal strings', async () => {
+    await rejects(['orders', 'import'], asJsonArray([good('OK-H1'), withTicket('BAD-NUM', 'EUR', { baseFare: 450 })]),
+      'record 2: bookings[0].passengers[0].ticket.baseFare must be a decimal string');
+    await rejects(['orders', 'import'], asJsonArray([good('OK-H1'), withTicket('BAD-NEG', 'EUR', { taxes: '-1.00' })]),
+      'record 2: bookings[0].passengers[0].ticket.taxes must be a non-negative decimal');
+  });
+
+  test('coupon values that do not sum to base fare + taxes', async () => {
+    const segments = [segment('S1', 1), segment('S2', 2)];
+    await rejects(['orders', 'import'], asJsonArray([good('OK-I1'), withTicket('BAD-SUM', 'EUR', {
+      baseFare: '100.00', taxes: '20.00', coupons: [{ segmentId: 'S1', value: '60.00' }, { segmentId: 'S2', value: '59.99' }],
+    }, segments)]), 'record 2: bookings[0].passengers[0].ticket.coupons values must sum to baseFare + taxes');
+    await rejects(['orders', 'import'], asJsonArray([good('OK-I1'), withTicket('BAD-PART', 'EUR', {
+      baseFare: '100.00', taxes: '20.00', coupons: [{ segmentId: 'S1', value: '120.00' }, { segmentId: 'S2' }],
+    }, segments)]), 'record 2: bookings[0].passengers[0].ticket.coupons must give a value on every coupon or on none');
+  });
+
+  test('a coupon on a segment the booking does not have', async () => {
+    await rejects(['orders', 'import'], asJsonArray([good('OK-K1'), withTicket('BAD-SEG', 'EUR', { coupons: [{ segmentId: 'S9' }] })]),
+      'record 2: bookings[0].passengers[0].ticket.coupons[0].segmentId names no segment of this booking: S9');
+  });
+
+  test('duplicate references: booking references (case-insensitive), ticket numbers, segments, passengers, coupons', async () => {
+    const ticketDoc = (number: string) => ({ ticketNumber: number, baseFare: '10.00', taxes: '0.00', coupons: [{ segmentId: 'S1' }] });
+    await rejects(['orders', 'import'], asJsonArray([good('OK-L1'), order('BAD-REF', 'AG1', 'EUR', [
+      booking('DUPREF', [segment('S1')], [passenger('P1', ticketDoc(ticket()))]),
+      booking('dupref', [segment('S1')], [passenger('P1', ticketDoc(ticket()))]),
+    ])]), 'record 2: bookings[1] repeats the gdsBookingReference DUPREF');
+    const same = ticket();
+    await rejects(['orders', 'import'], asJsonArray([good('OK-L1'), order('BAD-TKT2', 'AG1', 'EUR', [
+      booking('TKTA01', [segment('S1')], [passenger('P1', ticketDoc(same))]),
+      booking('TKTB01', [segment('S1')], [passenger('P1', ticketDoc(same))]),
+    ])]), `record 2: tickets[1] repeats the ticketNumber ${same}`);
+    await rejects(['orders', 'import'], asJsonArray([good('OK-L1'), order('BAD-SEG2', 'AG1', 'EUR', [
+      booking('SEGD01', [segment('S1', 1), segment('S1', 2)], [passenger('P1', null)]),
+    ])]), 'record 2: bookings[0].segments[1] repeats the segmentId S1');
+    await rejects(['orders', 'import'], asJsonArray([good('OK-L1'), order('BAD-PAX', 'AG1', 'EUR', [
+      booking('PAXD01', [segment('S1')], [passenger('P1', null), passenger('P1', null)]),
+    ])]), 'record 2: bookings[0].passengers[1] repeats the passengerId P1');
+    await rejects(['orders', 'import'], asJsonArray([good('OK-L1'), withTicket('BAD-CPN', 'EUR', { coupons: [{ segmentId: 'S1' }, { segmentId: 'S1' }] })]),
+      'record 2: bookings[0].passengers[0].ticket.coupons[1] repeats the segment S1');
+  });
+
+  test('nothing of any rejected file was stored', () => {
+    assert.deepEqual(sandbox.query("select order_id from orders where order_id not in ('EXIST-1', 'FLOWN-1', 'OK-KWD') order by order_id"), []);
+  });
+});
+
+describe('changes import: every error names the record and the field, and stores nothing', () => {
+  const goodChange = (changeId: string) => change(changeId, 'EXIST-1', 'EXI001', ['S1'], [segment('S1B', 1, 14)]);
+
+  test('a change naming an unknown order', async () => {
+    await rejects(['changes', 'import'], asJsonArray([goodChange('AIC-G1'), change('AIC-X', 'NO-ORDER', 'EXI001', ['S1'], [])]),
+      'record 2: orderId names no order: NO-ORDER');
+  });
+
+  test('a change naming an unknown booking', async () => {
+    await rejects(['changes', 'import'], asNdjson([goodChange('AIC-G1'), change('AIC-X', 'EXIST-1', 'NOBOOK', ['S1'], [])]),
+      'line 2: gdsBookingReference is not a booking of order EXIST-1: NOBOOK');
+  });
+
+  test('a change removing a segment the booking does not have', async () => {
+    await rejects(['changes', 'import'], asJsonArray([goodChange('AIC-G1'), change('AIC-X', 'FLOWN-1', 'FLN001', ['S2', 'S7'], [])]),
+      'record 2: removedSegments[1] names no segment of booking FLN001: S7');
+  });
+
+  test('a change removing a segment an earlier change of the same file removed already', async () => {
+    await rejects(['changes', 'import'], asJsonArray([
+      goodChange('AIC-G1'),
+      change('AIC-G2', 'EXIST-1', 'EXI001', ['S1'], [], 'FLIGHT_CANCELLATION', '2026-11-21T08:00:00Z'),
+    ]), 'record 2: removedSegments[0] names no segment of booking EXI001: S1');
+  });
+
+  test('a change adding a segment id the booking already has', async () => {
+    await rejects(['changes', 'import'], asJsonArray([goodChange('AIC-G1'), change('AIC-X', 'FLOWN-1', 'FLN001', ['S2'], [segment('S1', 3)])]),
+      'record 2: addedSegments[0].segmentId S1 is already a segment of booking FLN001');
+  });
+
+  test('a change removing a flown segment', async () => {
+    await rejects(['changes', 'import'], asJsonArray([goodChange('AIC-G1'), change('AIC-X', 'FLOWN-1', 'FLN001', ['S1'], [segment('S1B', 1, 14)])]),
+      'record 2: removedSegments[0] S1 has been flown and cannot be changed');
+  });
+
+  test('field errors in the change document itself', async () => {
+    await rejects(['changes', 'import'], asJsonArray([goodChange('AIC-G1'), { ...goodChange('AIC-X'), kind: 'STRIKE' }]),
+      'record 2: kind must be one of SCHEDULE_CHANGE, FLIGHT_CANCELLATION, ROUTING_CHANGE');
+    await rejects(['changes', 'import'], asJsonArray([goodChange('AIC-G1'), { ...goodChange('AIC-X'), addedSegments: [{ ...segment('S1B'), departure: 'tomorrow' }] }]),
+      'record 2: addedSegments[0].departure must be an ISO-8601 date-time');
+    await rejects(['changes', 'import'], asJsonArray([goodChange('AIC-G1'), { ...goodChange('AIC-X'), removedSegments: [], addedSegments: [] }]),
+      'record 2: removedSegments and addedSegments are both empty');
+    await rejects(['changes', 'import'], `${JSON.stringify(goodChange('AIC-G1'))}\nnot json\n`, /^error: line 2: is not valid JSON/);
+  });
+
+  test('nothing of any rejected file was stored', () => {
+    assert.deepEqual(sandbox.query('select change_id from airline_changes'), []);
+  });
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { CliSandbox } from '../helpers/cli.js';
+
+const sandbox = new CliSandbox();
+after(() => sandbox.cleanup());
+
+const APP_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'bookings', 'orders', 'refunds'];
+
+function appTables(): string[] {
+  return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
+    .map((row) => row.name);
+}
+
+test('migrate creates the schema, rollback removes it, and migrate runs again cleanly', async () => {
+  const first = await sandbox.run(['migrate']);
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stdout, /^Up 001-initial-schema$/m);
+  assert.deepEqual(appTables(), APP_TABLES);
+
+  const again = await sandbox.run(['migrate']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(again.stdout, 'nothing to do\n');
+  assert.deepEqual(appTables(), APP_TABLES);
+
+  const rollback = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollback.code, 0, rollback.stderr);
+  assert.match(rollback.stdout, /^Down 001-initial-schema$/m);
+  assert.deepEqual(appTables(), []);
+  assert.deepEqual(sandbox.query('select name from kysely_migration'), []);
+
+  const rerun = await sandbox.run(['migrate']);
+  assert.equal(rerun.code, 0, rerun.stderr);
+  assert.match(rerun.stdout, /^Up 001-initial-schema$/m);
+  assert.deepEqual(appTables(), APP_TABLES);
+  assert.deepEqual(sandbox.query('select name from kysely_migration'), [{ name: '001-initial-schema' }]);
+
+  // The re-created schema is usable.
+  await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
+  assert.deepEqual(sandbox.query('select agency_id, name from agencies'), [{ agency_id: 'AG1', name: 'Agency One' }]);
+});
+
+test('rollback with nothing applied is not an error and changes nothing', async () => {
+  await sandbox.ok(['migrate', '--rollback']);
+  assert.deepEqual(appTables(), []);
+  const nothing = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(nothing.code, 0, nothing.stderr);
+  assert.equal(nothing.stdout, 'nothing to do\n');
+  await sandbox.ok(['migrate']);
+  assert.deepEqual(appTables(), APP_TABLES);
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { after, describe, test } from 'node:test';
+import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
+import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
+
+const sandboxes: CliSandbox[] = [];
+function sandbox(): CliSandbox {
+  const created = new CliSandbox();
+  sandboxes.push(created);
+  return created;
+}
+after(() => Promise.all(sandboxes.map((s) => s.cleanup())));
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const CURL = /^curl -s (\S+) -H 'Authorization: Bearer (\S+)' -H 'Content-Type: application\/json' -d '(.*)'$/;
+
+async function stop(server: ServeProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  server.child.kill('SIGTERM');
+  return server.exited;
+}
+
+describe('airorder serve', () => {
+  test('serve --demo 5 prints a token and curl lines on stderr, and the cancel line works as printed', async () => {
+    const box = sandbox();
+    const server = await box.serve(['--demo', '5'], { waitForStderr: 'curl ' });
+    try {
+      const stderr = server.stderr();
+      const token = /Token for agency DEMO01 \(shown once\): (aot_[A-Za-z0-9_-]+)/.exec(stderr)?.[1];
+      assert.ok(token, stderr);
+      const curls = stderr.split('\n').filter((line) => line.startsWith('curl '));
+      assert.equal(curls.length, 3, stderr);
+      const calls = curls.map((line) => {
+        const match = CURL.exec(line);
+        assert.ok(match, `not a curl line of the expected form: ${line}`);
+        return { url: match[1]!, token: match[2]!, body: JSON.parse(match[3]!) };
+      });
+      assert.deepEqual(calls.map((call) => call.url), [`${server.baseUrl}/AirOrderCancel`, `${server.baseUrl}/AirOrderInvoluntaryAccept`, `${server.baseUrl}/AirOrderInvoluntaryCancel`]);
+      assert.ok(calls.every((call) => call.token === token));
+      assert.equal(box.query("select count(*) as n from orders where agency_id = 'DEMO01'")[0].n, 5);
+
+      // What `curl` would send: the same URL, headers and body.
+      const cancel = calls[0]!;
+      const { OrderID: orderId, GdsBookingReference: [reference] } = cancel.body.OrderCancelRQ.Query;
+      assert.deepEqual(box.query('select status from bookings where order_id = ? and reference = ?', orderId, reference), [{ status: 'CONFIRMED' }]);
+      const response = await fetch(cancel.url, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${cancel.token}`, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip, deflate, br' },
+        body: JSON.stringify(cancel.body),
+      });
+      assert.equal(response.status, 200);
+      const body = await response.json() as any;
+      assert.deepEqual(body.OrderViewRS.Response, [{ Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: orderId, GdsBookingReference: reference }]);
+      assert.deepEqual(body.OrderViewRS.Success, {});
+      assert.deepEqual(box.query('select status, cancellation from bookings where order_id = ? and reference = ?', orderId, reference), [{ status: 'CANCELED', cancellation: 'VOLUNTARY' }]);
+
+      // One structured log line per request, with its request id, and never the token.
+      const requestId = response.headers.get('x-request-id');
+      assert.ok(requestId);
+      const logLines = server.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      const logged = logLines.filter((line) => line.requestId === requestId);
+      assert.equal(logged.length, 1, server.stdout());
+      assert.equal(logged[0].agency, 'DEMO01');
+      assert.equal(server.stdout().includes(token), false, 'the token is in the log');
+    } finally {
+      assert.equal((await stop(server)).code, 0);
+    }
+  });
+
+  test('applies migrations first, and /healthz and /readyz answer 200', async () => {
+    const box = sandbox();
+    const server = await box.serve();
+    try {
+      assert.ok(box.query("select name from sqlite_master where type = 'table' and name = 'orders'").length === 1, 'serve migrated the store');
+      const health = await server.get('/healthz');
+      assert.equal(health.status, 200);
+      assert.deepEqual(health.body, { status: 'ok' });
+      const ready = await server.get('/readyz');
+      assert.equal(ready.status, 200);
+      assert.deepEqual(ready.body, { status: 'ready' });
+    } finally {
+      assert.equal((await stop(server)).code, 0);
+    }
+  });
+
+  test('SIGTERM: stops accepting, finishes the in-flight request, commits it, and exits 0', async () => {
+    const box = sandbox();
+    await box.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
+    await box.ok(['orders', 'import', '-'], { stdin: JSON.stringify(simpleOrder('ORD-TERM', 'AG1', 'TERM01')) });
+    const token = (await box.ok(['token', 'issue', '--agency-id', 'AG1'])).stdout.trim();
+    const server = await box.serve();
+
+    // A request whose body is still arriving when the signal comes: it is in flight.
+    const body = JSON.stringify(cancelRQ('ORD-TERM', ['TERM01']));
+    let responseText = '';
+    const request = http.request(`${server.baseUrl}/AirOrderCancel`, {
+      method: 'POST',
+      headers: { ...bearer(token), 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
+    const answered = new Promise<number>((resolve, reject) => {
+      request.on('response', (response) => {
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => { responseText += chunk; });
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      });
+      request.on('error', reject);
+    });
+    request.write(body.slice(0, 10));
+    await sleep(200);
+    server.child.kill('SIGTERM');
+    await sleep(400);
+    assert.equal(server.child.exitCode, null, 'the process must wait for the in-flight request');
+    // New requests are no longer accepted meanwhile.
+    const during = await fetch(`${server.baseUrl}/healthz`).then((response) => response.status, () => 'refused');
+    assert.ok(during === 'refused' || during === 503, `a new request during shutdown got ${during}`);
+    request.end(body.slice(10));
+
+    const status = await answered;
+    assert.equal(status, 200, responseText);
+    assert.equal(JSON.parse(responseText).OrderViewRS.Response[0].BookingStatus, 'CANCELED');
+    const exit = await server.exited;
+    assert.deepEqual(exit, { code: 0, signal: null });
+    assert.deepEqual(box.query("select status from bookings where order_id = 'ORD-TERM'"), [{ status: 'CANCELED' }]);
+    // Nothing listens any more.
+    await assert.rejects(fetch(`${server.baseUrl}/healthz`));
+  });
+
+  test('SIGTERM while idle exits 0 promptly', async () => {
+    const box = sandbox();
+    const server = await box.serve();
+    const started = Date.now();
+    assert.deepEqual(await stop(server), { code: 0, signal: null });
+    assert.ok(Date.now() - started < 5_000);
+  });
+});

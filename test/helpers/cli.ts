@@ -1,0 +1,222 @@
+/**
+ * Runs the real operator CLI (`node bin/airorder.js …`, the compiled program: run `npm run build`
+ * first) against a fresh SQLite database in a temporary directory, and starts `airorder serve` as a
+ * child process on a free loopback port. Every sandbox removes its directory and ends the children
+ * it started in `cleanup()`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(PROJECT_ROOT, 'bin', 'airorder.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Written to the child's standard input, which is then closed. */
+  stdin?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  port: number;
+  baseUrl: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process has exited, with its exit code or signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  post(pathName: string, body: unknown, headers?: Record<string, string>): Promise<HttpResult>;
+  get(pathName: string): Promise<HttpResult>;
+}
+
+/** A port that was free a moment ago: listen on port 0, read the port, close. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function httpJson(url: string, init: RequestInit = {}): Promise<HttpResult> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown;
+  try { body = JSON.parse(text); } catch { /* not JSON: the test looks at `text` */ }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+export class CliSandbox {
+  readonly dir: string;
+  readonly dbFile: string;
+  readonly databaseUrl: string;
+  private readonly children = new Set<ChildProcess>();
+
+  constructor() {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-cli-'));
+    this.dbFile = path.join(this.dir, 'x.db');
+    this.databaseUrl = `sqlite:${this.dbFile}`;
+  }
+
+  private env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    // The parent's own settings (a test runner's NODE_OPTIONS, a developer's PORT) must not leak in.
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of ['NODE_OPTIONS', 'PORT', 'HOST', 'DATABASE_URL', 'DURABILITY']) delete env[name];
+    return { ...env, DATABASE_URL: this.databaseUrl, ...extra };
+  }
+
+  /** Runs `airorder ARGS…` to completion. */
+  run(args: string[], options: RunOptions = {}): Promise<CliResult> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: this.dir, env: this.env(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+      this.children.add(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`airorder ${args.join(' ')} did not finish in time; stderr: ${stderr}`));
+      }, options.timeoutMs ?? 30_000);
+      child.on('error', (error) => { clearTimeout(timer); reject(error); });
+      child.on('close', (code, signal) => {
+        clearTimeout(timer);
+        this.children.delete(child);
+        resolve({ code, signal, stdout, stderr });
+      });
+      child.stdin.on('error', () => { /* the program may exit before reading its input */ });
+      child.stdin.end(options.stdin ?? '');
+    });
+  }
+
+  /** Runs `airorder ARGS…` and fails unless it exits 0. */
+  async ok(args: string[], options: RunOptions = {}): Promise<CliResult> {
+    const result = await this.run(args, options);
+    if (result.code !== 0) throw new Error(`airorder ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+    return result;
+  }
+
+  /** Writes a file in the sandbox and returns its path. */
+  write(name: string, content: string): string {
+    const file = path.join(this.dir, name);
+    fs.writeFileSync(file, content);
+    return file;
+  }
+
+  /** `airorder orders show ID`, parsed. */
+  async show(orderId: string): Promise<any> {
+    return JSON.parse((await this.ok(['orders', 'show', orderId])).stdout);
+  }
+
+  /** Runs a query on the database, opened read-only for just this call. */
+  query<T = any>(sqlText: string, ...params: unknown[]): T[] {
+    const db = new Database(this.dbFile, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare(sqlText).all(...params) as T[];
+    } finally {
+      db.close();
+    }
+  }
+
+  /** Every byte of the database: the main file, and its WAL and shared-memory files when present. */
+  databaseBytes(): Buffer {
+    const files = fs.readdirSync(this.dir).filter((name) => name.startsWith(path.basename(this.dbFile)));
+    return Buffer.concat(files.map((name) => fs.readFileSync(path.join(this.dir, name))));
+  }
+
+  /**
+   * Starts `airorder serve ARGS…` on a free loopback port and waits until /healthz answers.
+   * `waitForStderr` (optional) is text that must also have appeared on stderr.
+   */
+  async serve(args: string[] = [], options: { env?: Record<string, string>; waitForStderr?: string } = {}): Promise<ServeProcess> {
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+      cwd: this.dir, env: this.env({ PORT: String(port), HOST: '127.0.0.1', ...options.env }), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    let exitedState: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.on('exit', (code, signal) => {
+        exitedState = { code, signal };
+        this.children.delete(child);
+        resolve(exitedState);
+      });
+    });
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (exitedState) throw new Error(`airorder serve exited early (${JSON.stringify(exitedState)}): ${stderr}${stdout}`);
+      if (Date.now() > deadline) throw new Error(`airorder serve did not become healthy: ${stderr}${stdout}`);
+      try {
+        const health = await fetch(`${baseUrl}/healthz`);
+        await health.text();
+        if (health.status === 200 && (!options.waitForStderr || stderr.includes(options.waitForStderr))) break;
+      } catch { /* not listening yet */ }
+      await sleep(50);
+    }
+    return {
+      child, port, baseUrl, exited,
+      stdout: () => stdout,
+      stderr: () => stderr,
+      post: (pathName, body, headers = {}) => httpJson(baseUrl + pathName, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+      get: (pathName) => httpJson(baseUrl + pathName),
+    };
+  }
+
+  /** Ends every child this sandbox started that is still running, then removes the directory. */
+  async cleanup(): Promise<void> {
+    const running = [...this.children];
+    await Promise.all(running.map((child) => new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    })));
+    this.children.clear();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes documents as a JSON array, the single object (one document), or NDJSON. */
+export function asJsonArray(documents: object[]): string {
+  return JSON.stringify(documents, null, 2);
+}
+
+export function asNdjson(documents: object[]): string {
+  return `${documents.map((document) => JSON.stringify(document)).join('\n')}\n`;
+}

@@ -1,0 +1,234 @@
+/** Request-level errors of contract §5: HTTP status, the full envelope of §4, and no change in the store. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import type { Store } from '../../src/store/store.js';
+import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
+import { startTestService, type TestService } from '../helpers/test-service.js';
+import {
+  asHttpResponse, assertFailureEnvelope, EMPTY_SENDER, errorOf, OPERATION_CASES, rawRequest, snapshotStore, type SenderBlock,
+} from '../helpers/wire-checks.js';
+
+const PROFILE: SenderBlock = {
+  Name: 'Alpha Travel', IATA_Number: '12345678', AgencyID: 'AG1', Contacts: { Contact: [{ EmailContact: 'desk@alpha.example' }] },
+};
+
+/** An order whose two bookings each have a pending change, so every operation would change something. */
+function actionableOrder(orderId: string, references: [string, string]) {
+  return order(orderId, 'AG1', 'EUR', references.map((reference, index) => booking(reference, [segment('S1')], [
+    passenger('P1', { ticketNumber: `220123456789${index}`, baseFare: '100.00', taxes: '20.00', coupons: [{ segmentId: 'S1', status: 'OPEN' }] }),
+  ])));
+}
+
+let service: TestService;
+let token: string;
+
+before(async () => {
+  service = await startTestService();
+  await service.addAgency('AG1', { name: PROFILE.Name, iataNumber: PROFILE.IATA_Number, email: 'desk@alpha.example' });
+  token = await service.tokenFor('AG1');
+  await service.tokenFor('AG2');
+  await service.importOrders([actionableOrder('ORD-E1', ['ABC123', 'XYZ789']), actionableOrder('ORD-E500', ['GOOD500', 'BAD500'])]);
+  await service.importChanges([
+    change('C-E1-A', 'ORD-E1', 'ABC123', ['S1'], [segment('S1B', 1, 14)]),
+    change('C-E1-B', 'ORD-E1', 'XYZ789', ['S1'], [segment('S1B', 1, 14)]),
+    change('C-E500-A', 'ORD-E500', 'GOOD500', ['S1'], [segment('S1B', 1, 14)]),
+    change('C-E500-B', 'ORD-E500', 'BAD500', ['S1'], [segment('S1B', 1, 14)]),
+  ]);
+});
+after(() => service.close());
+
+/** Duplicates in mixed case: the failed items follow the normalised, de-duplicated references. */
+const REQUESTED = ['abc123', 'ABC123', 'xyz789'];
+const NORMALISED = ['ABC123', 'XYZ789'];
+const VERSION = { Document: { ReferenceVersion: '17.2' } };
+
+for (const operation of OPERATION_CASES) {
+  describe(`request-level errors of ${operation.path}`, () => {
+    test('AUTH_MISSING: 401 with WWW-Authenticate Bearer, empty sender, one FAILED item per reference, nothing changes', async () => {
+      const before = await snapshotStore(service);
+      const response = await service.post(operation.path, operation.build('ORD-E1', REQUESTED, VERSION));
+      assertFailureEnvelope(response, operation, {
+        status: 401, code: 'AUTH_MISSING', referenceVersion: '17.2', sender: EMPTY_SENDER, orderId: 'ORD-E1', references: NORMALISED,
+      });
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+
+    test('AUTH_MISSING also for an empty Authorization header', async () => {
+      const response = await service.post(operation.path, operation.build('ORD-E1', REQUESTED), { authorization: '' });
+      assertFailureEnvelope(response, operation, {
+        status: 401, code: 'AUTH_MISSING', sender: EMPTY_SENDER, orderId: 'ORD-E1', references: NORMALISED,
+      });
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
+    });
+
+    test('AUTH_INVALID: 401 with WWW-Authenticate Bearer for an unknown token, nothing changes', async () => {
+      const before = await snapshotStore(service);
+      const response = await service.post(operation.path, operation.build('ORD-E1', REQUESTED, VERSION), bearer('aot_this-token-was-never-issued'));
+      assertFailureEnvelope(response, operation, {
+        status: 401, code: 'AUTH_INVALID', referenceVersion: '17.2', sender: EMPTY_SENDER, orderId: 'ORD-E1', references: NORMALISED,
+      });
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+
+    test('SENDER_MISMATCH: 403 with the authenticated profile as sender, nothing changes', async () => {
+      const before = await snapshotStore(service);
+      const body = operation.build('ORD-E1', REQUESTED, { ...VERSION, Party: { Sender: { TravelAgencySender: { AgencyID: 'AG2' } } } });
+      const response = await service.post(operation.path, body, bearer(token));
+      assertFailureEnvelope(response, operation, {
+        status: 403, code: 'SENDER_MISMATCH', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-E1', references: NORMALISED,
+      });
+      assert.equal(response.headers.get('www-authenticate'), null);
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+
+    test('INVALID_JSON: 400 with an empty result array for a truncated body, nothing changes', async () => {
+      const before = await snapshotStore(service);
+      const text = JSON.stringify(operation.build('ORD-E1', REQUESTED, VERSION)).slice(0, -3);
+      const response = await service.post(operation.path, text);
+      assertFailureEnvelope(response, operation, { status: 400, code: 'INVALID_JSON', sender: EMPTY_SENDER });
+      assert.deepEqual(await snapshotStore(service), before);
+      // The same with a valid token: the body is still the problem reported.
+      const withToken = await service.post(operation.path, text, bearer(token));
+      assert.equal(withToken.status, 400);
+      assert.equal(errorOf(withToken).Code, 'INVALID_JSON');
+    });
+
+    test('INVALID_JSON: 400 for an empty body', async () => {
+      const response = await service.post(operation.path, '');
+      assertFailureEnvelope(response, operation, { status: 400, code: 'INVALID_JSON', sender: EMPTY_SENDER });
+    });
+
+    test('INVALID_REQUEST: 400 naming the field; items only when the references are readable; nothing changes', async () => {
+      const before = await snapshotStore(service);
+      const badOrderId = await service.post(operation.path, operation.build('ORD E1!', REQUESTED, VERSION), bearer(token));
+      assertFailureEnvelope(badOrderId, operation, {
+        status: 400, code: 'INVALID_REQUEST', referenceVersion: '17.2', sender: PROFILE,
+      });
+      assert.match(errorOf(badOrderId).Message, /Query\.OrderID/);
+
+      const badIata = operation.build('ORD-E1', REQUESTED, { ...VERSION, Party: { Sender: { TravelAgencySender: { IATA_Number: '12AB' } } } });
+      const response = await service.post(operation.path, badIata, bearer(token));
+      assertFailureEnvelope(response, operation, {
+        status: 400, code: 'INVALID_REQUEST', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-E1', references: NORMALISED,
+      });
+      assert.match(errorOf(response).Message, /Party\.Sender\.TravelAgencySender\.IATA_Number/);
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+
+    test('UNSUPPORTED_MEDIA_TYPE: 415 for text/plain, a missing Content-Type and application/jsonx, nothing changes', async () => {
+      const before = await snapshotStore(service);
+      const body = JSON.stringify(operation.build('ORD-E1', REQUESTED, VERSION));
+      for (const contentType of ['text/plain', undefined, 'application/jsonx', 'application/x-www-form-urlencoded']) {
+        const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
+        const response = asHttpResponse(await rawRequest(service.baseUrl, { path: operation.path, headers, body }));
+        assertFailureEnvelope(response, operation, { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', sender: EMPTY_SENDER });
+        const withToken = asHttpResponse(await rawRequest(service.baseUrl, { path: operation.path, headers: { ...headers, ...bearer(token) }, body }));
+        assert.equal(withToken.status, 415, `Content-Type ${contentType}`);
+        assert.equal(errorOf(withToken).Code, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+
+    test('PAYLOAD_TOO_LARGE: 413 over 64 KiB, with a Content-Length or chunked; 64 KiB exactly is accepted', async () => {
+      const before = await snapshotStore(service);
+      const padded = (size: number) => {
+        const base = JSON.stringify(operation.build('ORD-NONE', ['ABC123'], { Padding: '' }));
+        const text = base.replace('"Padding":""', `"Padding":"${'x'.repeat(size - base.length)}"`);
+        assert.equal(Buffer.byteLength(text), size);
+        return text;
+      };
+      const headers = { 'content-type': 'application/json', ...bearer(token) };
+      const tooLarge = asHttpResponse(await rawRequest(service.baseUrl, { path: operation.path, headers, body: padded(64 * 1024 + 1) }));
+      assertFailureEnvelope(tooLarge, operation, { status: 413, code: 'PAYLOAD_TOO_LARGE', sender: EMPTY_SENDER });
+
+      const oversized = Buffer.from(padded(80 * 1024));
+      const chunked = asHttpResponse(await rawRequest(service.baseUrl, {
+        path: operation.path, headers, body: [oversized.subarray(0, 40 * 1024), oversized.subarray(40 * 1024)],
+      }));
+      assertFailureEnvelope(chunked, operation, { status: 413, code: 'PAYLOAD_TOO_LARGE', sender: EMPTY_SENDER });
+
+      // At the limit the body is read: the (missing) order is looked up.
+      const atLimit = asHttpResponse(await rawRequest(service.baseUrl, { path: operation.path, headers, body: padded(64 * 1024) }));
+      assert.equal(atLimit.status, 404);
+      assert.equal(errorOf(atLimit).Code, 'ORDER_NOT_FOUND');
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+
+    test('ORDER_NOT_FOUND: 404 with one FAILED item per reference, nothing changes', async () => {
+      const before = await snapshotStore(service);
+      const response = await service.post(operation.path, operation.build('ORD-MISSING', REQUESTED, VERSION), bearer(token));
+      assertFailureEnvelope(response, operation, {
+        status: 404, code: 'ORDER_NOT_FOUND', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-MISSING', references: NORMALISED,
+      });
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+
+    test('INTERNAL_ERROR: 500 when the store fails mid-request; nothing partial is committed and nothing leaks', async () => {
+      // The store refuses to write the second booking: the first one's change must be rolled back.
+      const dropTrigger = await failUpdatesOf(service.store, 'ORD-E500', 'BAD500');
+      try {
+        const before = await snapshotStore(service);
+        const response = await service.post(operation.path, operation.build('ORD-E500', ['good500', 'bad500'], VERSION), bearer(token));
+        assertFailureEnvelope(response, operation, {
+          status: 500, code: 'INTERNAL_ERROR', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-E500', references: ['GOOD500', 'BAD500'],
+        });
+        for (const leak of [/secret-detail/, /SQLITE/i, /trigger/i, /\bbookings\b/, /UPDATE|SELECT/, /\bat .+:\d+:\d+/, /stack/i, /\.ts\b|\.js\b/]) {
+          assert.doesNotMatch(response.text, leak);
+        }
+        assert.deepEqual(await snapshotStore(service), before);
+      } finally {
+        await dropTrigger();
+      }
+      // The service itself is fine afterwards: the same request now succeeds.
+      const retry = await service.post(operation.path, operation.build('ORD-E500', ['GOOD500'], VERSION), bearer(token));
+      assert.equal(retry.status, 200, retry.text);
+    });
+  });
+}
+
+describe('unknown routes', () => {
+  for (const [method, path] of [['POST', '/AirOrderCancelX'], ['POST', '/v2/AirOrderCancel'], ['GET', '/AirOrderCancel'], ['GET', '/']] as const) {
+    test(`${method} ${path} is 404 ROUTE_NOT_FOUND`, async () => {
+      const before = await snapshotStore(service);
+      const response = await service.request(path, {
+        method,
+        headers: { 'content-type': 'application/json', ...bearer(token) },
+        ...(method === 'POST' ? { body: JSON.stringify(OPERATION_CASES[0]!.build('ORD-E1', ['ABC123'])) } : {}),
+      });
+      assert.equal(response.status, 404);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+      assert.ok(response.headers.get('x-request-id'));
+      assert.deepEqual(Object.keys(response.body), ['Errors']);
+      assert.equal(response.body.Errors.length, 1);
+      assert.deepEqual(Object.keys(response.body.Errors[0]).sort(), ['Code', 'Message']);
+      assert.equal(response.body.Errors[0].Code, 'ROUTE_NOT_FOUND');
+      assert.equal(typeof response.body.Errors[0].Message, 'string');
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+  }
+});
+
+/** Makes the database refuse updates of one booking, on either store; returns how to undo it. */
+async function failUpdatesOf(store: Store, orderId: string, reference: string): Promise<() => Promise<void>> {
+  if (store.dialect === 'sqlite') {
+    await sql.raw(`CREATE TRIGGER fail_bad500 BEFORE UPDATE ON bookings
+      WHEN NEW.order_id = '${orderId}' AND NEW.reference = '${reference}'
+      BEGIN SELECT RAISE(ABORT, 'secret-detail-from-the-store'); END`).execute(store.db);
+    return async () => { await sql.raw('DROP TRIGGER fail_bad500').execute(store.db); };
+  }
+  await sql.raw(`CREATE FUNCTION fail_bad500() RETURNS trigger AS $$
+    BEGIN
+      IF NEW.order_id = '${orderId}' AND NEW.reference = '${reference}' THEN
+        RAISE EXCEPTION 'secret-detail-from-the-store';
+      END IF;
+      RETURN NEW;
+    END $$ LANGUAGE plpgsql`).execute(store.db);
+  await sql.raw('CREATE TRIGGER fail_bad500 BEFORE UPDATE ON bookings FOR EACH ROW EXECUTE FUNCTION fail_bad500()').execute(store.db);
+  return async () => {
+    await sql.raw('DROP TRIGGER fail_bad500 ON bookings').execute(store.db);
+    await sql.raw('DROP FUNCTION fail_bad500()').execute(store.db);
+  };
+}
