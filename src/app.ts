@@ -36,7 +36,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   app.decorateRequest('outcomeCode', null);
 
   installRequestLog(app);
-  installErrorHandler(app, config.serviceName);
+  installErrorHandler(app, config.serviceName, (error) => store.isUnavailable(error));
   await app.register(compress, { global: true, threshold: 0, encodings: ['br', 'gzip', 'deflate'] });
   healthRoutes(app, store);
   operationRoutes(app, { store, clock, serviceName: config.serviceName });

@@ -10,10 +10,10 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Opens the store, applies pending migrations, listens, and stops gracefully on SIGTERM/SIGINT. */
-export async function startServer(config: Config): Promise<RunningServer> {
+/** Opens the store, applies pending migrations (unless told not to), listens, and stops gracefully on SIGTERM/SIGINT. */
+export async function startServer(config: Config, options: { migrate: boolean } = { migrate: true }): Promise<RunningServer> {
   const store = openStore(config);
-  await migrateToLatest(store);
+  if (options.migrate) await migrateToLatest(store);
   const app = await buildApp({ config, store });
   app.addHook('onClose', async () => store.close());
   const address = await app.listen({ port: config.port, host: config.host });

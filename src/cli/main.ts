@@ -4,7 +4,6 @@ import { setUpDemo } from '../demo/demo-setup.js';
 import { DocumentError } from '../documents/document-error.js';
 import { readRecords } from '../documents/document-reader.js';
 import { orderView } from '../documents/order-view.js';
-import { startServer } from '../server.js';
 import { AdminError, addAgency, issueToken, revokeToken } from '../service/agency-admin.js';
 import { importChanges } from '../service/change-import.js';
 import { systemClock } from '../service/clock.js';
@@ -12,7 +11,7 @@ import { importOrders } from '../service/order-import.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
 import { loadOrder } from '../store/repositories/orders-repository.js';
-import { curlExamples } from './curl-examples.js';
+import { parseWorkers, serve } from './serve.js';
 import { parseDuration } from './duration.js';
 import { readInput } from './input.js';
 import { configFrom, withStore, type GlobalOptions } from './with-store.js';
@@ -30,6 +29,12 @@ function duration(text: string): number {
   return ms;
 }
 
+function workers(text: string): number {
+  const count = parseWorkers(text);
+  if (count === null) throw new InvalidArgumentError('must be a number from 1 to 999, or auto.');
+  return count;
+}
+
 function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -45,24 +50,12 @@ export function buildCli(): Command {
     .description('run the service (applies pending migrations first)')
     .addOption(new Option('--port <port>', 'port to listen on (default 8080)').env('PORT'))
     .addOption(new Option('--host <host>', 'address to listen on (default 127.0.0.1)').env('HOST'))
-    .option('--demo [orders]', 'load demo data first and print a token with ready-to-paste curl calls')
-    .action(async (options: { port?: string; host?: string; demo?: string | boolean }) => {
+    .addOption(new Option('--workers <n>', 'processes sharing the port: a number, or auto for one per core (default 1)', ).env('WORKERS').argParser(workers))
+    .option('--demo [orders]', 'load demo data first (default 50 orders) and print a token with ready-to-paste curl calls')
+    .action(async (options: { port?: string; host?: string; workers?: number; demo?: string | boolean }) => {
       const config = configFrom(global(), { ...(options.port ? { PORT: options.port } : {}), ...(options.host ? { HOST: options.host } : {}) });
-      let banner = '';
-      if (options.demo) {
-        const count = options.demo === true ? 50 : positiveInteger(options.demo);
-        const store = openStore(config);
-        try {
-          await migrateToLatest(store);
-          const demo = await setUpDemo(store, clock, count);
-          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-          banner = curlExamples(`http://${host}:${config.port}`, demo);
-        } finally {
-          await store.close();
-        }
-      }
-      const server = await startServer(config);
-      if (banner) process.stderr.write(`\nairorder is listening on ${server.address}\n\n${banner}\n`);
+      const demoOrders = options.demo === undefined || options.demo === false ? null : options.demo === true ? 50 : positiveInteger(options.demo);
+      await serve(config, { workers: options.workers ?? 1, demoOrders });
     });
 
   program.command('migrate')

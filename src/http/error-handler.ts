@@ -8,11 +8,12 @@ import { failedItem } from './result-items.js';
  * The one place where request-level failures become responses: the operation's envelope with the
  * catalogue's code and HTTP status. Details of 5xx errors go to the log, never to the client.
  */
-export function installErrorHandler(app: FastifyInstance, serviceName: string): void {
+export function installErrorHandler(app: FastifyInstance, serviceName: string, isStoreUnavailable: (error: unknown) => boolean): void {
   app.setErrorHandler((error, request, reply) => {
     const operation = request.routeOptions.config?.operation;
-    const apiError = toApiError(error, operation?.requestRoot);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    const apiError = toApiError(error, operation?.requestRoot, isStoreUnavailable);
+    if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
+    else if (apiError.code === 'UNAVAILABLE') request.log.warn({ cause: (error as Error).message }, 'store unavailable');
     request.outcomeCode = apiError.code;
     void reply.code(apiError.status).headers(apiError.headers);
     const failure = { code: apiError.code, message: apiError.message };

@@ -2,9 +2,16 @@ import type { FastifyError } from 'fastify';
 import { ApiError, errors } from '../errors/api-error.js';
 import { validationMessage } from './validation-message.js';
 
-/** Maps anything thrown while serving a request to the catalogue; unknown errors become INTERNAL_ERROR. */
-export function toApiError(error: unknown, rootKey: string | undefined): ApiError {
+/** Seconds a client should wait before retrying when the store is away or busy. */
+export const STORE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Maps anything thrown while serving a request to the catalogue: the store being unreachable or
+ * overloaded is UNAVAILABLE (503, retry later); unknown errors are INTERNAL_ERROR.
+ */
+export function toApiError(error: unknown, rootKey: string | undefined, isStoreUnavailable: (error: unknown) => boolean): ApiError {
   if (error instanceof ApiError) return error;
+  if (isStoreUnavailable(error)) return errors.unavailable(STORE_RETRY_AFTER_SECONDS);
   const fastifyError = error as Partial<FastifyError> & { validation?: unknown[] };
   if (fastifyError.validation && fastifyError.validation.length > 0) {
     return errors.invalidRequest(validationMessage(fastifyError.validation[0] as never, rootKey ?? ''));

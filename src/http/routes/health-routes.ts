@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../errors/api-error.js';
 import type { Store } from '../../store/store.js';
+import { STORE_RETRY_AFTER_SECONDS } from '../error-mapping.js';
 
 export function healthRoutes(app: FastifyInstance, store: Store): void {
   // Alive: the process answers. Says nothing about the store, so an orchestrator does not
@@ -12,7 +13,7 @@ export function healthRoutes(app: FastifyInstance, store: Store): void {
     try {
       await store.ping();
     } catch {
-      throw errors.unavailable(1);
+      throw errors.unavailable(STORE_RETRY_AFTER_SECONDS);
     }
     return { status: 'ready' };
   });
