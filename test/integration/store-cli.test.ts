@@ -1,0 +1,127 @@
+/**
+ * The operator CLI and the migrations on the store this run is about (TEST_STORE): every command
+ * works the same on SQLite and PostgreSQL, and migrations run, roll back and run again cleanly.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { loadConfig } from '../../src/config.js';
+import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
+import { openStore } from '../../src/store/open-store.js';
+import { change, segment, simpleOrder } from '../helpers/documents.js';
+import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
+
+const run = promisify(execFile);
+const BIN = path.resolve('bin', 'airorder.js');
+const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'bookings', 'orders', 'refunds'];
+
+let dir: string;
+let database: TestDatabase;
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-store-cli-'));
+  database = await createTestDatabase(dir);
+});
+after(async () => {
+  await database.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function airorder(args: string[], input?: string): Promise<{ stdout: string; stderr: string; code: number }> {
+  const env = { ...process.env, DATABASE_URL: database.url };
+  delete env.NODE_OPTIONS;
+  const child = run(process.execPath, [BIN, ...args], { env, cwd: dir, timeout: 30_000 });
+  if (input !== undefined) {
+    child.child.stdin!.end(input);
+  }
+  try {
+    const { stdout, stderr } = await child;
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failure = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
+  }
+}
+
+async function tableNames(): Promise<string[]> {
+  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  try {
+    const tables = await store.db.introspection.getTables();
+    return tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort();
+  } finally {
+    await store.close();
+  }
+}
+
+test(`migrations run, roll back and run again on ${testStoreKind()}`, async () => {
+  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  try {
+    assert.deepEqual(await migrateToLatest(store), ['Up 001-initial-schema']);
+    assert.deepEqual(await migrateToLatest(store), []);
+    assert.deepEqual(await migrateDown(store), ['Down 001-initial-schema']);
+    const left = await store.db.introspection.getTables();
+    assert.deepEqual(left.map((table) => table.name).filter((name) => !name.startsWith('kysely_')), []);
+    assert.deepEqual(await migrateToLatest(store), ['Up 001-initial-schema']);
+    await sql`select count(*) from refunds`.execute(store.db);
+  } finally {
+    await store.close();
+  }
+  assert.deepEqual(await tableNames(), TABLES);
+});
+
+test(`every operator command works on ${testStoreKind()}`, async () => {
+  const migrated = await airorder(['migrate']);
+  assert.equal(migrated.code, 0, migrated.stderr);
+
+  const added = await airorder(['agency', 'add', '--agency-id', 'AGS1', '--name', 'Store Travel', '--iata', '1234567', '--email', 'desk@store.example']);
+  assert.equal(added.code, 0, added.stderr);
+  const duplicate = await airorder(['agency', 'add', '--agency-id', 'AGS1', '--name', 'Again']);
+  assert.equal(duplicate.code, 1);
+  assert.match(duplicate.stderr, /exists already/);
+
+  const issued = await airorder(['token', 'issue', '--agency-id', 'AGS1', '--expires-in', '1h']);
+  assert.equal(issued.code, 0, issued.stderr);
+  const token = issued.stdout.trim();
+  assert.match(token, /^aot_[A-Za-z0-9_-]{43}$/);
+
+  const ndjson = [simpleOrder('ORD-S1', 'AGS1', 'STO001', '2200000000101'), simpleOrder('ORD-S2', 'AGS1', 'STO002', '2200000000102')]
+    .map((document) => JSON.stringify(document)).join('\n');
+  const imported = await airorder(['orders', 'import', '-'], ndjson);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.deepEqual(JSON.parse(imported.stdout), { imported: 2, replaced: 0 });
+  const again = await airorder(['orders', 'import', '-'], ndjson);
+  assert.equal(again.code, 1);
+  assert.match(again.stderr, /^error: line 1: orderId ORD-S1 exists already/);
+  const upserted = await airorder(['orders', 'import', '--upsert', '-'], ndjson);
+  assert.deepEqual(JSON.parse(upserted.stdout), { imported: 2, replaced: 2 });
+
+  const changes = JSON.stringify([change('AIC-S1', 'ORD-S1', 'STO001', ['S1'], [segment('S1B', 1, 14)])]);
+  const changed = await airorder(['changes', 'import', '-'], changes);
+  assert.deepEqual(JSON.parse(changed.stdout), { imported: 1, alreadyKnown: 0 });
+  const resent = await airorder(['changes', 'import', '-'], changes);
+  assert.deepEqual(JSON.parse(resent.stdout), { imported: 0, alreadyKnown: 1 });
+
+  const shown = JSON.parse((await airorder(['orders', 'show', 'ORD-S1'])).stdout);
+  assert.equal(shown.currency, 'EUR');
+  assert.equal(shown.bookings[0].status, 'CONFIRMED');
+  assert.deepEqual(shown.bookings[0].changes.map((item: { changeId: string; status: string }) => [item.changeId, item.status]), [['AIC-S1', 'PENDING']]);
+  assert.equal(shown.bookings[0].passengers[0].ticket.coupons[0].value, '570.50');
+
+  const revoked = await airorder(['token', 'revoke', token]);
+  assert.equal(revoked.code, 0, revoked.stderr);
+  const unknown = await airorder(['token', 'revoke', 'aot_unknown']);
+  assert.equal(unknown.code, 1);
+
+  const demo = await airorder(['demo', '--orders', '3']);
+  assert.equal(demo.code, 0, demo.stderr);
+  const summary = JSON.parse(demo.stdout);
+  assert.equal(summary.orders, 3);
+  assert.match(summary.token, /^aot_/);
+  const demoOrder = JSON.parse((await airorder(['orders', 'show', 'DEMO-000003'])).stdout);
+  assert.equal(demoOrder.agencyId, 'DEMO01');
+});
