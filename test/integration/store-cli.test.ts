@@ -33,7 +33,7 @@ after(async () => {
 });
 
 async function airorder(args: string[], input?: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  const env = { ...process.env, DATABASE_URL: database.url };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url };
   delete env.NODE_OPTIONS;
   const child = run(process.execPath, [BIN, ...args], { env, cwd: dir, timeout: 30_000 });
   if (input !== undefined) {
