@@ -7,6 +7,7 @@ import './http/request-context.js';
 import { installRequestLog } from './http/request-log.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { operationRoutes } from './http/routes/operation-routes.js';
+import { RateLimiter } from './http/rate-limiter.js';
 import { systemClock, type Clock } from './service/clock.js';
 import type { Store } from './store/store.js';
 
@@ -39,6 +40,12 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   installErrorHandler(app, config.serviceName, (error) => store.isUnavailable(error));
   await app.register(compress, { global: true, threshold: 0, encodings: ['br', 'gzip', 'deflate'] });
   healthRoutes(app, store);
-  operationRoutes(app, { store, clock, serviceName: config.serviceName });
+  operationRoutes(app, {
+    store,
+    clock,
+    serviceName: config.serviceName,
+    rateLimiter: config.rateLimitPerSecond > 0 ? new RateLimiter(config.rateLimitPerSecond, Math.max(1, config.rateLimitBurst)) : null,
+    requestTimeoutMs: config.requestTimeoutMs,
+  });
   return app;
 }

@@ -19,6 +19,11 @@ export interface Config {
   readonly databaseConnectTimeoutMs: number;
   /** Upper bound of one statement: an overloaded database answers 503 rather than hanging. */
   readonly databaseStatementTimeoutMs: number;
+  /** Per access token; 0 turns rate limiting off. */
+  readonly rateLimitPerSecond: number;
+  readonly rateLimitBurst: number;
+  /** A request not answered by then is answered 503 UNAVAILABLE. */
+  readonly requestTimeoutMs: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -33,6 +38,9 @@ const DEFAULTS = {
   DATABASE_POOL_SIZE: '10',
   DATABASE_CONNECT_TIMEOUT_MS: '2000',
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+  RATE_LIMIT_PER_SECOND: '50',
+  RATE_LIMIT_BURST: '100',
+  REQUEST_TIMEOUT_MS: '15000',
 } as const;
 
 export class ConfigError extends Error {}
@@ -68,6 +76,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     databasePoolSize: integer('DATABASE_POOL_SIZE', read('DATABASE_POOL_SIZE'), 1, 1000),
     databaseConnectTimeoutMs: integer('DATABASE_CONNECT_TIMEOUT_MS', read('DATABASE_CONNECT_TIMEOUT_MS'), 100, 600_000),
     databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', read('DATABASE_STATEMENT_TIMEOUT_MS'), 100, 600_000),
+    rateLimitPerSecond: integer('RATE_LIMIT_PER_SECOND', read('RATE_LIMIT_PER_SECOND'), 0, 1_000_000),
+    rateLimitBurst: integer('RATE_LIMIT_BURST', read('RATE_LIMIT_BURST'), 0, 1_000_000),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS'), 100, 600_000),
   });
 }
 

@@ -25,6 +25,9 @@ export const errors = {
   payloadTooLarge: () => new ApiError('PAYLOAD_TOO_LARGE'),
   orderNotFound: (orderId: string) => new ApiError('ORDER_NOT_FOUND', `Order ${orderId} was not found.`),
   routeNotFound: (method: string, path: string) => new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${path}.`),
+  idempotencyKeyReused: () => new ApiError('IDEMPOTENCY_KEY_REUSED'),
+  idempotencyKeyInUse: () => new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { 'retry-after': '1' }),
+  rateLimited: (headers: Record<string, string>) => new ApiError('RATE_LIMITED', undefined, headers),
   internal: () => new ApiError('INTERNAL_ERROR'),
   unavailable: (retryAfterSeconds: number) => new ApiError('UNAVAILABLE', undefined, { 'retry-after': String(retryAfterSeconds) }),
 };

@@ -65,6 +65,36 @@ export interface RefundsTable {
   created_at: string;
 }
 
+export interface IdempotencyKeysTable {
+  agency_id: string;
+  operation: string;
+  idempotency_key: string;
+  request_hash: string;
+  response_status: number;
+  response_body: string;
+  request_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface AuditEventsTable {
+  event_id: string;
+  order_id: string;
+  reference: string | null;
+  /** Order of the events written by one transaction. */
+  sequence: number;
+  event: string;
+  /** JSON: what changed, e.g. {"from":"CONFIRMED","to":"CANCELED"} or a refund's ticket and amount */
+  detail: string;
+  /** `agency` (through the API) or `operator` (through the CLI) */
+  actor: string;
+  agency_id: string | null;
+  token_id: string | null;
+  request_id: string | null;
+  operation: string;
+  occurred_at: string;
+}
+
 export interface Database {
   agencies: AgenciesTable;
   access_tokens: AccessTokensTable;
@@ -72,6 +102,8 @@ export interface Database {
   bookings: BookingsTable;
   airline_changes: AirlineChangesTable;
   refunds: RefundsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  audit_events: AuditEventsTable;
 }
 
 export type { Generated };

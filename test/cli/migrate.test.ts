@@ -5,7 +5,9 @@ import { CliSandbox } from '../helpers/cli.js';
 const sandbox = new CliSandbox();
 after(() => sandbox.cleanup());
 
-const APP_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'bookings', 'orders', 'refunds'];
+const INITIAL_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'bookings', 'orders', 'refunds'];
+const APP_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'bookings', 'idempotency_keys', 'orders', 'refunds'];
+const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -15,7 +17,7 @@ function appTables(): string[] {
 test('migrate creates the schema, rollback removes it, and migrate runs again cleanly', async () => {
   const first = await sandbox.run(['migrate']);
   assert.equal(first.code, 0, first.stderr);
-  assert.match(first.stdout, /^Up 001-initial-schema$/m);
+  assert.equal(first.stdout, MIGRATIONS.map((name) => `Up ${name}\n`).join(''));
   assert.deepEqual(appTables(), APP_TABLES);
 
   const again = await sandbox.run(['migrate']);
@@ -25,15 +27,18 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
 
   const rollback = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollback.code, 0, rollback.stderr);
-  assert.match(rollback.stdout, /^Down 001-initial-schema$/m);
+  assert.equal(rollback.stdout, 'Down 002-idempotency-and-audit\n');
+  assert.deepEqual(appTables(), INITIAL_TABLES);
+  const rollbackFirst = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackFirst.stdout, 'Down 001-initial-schema\n');
   assert.deepEqual(appTables(), []);
   assert.deepEqual(sandbox.query('select name from kysely_migration'), []);
 
   const rerun = await sandbox.run(['migrate']);
   assert.equal(rerun.code, 0, rerun.stderr);
-  assert.match(rerun.stdout, /^Up 001-initial-schema$/m);
+  assert.equal(rerun.stdout, MIGRATIONS.map((name) => `Up ${name}\n`).join(''));
   assert.deepEqual(appTables(), APP_TABLES);
-  assert.deepEqual(sandbox.query('select name from kysely_migration'), [{ name: '001-initial-schema' }]);
+  assert.deepEqual(sandbox.query('select name from kysely_migration order by name'), MIGRATIONS.map((name) => ({ name })));
 
   // The re-created schema is usable.
   await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
@@ -41,7 +46,7 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
 });
 
 test('rollback with nothing applied is not an error and changes nothing', async () => {
-  await sandbox.ok(['migrate', '--rollback']);
+  for (let index = 0; index < MIGRATIONS.length; index += 1) await sandbox.ok(['migrate', '--rollback']);
   assert.deepEqual(appTables(), []);
   const nothing = await sandbox.run(['migrate', '--rollback']);
   assert.equal(nothing.code, 0, nothing.stderr);

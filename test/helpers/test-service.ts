@@ -42,6 +42,8 @@ export interface TestService {
 
 export interface TestServiceOptions {
   clock?: Clock;
+  /** Settings as in the environment; rate limiting is off unless a test turns it on. */
+  env?: Record<string, string>;
 }
 
 /**
@@ -51,7 +53,7 @@ export interface TestServiceOptions {
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-test-'));
   const database = await createTestDatabase(dir);
-  const config = loadConfig({}, { DATABASE_URL: database.url, PORT: '0' });
+  const config = loadConfig({ RATE_LIMIT_PER_SECOND: '0', ...options.env }, { DATABASE_URL: database.url, PORT: '0' });
   const store = openStore(config);
   await migrateToLatest(store);
   const chunks: string[] = [];

@@ -18,7 +18,8 @@ import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
-const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'bookings', 'orders', 'refunds'];
+const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'bookings', 'idempotency_keys', 'orders', 'refunds'];
+const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit'];
 
 let dir: string;
 let database: TestDatabase;
@@ -61,12 +62,13 @@ async function tableNames(): Promise<string[]> {
 test(`migrations run, roll back and run again on ${testStoreKind()}`, async () => {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
-    assert.deepEqual(await migrateToLatest(store), ['Up 001-initial-schema']);
+    assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    assert.deepEqual(await migrateDown(store), ['Down 002-idempotency-and-audit']);
     assert.deepEqual(await migrateDown(store), ['Down 001-initial-schema']);
     const left = await store.db.introspection.getTables();
     assert.deepEqual(left.map((table) => table.name).filter((name) => !name.startsWith('kysely_')), []);
-    assert.deepEqual(await migrateToLatest(store), ['Up 001-initial-schema']);
+    assert.deepEqual(await migrateToLatest(store), UP);
     await sql`select count(*) from refunds`.execute(store.db);
   } finally {
     await store.close();

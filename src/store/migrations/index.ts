@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import { initialSchema } from './001-initial-schema.js';
+import { idempotencyAndAudit } from './002-idempotency-and-audit.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial-schema': initialSchema,
+  '002-idempotency-and-audit': idempotencyAndAudit,
 };
 
 export const migrationProvider: MigrationProvider = {
