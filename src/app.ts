@@ -4,7 +4,9 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Config } from './config.js';
 import { installErrorHandler } from './http/error-handler.js';
 import './http/request-context.js';
+import { answerClientError } from './http/client-errors.js';
 import { installRequestLog } from './http/request-log.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { operationRoutes } from './http/routes/operation-routes.js';
 import { RateLimiter } from './http/rate-limiter.js';
@@ -29,6 +31,9 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     // Keys that could pollute prototypes are dropped while parsing; unknown fields are ignored anyway.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
+    // Node's default is 16 KiB; a token and a few headers need far less.
+    http: { maxHeaderSize: 8 * 1024 },
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });
   app.decorateRequest('agency', null);
@@ -36,6 +41,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   app.decorateRequest('envelopeInput', null);
   app.decorateRequest('outcomeCode', null);
 
+  installSecurityHeaders(app);
   installRequestLog(app);
   installErrorHandler(app, config.serviceName, (error) => store.isUnavailable(error));
   await app.register(compress, { global: true, threshold: 0, encodings: ['br', 'gzip', 'deflate'] });

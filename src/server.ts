@@ -3,6 +3,21 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateToLatest } from './store/migrator.js';
 import { openStore } from './store/open-store.js';
+import { purgeExpiredResponses } from './store/repositories/idempotency-repository.js';
+import type { Store } from './store/store.js';
+
+const PURGE_EVERY_MS = 10 * 60_000;
+
+/** Idempotency keys live 24 hours; expired ones are removed in the background. */
+function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    purgeExpiredResponses(store.db, new Date().toISOString())
+      .then((count) => { if (count > 0) app.log.info({ count }, 'expired idempotency keys removed'); })
+      .catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys'));
+  }, PURGE_EVERY_MS);
+  timer.unref();
+  return timer;
+}
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -15,7 +30,11 @@ export async function startServer(config: Config, options: { migrate: boolean } 
   const store = openStore(config);
   if (options.migrate) await migrateToLatest(store);
   const app = await buildApp({ config, store });
-  app.addHook('onClose', async () => store.close());
+  const purge = schedulePurge(store, app);
+  app.addHook('onClose', async () => {
+    clearInterval(purge);
+    await store.close();
+  });
   const address = await app.listen({ port: config.port, host: config.host });
 
   let stopping: Promise<void> | null = null;

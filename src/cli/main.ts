@@ -10,6 +10,7 @@ import { systemClock } from '../service/clock.js';
 import { importOrders } from '../service/order-import.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
+import { auditTrail } from '../store/repositories/audit-repository.js';
 import { loadOrder } from '../store/repositories/orders-repository.js';
 import { parseWorkers, serve } from './serve.js';
 import { parseDuration } from './duration.js';
@@ -132,6 +133,15 @@ export function buildCli(): Command {
     .action(async (file: string) => {
       const records = readRecords(await readInput(file));
       printJson(await withStore(global(), (store) => importChanges(store, clock, records)));
+    });
+
+  program.command('audit')
+    .description('print the audit trail of an order: every state change, who made it, when, and what was refunded')
+    .requiredOption('--order <orderId>', 'the order identifier')
+    .action(async (options: { order: string }) => {
+      const events = await withStore(global(), (store) => auditTrail(store.db, options.order));
+      if (events.length === 0) throw new AdminError(`No audit events for order ${options.order}.`);
+      printJson(events);
     });
 
   program.command('demo')

@@ -2,6 +2,7 @@ import { readChangeDocument, type ChangeDocument } from '../documents/change-doc
 import { DocumentError } from '../documents/document-error.js';
 import { readEach, type RawRecord } from '../documents/document-reader.js';
 import type { Booking } from '../domain/order.js';
+import { appendAuditEvents, type Actor } from '../store/repositories/audit-repository.js';
 import { changeExists, insertChange, loadOrder } from '../store/repositories/orders-repository.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
@@ -11,6 +12,8 @@ export interface ChangeImportSummary {
   /** Changes whose changeId was stored already: airlines resend, and a resend is a no-op. */
   alreadyKnown: number;
 }
+
+const OPERATOR_CHANGE_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'changes import' };
 
 /** The segment ids the booking would have once its pending changes were accepted. */
 function projectedSegments(booking: Booking): Set<string> {
@@ -63,6 +66,12 @@ export async function importChanges(store: Store, clock: Clock, records: RawReco
       const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
       if (status === 'PENDING') checkAgainstBooking(document, booking, label);
       await insertChange(tx, document.orderId, document.reference, { ...document.change, status }, now);
+      await appendAuditEvents(tx, OPERATOR_CHANGE_IMPORT, [{
+        orderId: document.orderId,
+        reference: document.reference,
+        event: 'CHANGE_RECORDED',
+        detail: { changeId: document.change.changeId, kind: document.change.kind, status },
+      }], now);
       imported += 1;
     }
     return { imported, alreadyKnown };

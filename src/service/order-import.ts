@@ -3,6 +3,7 @@ import { readEach, type RawRecord } from '../documents/document-reader.js';
 import { readOrderDocument } from '../documents/order-document.js';
 import type { Order } from '../domain/order.js';
 import { findAgency } from '../store/repositories/agencies-repository.js';
+import { appendAuditEvents, type Actor } from '../store/repositories/audit-repository.js';
 import { deleteOrder, insertOrder, orderExists } from '../store/repositories/orders-repository.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
@@ -11,6 +12,8 @@ export interface ImportSummary {
   imported: number;
   replaced: number;
 }
+
+const OPERATOR_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'orders import' };
 
 /**
  * Imports order documents, all or nothing: every record is checked first, then all are written in
@@ -38,12 +41,19 @@ export async function importOrders(store: Store, clock: Clock, records: RawRecor
         }
         knownAgencies.add(order.agencyId);
       }
-      if (await orderExists(tx, order.orderId)) {
+      const exists = await orderExists(tx, order.orderId);
+      if (exists) {
         if (!upsert) throw new DocumentError(label, 'orderId', `${order.orderId} exists already (use --upsert to replace it)`);
         await deleteOrder(tx, order.orderId);
         replaced += 1;
       }
       await insertOrder(tx, order, now);
+      await appendAuditEvents(tx, OPERATOR_IMPORT, [{
+        orderId: order.orderId,
+        reference: null,
+        event: exists ? 'ORDER_REPLACED' : 'ORDER_IMPORTED',
+        detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.bookings.map((booking) => booking.reference) },
+      }], now);
     }
     return { imported: orders.length, replaced };
   });

@@ -36,6 +36,10 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
   });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
+  // Nor may a checked-out one: pg emits 'error' on the client as well as failing its queries, and the
+  // pool listens only while the client is idle. The request sees the failure through its query (or
+  // the next one, "not queryable"), and the pool discards the client on release.
+  pool.on('connect', (client) => { client.on('error', () => {}); });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 
   return {

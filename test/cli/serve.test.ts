@@ -57,8 +57,10 @@ describe('airorder serve', () => {
       // One structured log line per request, with its request id, and never the token.
       const requestId = response.headers.get('x-request-id');
       assert.ok(requestId);
-      const logLines = server.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line));
-      const logged = logLines.filter((line) => line.requestId === requestId);
+      // The line is written when the response has finished; it reaches our pipe a moment later.
+      const linesOf = () => server.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((line) => line.requestId === requestId);
+      for (let waited = 0; linesOf().length === 0 && waited < 3000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+      const logged = linesOf();
       assert.equal(logged.length, 1, server.stdout());
       assert.equal(logged[0].agency, 'DEMO01');
       assert.equal(server.stdout().includes(token), false, 'the token is in the log');
