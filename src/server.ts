@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateToLatest } from './store/migrator.js';
@@ -29,7 +30,9 @@ export interface RunningServer {
 export async function startServer(config: Config, options: { migrate: boolean } = { migrate: true }): Promise<RunningServer> {
   const store = openStore(config);
   if (options.migrate) await migrateToLatest(store);
-  const app = await buildApp({ config, store });
+  // Asynchronous logging: a request never waits for its log line to reach the disk or the pipe.
+  const destination = pino.destination({ dest: 1, sync: false });
+  const app = await buildApp({ config, store, logger: { level: config.logLevel, stream: destination } });
   const purge = schedulePurge(store, app);
   app.addHook('onClose', async () => {
     clearInterval(purge);
@@ -50,7 +53,10 @@ export async function startServer(config: Config, options: { migrate: boolean } 
       process.exit(1);
     }, config.shutdownGraceMs);
     force.unref();
-    void stop().then(() => process.exit(0));
+    void stop().then(() => {
+      destination.flushSync();
+      process.exit(0);
+    });
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);

@@ -1,10 +1,33 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, sql } from 'kysely';
+import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import type { Durability } from '../config.js';
 import type { Executor, Store } from './store.js';
 import type { Database } from './tables.js';
+
+const STATEMENT_CACHE_LIMIT = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than running the small
+ * queries of a request. The same SQL text reuses its prepared statement.
+ */
+function withStatementCache(connection: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        // Multi-row inserts make a text per row count: the cache is bounded, not clever.
+        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+        statement = connection.prepare(sqlText);
+        statements.set(sqlText, statement);
+      }
+      return statement as never;
+    },
+  };
+}
 
 /**
  * The embedded store. One connection: Kysely's SQLite driver hands it to one caller at a time, so
@@ -19,7 +42,7 @@ export function openSqliteStore(file: string, durability: Durability): Store {
   connection.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
   connection.pragma('busy_timeout = 5000');
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
 
   return {
     dialect: 'sqlite',
