@@ -53,9 +53,11 @@ export type OperationOutcome =
   | { kind: 'order-not-found' };
 
 async function applyToOrder(tx: Executor, request: OperationRequest, now: string): Promise<OperationResult | null> {
-  const order = await loadOrder(tx, request.orderId, request.actor.agencyId);
+  const order = await loadOrder(tx, request.orderId, request.actor.agencyId, request.references);
   if (!order) return null;
   const items: ItemResult[] = [];
+  // One sequence across the request: the trail lists the bookings' events in request order.
+  let sequence = 0;
   for (const reference of request.references) {
     const booking = order.bookings.find((candidate) => candidate.reference === reference);
     if (!booking) {
@@ -65,7 +67,9 @@ async function applyToOrder(tx: Executor, request: OperationRequest, now: string
     const outcome = RULES[request.operation](booking, now);
     if (outcome.ok && outcome.changed) {
       await saveBooking(tx, order, booking, outcome.booking, now);
-      await appendAuditEvents(tx, request.actor, bookingAuditEvents(order.orderId, order.currency, booking, outcome.booking), now);
+      const events = bookingAuditEvents(order.orderId, order.currency, booking, outcome.booking);
+      await appendAuditEvents(tx, request.actor, events, now, sequence);
+      sequence += events.length;
     }
     items.push({ reference, outcome });
   }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import type { Durability } from '../config.js';
@@ -7,6 +8,8 @@ import type { Executor, Store } from './store.js';
 import type { Database } from './tables.js';
 
 const STATEMENT_CACHE_LIMIT = 500;
+/** How long a write waits for another process's write lock before SQLITE_BUSY (answered 503). */
+const BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running the small
@@ -40,9 +43,32 @@ export function openSqliteStore(file: string, durability: Durability): Store {
   const connection = new SqliteDatabase(file);
   connection.pragma('journal_mode = WAL');
   connection.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
-  connection.pragma('busy_timeout = 5000');
+  connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+
+  /**
+   * BEGIN IMMEDIATE, waiting for another process's write lock without SQLite's busy handler: it
+   * would sleep in this thread (better-sqlite3 is synchronous), so for up to busy_timeout the
+   * process would answer nothing else and no request time-out could fire. The same wait, in steps.
+   */
+  async function beginImmediate(conn: Executor): Promise<void> {
+    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    connection.pragma('busy_timeout = 0');
+    try {
+      for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
+        try {
+          await sql`begin immediate`.execute(conn);
+          return;
+        } catch (error) {
+          if (!String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY') || Date.now() + pause > deadline) throw error;
+          await sleep(pause);
+        }
+      }
+    } finally {
+      connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+  }
 
   return {
     dialect: 'sqlite',
@@ -51,7 +77,7 @@ export function openSqliteStore(file: string, durability: Durability): Store {
       // BEGIN IMMEDIATE takes the write lock up front, so a CLI import in another process
       // cannot make this transaction fail halfway with SQLITE_BUSY on its first write.
       return db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
+        await beginImmediate(conn);
         try {
           const result = await work(conn);
           await sql`commit`.execute(conn);

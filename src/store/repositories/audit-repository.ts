@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { runSql } from '../raw-sql.js';
 import type { Executor } from '../store.js';
 
 export interface Actor {
@@ -22,23 +23,16 @@ export interface AuditRecord extends AuditEvent, Actor {
   occurredAt: string;
 }
 
-/** Appends events; the audit trail is never updated or deleted by the service. */
-export async function appendAuditEvents(db: Executor, actor: Actor, events: readonly AuditEvent[], now: string): Promise<void> {
+/**
+ * Appends events; the audit trail is never updated or deleted by the service. Their sequence, the
+ * order within one transaction, starts at `firstSequence` when the transaction appends in parts.
+ */
+export async function appendAuditEvents(db: Executor, actor: Actor, events: readonly AuditEvent[], now: string, firstSequence = 0): Promise<void> {
   if (events.length === 0) return;
-  await db.insertInto('audit_events').values(events.map((event, sequence) => ({
-    event_id: `evt_${randomBytes(12).toString('hex')}`,
-    order_id: event.orderId,
-    reference: event.reference,
-    sequence,
-    event: event.event,
-    detail: JSON.stringify(event.detail),
-    actor: actor.actor,
-    agency_id: actor.agencyId,
-    token_id: actor.tokenId,
-    request_id: actor.requestId,
-    operation: actor.operation,
-    occurred_at: now,
-  }))).execute();
+  await runSql(db, `insert into audit_events (event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at) values ${
+    events.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+  events.flatMap((event, index) => [`evt_${randomBytes(12).toString('hex')}`, event.orderId, event.reference, firstSequence + index, event.event,
+    JSON.stringify(event.detail), actor.actor, actor.agencyId, actor.tokenId, actor.requestId, actor.operation, now]));
 }
 
 export async function auditTrail(db: Executor, orderId: string): Promise<AuditRecord[]> {

@@ -1,6 +1,7 @@
 import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, ChangeStatus, Order, QuoteType, Refund } from '../../domain/order.js';
 import type { Executor } from '../store.js';
-import type { AirlineChangesTable, BookingsTable, RefundsTable } from '../tables.js';
+import { placeholders, runSql } from '../raw-sql.js';
+import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
 
 function bookingFromRow(row: BookingsTable, changes: AirlineChange[], refunds: Refund[]): Booking {
   return {
@@ -45,18 +46,21 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
 }
 
 /**
- * Loads an order with its bookings, airline changes and refunds. With `agencyId`, an order of
- * another agency is answered exactly like a missing one.
+ * Loads an order with its bookings, airline changes and refunds: every booking, or only those named
+ * in `references` (what a request acts on). With `agencyId`, an order of another agency is answered
+ * exactly like a missing one. Plain SQL text: this runs on every request.
  */
-export async function loadOrder(db: Executor, orderId: string, agencyId?: string): Promise<Order | null> {
-  let query = db.selectFrom('orders').selectAll().where('order_id', '=', orderId);
-  if (agencyId !== undefined) query = query.where('agency_id', '=', agencyId);
-  const order = await query.executeTakeFirst();
+export async function loadOrder(db: Executor, orderId: string, agencyId?: string, references?: readonly string[]): Promise<Order | null> {
+  const [order] = agencyId === undefined
+    ? await runSql<OrdersTable>(db, 'select * from orders where order_id = ?', [orderId])
+    : await runSql<OrdersTable>(db, 'select * from orders where order_id = ? and agency_id = ?', [orderId, agencyId]);
   if (!order) return null;
+  const only = references ? ` and reference in (${placeholders(references.length)})` : '';
+  const parameters = [orderId, ...(references ?? [])];
   const [bookings, changes, refunds] = await Promise.all([
-    db.selectFrom('bookings').selectAll().where('order_id', '=', orderId).orderBy('position').execute(),
-    db.selectFrom('airline_changes').selectAll().where('order_id', '=', orderId).orderBy('detected_at').orderBy('change_id').execute(),
-    db.selectFrom('refunds').selectAll().where('order_id', '=', orderId).orderBy('position').execute(),
+    runSql<BookingsTable>(db, `select * from bookings where order_id = ?${only} order by position`, parameters),
+    runSql<AirlineChangesTable>(db, `select * from airline_changes where order_id = ?${only} order by detected_at, change_id`, parameters),
+    runSql<RefundsTable>(db, `select * from refunds where order_id = ?${only} order by position`, parameters),
   ]);
   const changesByBooking = groupBy(changes, (row) => row.reference);
   const refundsByBooking = groupBy(refunds, (row) => row.reference);
@@ -123,32 +127,21 @@ export async function changeExists(db: Executor, changeId: string): Promise<bool
 
 /** Writes what an operation changed on one booking: its row, its changes' statuses, new refunds. */
 export async function saveBooking(db: Executor, order: Order, before: Booking, after: Booking, now: string): Promise<void> {
-  await db.updateTable('bookings').set({
-    status: after.status,
-    cancellation: after.cancellation,
-    segments: JSON.stringify(after.segments),
-    passengers: JSON.stringify(after.passengers),
-  }).where('order_id', '=', order.orderId).where('reference', '=', after.reference).execute();
+  await runSql(db, 'update bookings set status = ?, cancellation = ?, segments = ?, passengers = ? where order_id = ? and reference = ?',
+    [after.status, after.cancellation, JSON.stringify(after.segments), JSON.stringify(after.passengers), order.orderId, after.reference]);
 
   const previousStatus = new Map(before.changes.map((change) => [change.changeId, change.status]));
   for (const change of after.changes) {
     if (previousStatus.get(change.changeId) === change.status) continue;
-    await db.updateTable('airline_changes').set({ status: change.status, resolved_at: now })
-      .where('change_id', '=', change.changeId).execute();
+    await runSql(db, 'update airline_changes set status = ?, resolved_at = ? where change_id = ?', [change.status, now, change.changeId]);
   }
 
   const newRefunds = after.refunds.slice(before.refunds.length);
   if (newRefunds.length > 0) {
-    await db.insertInto('refunds').values(newRefunds.map((refund, index) => ({
-      order_id: order.orderId,
-      reference: after.reference,
-      ticket_number: refund.ticketNumber,
-      position: before.refunds.length + index,
-      amount_minor: refund.amount,
-      currency: order.currency,
-      quote_type: refund.quoteType,
-      created_at: refund.createdAt,
-    }))).execute();
+    await runSql(db, `insert into refunds (order_id, reference, ticket_number, position, amount_minor, currency, quote_type, created_at) values ${
+      newRefunds.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    newRefunds.flatMap((refund, index) => [order.orderId, after.reference, refund.ticketNumber, before.refunds.length + index,
+      refund.amount, order.currency, refund.quoteType, refund.createdAt]));
   }
-  await db.updateTable('orders').set({ updated_at: now }).where('order_id', '=', order.orderId).execute();
+  await runSql(db, 'update orders set updated_at = ? where order_id = ?', [now, order.orderId]);
 }

@@ -1,3 +1,4 @@
+import { runSql } from '../raw-sql.js';
 import type { Executor } from '../store.js';
 import type { Agency } from './agencies-repository.js';
 
@@ -21,11 +22,10 @@ export async function insertToken(db: Executor, token: TokenRecord, now: string)
 
 /** The agency of a token that is neither revoked nor expired at `now`. */
 export async function findAgencyByTokenHash(db: Executor, tokenHash: string, now: string): Promise<{ tokenId: string; agency: Agency } | null> {
-  const row = await db.selectFrom('access_tokens as t')
-    .innerJoin('agencies as a', 'a.agency_id', 't.agency_id')
-    .select(['t.token_id', 't.expires_at', 't.revoked_at', 'a.agency_id', 'a.name', 'a.iata_number', 'a.email'])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  // Every request runs this: plain SQL text, no query building.
+  const [row] = await runSql<{ token_id: string; expires_at: string | null; revoked_at: string | null; agency_id: string; name: string; iata_number: string | null; email: string | null }>(db,
+    'select t.token_id, t.expires_at, t.revoked_at, a.agency_id, a.name, a.iata_number, a.email from access_tokens t join agencies a on a.agency_id = t.agency_id where t.token_hash = ?',
+    [tokenHash]);
   if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
   return {
     tokenId: row.token_id,

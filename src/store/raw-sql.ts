@@ -1,0 +1,41 @@
+import { CompiledQuery, PostgresAdapter } from 'kysely';
+import type { Executor } from './store.js';
+
+const numbered = new Map<string, string>();
+const isPostgres = new WeakMap<object, boolean>();
+
+/** `?` placeholders become `$1, $2, …` for PostgreSQL; the text is otherwise the same on both stores. */
+function forPostgres(text: string): string {
+  let converted = numbered.get(text);
+  if (converted === undefined) {
+    let index = 0;
+    converted = text.replace(/\?/g, () => `$${++index}`);
+    numbered.set(text, converted);
+  }
+  return converted;
+}
+
+function postgres(db: Executor): boolean {
+  const adapter = db.getExecutor().adapter;
+  let known = isPostgres.get(adapter);
+  if (known === undefined) {
+    known = adapter instanceof PostgresAdapter;
+    isPostgres.set(adapter, known);
+  }
+  return known;
+}
+
+/**
+ * Runs SQL text as it is, skipping the query builder: for the few statements every request runs,
+ * where building and compiling a query costs more than executing it. The text must be portable
+ * (standard SQL understood by both stores) and use `?` placeholders.
+ */
+export async function runSql<Row>(db: Executor, text: string, parameters: readonly unknown[]): Promise<Row[]> {
+  const result = await db.executeQuery<Row>(CompiledQuery.raw(postgres(db) ? forPostgres(text) : text, [...parameters]));
+  return result.rows;
+}
+
+/** `?, ?, ?` for a list of n values. */
+export function placeholders(count: number): string {
+  return new Array<string>(count).fill('?').join(', ');
+}
