@@ -1,0 +1,157 @@
+import { OPERATIONS, type OperationName, type OperationSpec } from './operations.js';
+import {
+  readCancelResult, readInvoluntaryAcceptResult, readInvoluntaryCancelResult, type CancelResult, type InvoluntaryAcceptResult,
+  type InvoluntaryCancelResult, type ResponseContext,
+} from './results.js';
+import { currencyExponent } from './money.js';
+import { Transport, type ClientOptions, type RequestOptions, type RetryInfo, type TransportResponse } from './transport.js';
+import type { WireRequest } from './wire.js';
+
+/** The agency block of a request. Optional: when given, the service checks it names the token's agency. */
+export interface SenderParams {
+  name?: string;
+  /** 7 or 8 digits. */
+  iataNumber?: string;
+  agencyId?: string;
+  emails?: readonly string[];
+}
+
+/** What every operation takes: one order and its booking references. */
+export interface OrderParams {
+  orderId: string;
+  /** GDS booking references (1 to 20; case-insensitive; duplicates collapsed by the service). */
+  bookingReferences: string | readonly string[];
+  /** Document.ReferenceVersion, a decimal in a string such as "1.0"; echoed in the response. */
+  referenceVersion?: string;
+  /** Document.Name. */
+  documentName?: string;
+  sender?: SenderParams;
+  /**
+   * Sent on every attempt of this call. Give your own (e.g. your refund request's id) to make the
+   * call safe to repeat across process restarts; otherwise one is generated per call.
+   */
+  idempotencyKey?: string;
+}
+
+export type CancelParams = OrderParams;
+export type InvoluntaryAcceptParams = OrderParams;
+
+export interface InvoluntaryCancelParams extends OrderParams {
+  /**
+   * The order's ISO 4217 currency. When given, refunds also come as integer minor units
+   * (`amountMinor`), read from RefundText's decimals; the service's responses do not name the currency.
+   */
+  currency?: string;
+}
+
+/** Builds the request envelope (contract §2.1) under the operation's root key. */
+export function buildRequest(operation: OperationSpec, params: OrderParams): Record<string, WireRequest> {
+  const request: WireRequest = {
+    Query: {
+      OrderID: params.orderId,
+      GdsBookingReference: typeof params.bookingReferences === 'string' ? [params.bookingReferences] : [...params.bookingReferences],
+    },
+  };
+  if (params.documentName !== undefined || params.referenceVersion !== undefined) {
+    request.Document = {
+      ...(params.documentName === undefined ? {} : { Name: params.documentName }),
+      ...(params.referenceVersion === undefined ? {} : { ReferenceVersion: params.referenceVersion }),
+    };
+  }
+  const sender = params.sender;
+  if (sender) {
+    request.Party = {
+      Sender: {
+        TravelAgencySender: {
+          ...(sender.name === undefined ? {} : { Name: sender.name }),
+          ...(sender.iataNumber === undefined ? {} : { IATA_Number: sender.iataNumber }),
+          ...(sender.agencyId === undefined ? {} : { AgencyID: sender.agencyId }),
+          ...(sender.emails === undefined ? {} : { Contacts: { Contact: sender.emails.map((email) => ({ EmailContact: email })) } }),
+        },
+      },
+    };
+  }
+  return { [operation.requestRoot]: request };
+}
+
+function contextOf(response: TransportResponse): ResponseContext {
+  return {
+    status: response.status,
+    headers: response.headers,
+    requestId: response.requestId,
+    idempotencyKey: response.idempotencyKey,
+    replayed: response.replayed,
+    attempts: response.attempts,
+  };
+}
+
+/**
+ * The airorder client. Operations return the whole envelope and typed views of its items;
+ * item-level failures (BOOKING_NOT_FOUND, NO_PENDING_CHANGE, …) are in the result, never thrown.
+ * Request-level failures throw a subclass of AirOrderError.
+ *
+ * ```ts
+ * const airorder = new AirOrderClient({ baseUrl: 'https://airorder.example.com', token: process.env.AIRORDER_TOKEN! });
+ * const result = await airorder.cancel({ orderId: 'ORD-1001', bookingReferences: ['ABC123'] });
+ * ```
+ */
+export class AirOrderClient {
+  readonly transport: Transport;
+
+  constructor(options: ClientOptions & { onRetry?: (info: RetryInfo) => void }) {
+    this.transport = new Transport(options);
+    this.transport.onRetry = options.onRetry;
+  }
+
+  /** POST /AirOrderCancel: cancels bookings of the order. Cancelling a cancelled booking succeeds again. */
+  async cancel(params: CancelParams, options?: RequestOptions): Promise<CancelResult> {
+    const response = await this.send(OPERATIONS.cancel, params, options);
+    return readCancelResult(response.body, contextOf(response), OPERATIONS.cancel);
+  }
+
+  /** POST /AirOrderInvoluntaryAccept: accepts the airline-initiated changes pending on the bookings. */
+  async acceptInvoluntaryChange(params: InvoluntaryAcceptParams, options?: RequestOptions): Promise<InvoluntaryAcceptResult> {
+    const response = await this.send(OPERATIONS.involuntaryAccept, params, options);
+    return readInvoluntaryAcceptResult(response.body, contextOf(response), OPERATIONS.involuntaryAccept);
+  }
+
+  /**
+   * POST /AirOrderInvoluntaryCancel: cancels bookings because of a pending airline-initiated change,
+   * refunding each ticket's unflown coupons. Repeating it returns the same refund.
+   */
+  async cancelInvoluntarily(params: InvoluntaryCancelParams, options?: RequestOptions): Promise<InvoluntaryCancelResult> {
+    // A currency this client cannot read is refused before anything is sent.
+    if (params.currency !== undefined) currencyExponent(params.currency);
+    const response = await this.send(OPERATIONS.involuntaryCancel, params, options);
+    return readInvoluntaryCancelResult(response.body, contextOf(response), OPERATIONS.involuntaryCancel, params.currency);
+  }
+
+  // ── AirOrderRetrieve (placeholder) ────────────────────────────────────────────────────────
+  // POST /AirOrderRetrieve (OrderRetrieveRQ → OrderViewRS with the order) is being added to the
+  // service. When its response is settled: `async retrieve(params: OrderParams, options?)`, sent
+  // through `this.send(OPERATIONS.retrieve, …)` and read by a `readRetrieveResult` in results.ts.
+
+  /**
+   * The escape hatch: POSTs any body (an object sent as JSON, or a string sent as is) to an
+   * operation's path, with the client's authentication, time-outs and retries, and returns the
+   * parsed 2xx response without interpreting it. Errors are thrown as by the typed methods.
+   */
+  async request(operation: OperationName | OperationSpec, body: unknown, options?: RequestOptions & { idempotencyKey?: string }): Promise<TransportResponse> {
+    const spec = typeof operation === 'string' ? OPERATIONS[operation] : operation;
+    return this.transport.post({
+      path: spec.path,
+      body,
+      ...(options?.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
+      ...(options ? { options } : {}),
+    });
+  }
+
+  private send(operation: OperationSpec, params: OrderParams, options: RequestOptions | undefined): Promise<TransportResponse> {
+    return this.transport.post({
+      path: operation.path,
+      body: buildRequest(operation, params),
+      ...(params.idempotencyKey === undefined ? {} : { idempotencyKey: params.idempotencyKey }),
+      ...(options ? { options } : {}),
+    });
+  }
+}

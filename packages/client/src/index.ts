@@ -1,0 +1,20 @@
+export { AirOrderClient, buildRequest } from './client.js';
+export type { CancelParams, InvoluntaryAcceptParams, InvoluntaryCancelParams, OrderParams, SenderParams } from './client.js';
+export {
+  API_ERROR_CODES, AirOrderAuthenticationError, AirOrderConnectionError, AirOrderError, AirOrderIdempotencyError,
+  AirOrderInternalError, AirOrderInvalidResponseError, AirOrderNotFoundError, AirOrderPermissionError, AirOrderRateLimitError,
+  AirOrderTimeoutError, AirOrderUnavailableError, AirOrderValidationError, parseRetryAfter,
+} from './errors.js';
+export type { AirOrderErrorCode, ApiErrorCode, ClientErrorCode } from './errors.js';
+export { currencyExponent, decimalToMinor, minorToDecimal } from './money.js';
+export { OPERATIONS } from './operations.js';
+export type { OperationName, OperationSpec } from './operations.js';
+export { itemOutcome, parseFailureText, parseRefundText } from './results.js';
+export type {
+  BookingStatus, CancelItem, CancelResult, InvoluntaryAcceptItem, InvoluntaryAcceptResult, InvoluntaryCancelItem,
+  InvoluntaryCancelResult, ItemErrorCode, ItemFailure, ItemOutcome, Refund, ResultBase, TicketRefund,
+} from './results.js';
+export { Transport, isRetryable, retryDelayMs } from './transport.js';
+export type { ClientOptions, RequestOptions, RetryInfo, TransportResponse } from './transport.js';
+export { VERSION } from './version.js';
+export type * from './wire.js';
