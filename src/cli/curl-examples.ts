@@ -7,7 +7,10 @@ function curl(baseUrl: string, token: string, path: string, root: string, exampl
 
 /** Ready-to-paste calls of the three operations against demo bookings that suit each. */
 export function curlExamples(baseUrl: string, demo: DemoSummary): string {
-  const lines = [`Token for agency ${demo.agencyId} (shown once): ${demo.token}`, ''];
+  const lines = [
+    `API reference: ${baseUrl}/docs (OpenAPI document: ${baseUrl}/openapi.json)`, '',
+    `Token for agency ${demo.agencyId} (shown once): ${demo.token}`, '',
+  ];
   const { cancel, involuntaryAccept, involuntaryCancel } = demo.examples;
   if (cancel) lines.push('# Cancel a booking', curl(baseUrl, demo.token, '/AirOrderCancel', 'OrderCancelRQ', cancel), '');
   if (involuntaryAccept) lines.push('# Accept an airline schedule change', curl(baseUrl, demo.token, '/AirOrderInvoluntaryAccept', 'OrderInvoluntaryAcceptRQ', involuntaryAccept), '');

@@ -2,7 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config.js';
 import { setUpDemo } from '../demo/demo-setup.js';
 import { DocumentError } from '../documents/document-error.js';
-import { readRecords } from '../documents/document-reader.js';
+import { streamRecords } from '../documents/record-stream.js';
 import { orderView } from '../documents/order-view.js';
 import { AdminError, addAgency, issueToken, revokeToken } from '../service/agency-admin.js';
 import { importChanges } from '../service/change-import.js';
@@ -14,7 +14,7 @@ import { auditTrail } from '../store/repositories/audit-repository.js';
 import { loadOrder } from '../store/repositories/orders-repository.js';
 import { parseWorkers, serve } from './serve.js';
 import { parseDuration } from './duration.js';
-import { readInput } from './input.js';
+import { openImportInput } from './progress.js';
 import { configFrom, withStore, type GlobalOptions } from './with-store.js';
 
 const clock = systemClock;
@@ -113,9 +113,15 @@ export function buildCli(): Command {
     .argument('<file>', 'a file, or - for standard input')
     .option('--upsert', 'replace orders whose orderId exists already')
     .action(async (file: string, options: { upsert?: boolean }) => {
-      const records = readRecords(await readInput(file));
-      const summary = await withStore(global(), (store) => importOrders(store, clock, records, options.upsert ?? false));
-      printJson(summary);
+      const input = openImportInput(file);
+      try {
+        const summary = await withStore(global(), (store) => importOrders(store, clock, streamRecords(input.stream), options.upsert ?? false, input.progress('orders')));
+        input.done();
+        printJson(summary);
+      } catch (error) {
+        input.done();
+        throw error;
+      }
     });
   orders.command('show')
     .description('print an order as JSON with its current statuses, airline changes and refunds')
@@ -131,8 +137,15 @@ export function buildCli(): Command {
     .description('import airline-change documents: a JSON array, one object, or NDJSON; all or nothing')
     .argument('<file>', 'a file, or - for standard input')
     .action(async (file: string) => {
-      const records = readRecords(await readInput(file));
-      printJson(await withStore(global(), (store) => importChanges(store, clock, records)));
+      const input = openImportInput(file);
+      try {
+        const summary = await withStore(global(), (store) => importChanges(store, clock, streamRecords(input.stream), input.progress('changes')));
+        input.done();
+        printJson(summary);
+      } catch (error) {
+        input.done();
+        throw error;
+      }
     });
 
   program.command('audit')

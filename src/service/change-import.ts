@@ -47,33 +47,39 @@ function checkAgainstBooking(document: ChangeDocument, booking: Booking, label: 
  * it stands with the changes before it applied. A change for a booking that is already cancelled is
  * recorded as CLOSED: nothing awaits action on it, but the airline's message is kept.
  */
-export async function importChanges(store: Store, clock: Clock, records: RawRecord[]): Promise<ChangeImportSummary> {
-  const documents = readEach(records, readChangeDocument);
+export async function importChanges(
+  store: Store, clock: Clock, records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
+  onProgress: (read: number) => void = () => {},
+): Promise<ChangeImportSummary> {
   return store.transaction(async (tx) => {
     const now = clock();
     let imported = 0;
     let alreadyKnown = 0;
-    for (const [index, document] of documents.entries()) {
-      const label = records[index]!.label;
+    for await (const record of records) {
+      if ((imported + alreadyKnown) % 500 === 0) onProgress(imported + alreadyKnown);
+      const [document] = readEach([record], readChangeDocument) as [ChangeDocument];
+      const label = record.label;
       if (await changeExists(tx, document.change.changeId)) {
         alreadyKnown += 1;
         continue;
       }
-      const order = await loadOrder(tx, document.orderId);
+      const order = await loadOrder(tx, document.orderId, undefined, [document.reference]);
       if (!order) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
       const booking = order.bookings.find((candidate) => candidate.reference === document.reference);
       if (!booking) throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`);
       const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
       if (status === 'PENDING') checkAgainstBooking(document, booking, label);
       await insertChange(tx, document.orderId, document.reference, { ...document.change, status }, now);
+      // One sequence across the import: the trail lists the changes in the file's order.
       await appendAuditEvents(tx, OPERATOR_CHANGE_IMPORT, [{
         orderId: document.orderId,
         reference: document.reference,
         event: 'CHANGE_RECORDED',
         detail: { changeId: document.change.changeId, kind: document.change.kind, status },
-      }], now);
+      }], now, imported);
       imported += 1;
     }
+    onProgress(imported + alreadyKnown);
     return { imported, alreadyKnown };
   });
 }

@@ -3,9 +3,10 @@ import { readEach, type RawRecord } from '../documents/document-reader.js';
 import { readOrderDocument } from '../documents/order-document.js';
 import type { Order } from '../domain/order.js';
 import { findAgency } from '../store/repositories/agencies-repository.js';
-import { appendAuditEvents, type Actor } from '../store/repositories/audit-repository.js';
-import { deleteOrder, insertOrder, orderExists } from '../store/repositories/orders-repository.js';
-import type { Store } from '../store/store.js';
+import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
+import { insertOrders } from '../store/repositories/orders-repository.js';
+import { placeholders, runSql } from '../store/raw-sql.js';
+import type { Executor, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 
 export interface ImportSummary {
@@ -14,48 +15,79 @@ export interface ImportSummary {
 }
 
 const OPERATOR_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'orders import' };
+const BATCH = 500;
+
+interface Pending { label: string; order: Order }
 
 /**
- * Imports order documents, all or nothing: every record is checked first, then all are written in
- * one transaction. An existing orderId is an error unless `upsert`, which replaces the order whole.
+ * Imports order documents, all or nothing: records are read, checked and written in batches inside
+ * one transaction, so a file of any size takes constant memory and the first bad record rolls back
+ * everything. An existing orderId is an error unless `upsert`, which replaces the order whole.
  */
-export async function importOrders(store: Store, clock: Clock, records: RawRecord[], upsert: boolean): Promise<ImportSummary> {
-  const orders: Order[] = readEach(records, readOrderDocument);
-  const seen = new Map<string, string>();
-  orders.forEach((order, index) => {
-    const label = records[index]!.label;
-    const first = seen.get(order.orderId);
-    if (first) throw new DocumentError(label, 'orderId', `repeats ${order.orderId} of ${first}`);
-    seen.set(order.orderId, label);
-  });
-
+export async function importOrders(
+  store: Store, clock: Clock, records: Iterable<RawRecord> | AsyncIterable<RawRecord>, upsert: boolean,
+  onProgress: (imported: number) => void = () => {},
+): Promise<ImportSummary> {
   return store.transaction(async (tx) => {
     const now = clock();
-    let replaced = 0;
+    const summary: ImportSummary = { imported: 0, replaced: 0 };
     const knownAgencies = new Set<string>();
-    for (const [index, order] of orders.entries()) {
-      const label = records[index]!.label;
-      if (!knownAgencies.has(order.agencyId)) {
-        if (!await findAgency(tx, order.agencyId)) {
-          throw new DocumentError(label, 'agencyId', `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`);
-        }
-        knownAgencies.add(order.agencyId);
+    let batch: Pending[] = [];
+    for await (const record of records) {
+      const [order] = readEach([record], readOrderDocument);
+      batch.push({ label: record.label, order: order! });
+      if (batch.length >= BATCH) {
+        await writeBatch(tx, batch, upsert, now, knownAgencies, summary);
+        onProgress(summary.imported);
+        batch = [];
       }
-      const exists = await orderExists(tx, order.orderId);
-      if (exists) {
-        if (!upsert) throw new DocumentError(label, 'orderId', `${order.orderId} exists already (use --upsert to replace it)`);
-        await deleteOrder(tx, order.orderId);
-        replaced += 1;
-      }
-      await insertOrder(tx, order, now);
-      await appendAuditEvents(tx, OPERATOR_IMPORT, [{
-        orderId: order.orderId,
-        reference: null,
-        event: exists ? 'ORDER_REPLACED' : 'ORDER_IMPORTED',
-        detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.bookings.map((booking) => booking.reference) },
-      }], now);
     }
-    return { imported: orders.length, replaced };
+    await writeBatch(tx, batch, upsert, now, knownAgencies, summary);
+    onProgress(summary.imported);
+    return summary;
   });
 }
 
+async function writeBatch(tx: Executor, batch: Pending[], upsert: boolean, now: string, knownAgencies: Set<string>, summary: ImportSummary): Promise<void> {
+  if (batch.length === 0) return;
+  for (const { label, order } of batch) {
+    if (knownAgencies.has(order.agencyId)) continue;
+    if (!await findAgency(tx, order.agencyId)) {
+      throw new DocumentError(label, 'agencyId', `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`);
+    }
+    knownAgencies.add(order.agencyId);
+  }
+
+  const seenInBatch = new Map<string, string>();
+  for (const { label, order } of batch) {
+    const first = seenInBatch.get(order.orderId);
+    if (first) throw new DocumentError(label, 'orderId', `repeats ${order.orderId} of ${first}`);
+    seenInBatch.set(order.orderId, label);
+  }
+  const ids = batch.map(({ order }) => order.orderId);
+  const existing = new Map((await runSql<{ order_id: string; created_at: string }>(tx,
+    `select order_id, created_at from orders where order_id in (${placeholders(ids.length)})`, ids))
+    .map((row) => [row.order_id, row.created_at]));
+  for (const { label, order } of batch) {
+    const createdAt = existing.get(order.orderId);
+    if (createdAt === undefined) continue;
+    // Written by this very import (same transaction, same time): an earlier record of the file.
+    if (createdAt === now) throw new DocumentError(label, 'orderId', `repeats ${order.orderId} of an earlier record`);
+    if (!upsert) throw new DocumentError(label, 'orderId', `${order.orderId} exists already (use --upsert to replace it)`);
+  }
+  if (existing.size > 0) {
+    // Bookings, changes and refunds go with the order (foreign keys on delete cascade).
+    const replaced = [...existing.keys()];
+    await runSql(tx, `delete from orders where order_id in (${placeholders(replaced.length)})`, replaced);
+    summary.replaced += replaced.length;
+  }
+  await insertOrders(tx, batch.map(({ order }) => order), now);
+  const events: AuditEvent[] = batch.map(({ order }) => ({
+    orderId: order.orderId,
+    reference: null,
+    event: existing.has(order.orderId) ? 'ORDER_REPLACED' : 'ORDER_IMPORTED',
+    detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.bookings.map((booking) => booking.reference) },
+  }));
+  await appendAuditEvents(tx, OPERATOR_IMPORT, events, now, summary.imported);
+  summary.imported += batch.length;
+}

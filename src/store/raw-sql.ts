@@ -39,3 +39,16 @@ export async function runSql<Row>(db: Executor, text: string, parameters: readon
 export function placeholders(count: number): string {
   return new Array<string>(count).fill('?').join(', ');
 }
+
+// SQLite accepts at most 32,766 bound values in one statement (PostgreSQL 65,535).
+const MAX_PARAMETERS = 30_000;
+
+/** Inserts rows with as few statements as the parameter limit allows. */
+export async function insertRows(db: Executor, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
+  const tuple = `(${placeholders(columns.length)})`;
+  for (let start = 0; start < rows.length; start += perStatement) {
+    const chunk = rows.slice(start, start + perStatement);
+    await runSql(db, `insert into ${table} (${columns.join(', ')}) values ${new Array<string>(chunk.length).fill(tuple).join(', ')}`, chunk.flat());
+  }
+}

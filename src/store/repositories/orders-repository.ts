@@ -1,6 +1,6 @@
 import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, ChangeStatus, Order, QuoteType, Refund } from '../../domain/order.js';
 import type { Executor } from '../store.js';
-import { placeholders, runSql } from '../raw-sql.js';
+import { insertRows, placeholders, runSql } from '../raw-sql.js';
 import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
 
 function bookingFromRow(row: BookingsTable, changes: AirlineChange[], refunds: Refund[]): Booking {
@@ -74,33 +74,14 @@ export async function loadOrder(db: Executor, orderId: string, agencyId?: string
   };
 }
 
-export async function orderExists(db: Executor, orderId: string): Promise<boolean> {
-  const row = await db.selectFrom('orders').select('order_id').where('order_id', '=', orderId).executeTakeFirst();
-  return row !== undefined;
-}
-
-/** Deletes an order and, through the foreign keys, its bookings, changes and refunds. */
-export async function deleteOrder(db: Executor, orderId: string): Promise<void> {
-  await db.deleteFrom('orders').where('order_id', '=', orderId).execute();
-}
-
-export async function insertOrder(db: Executor, order: Order, now: string): Promise<void> {
-  await db.insertInto('orders').values({
-    order_id: order.orderId,
-    agency_id: order.agencyId,
-    currency: order.currency,
-    created_at: now,
-    updated_at: now,
-  }).execute();
-  await db.insertInto('bookings').values(order.bookings.map((booking, position) => ({
-    order_id: order.orderId,
-    reference: booking.reference,
-    position,
-    status: booking.status,
-    cancellation: booking.cancellation,
-    segments: JSON.stringify(booking.segments),
-    passengers: JSON.stringify(booking.passengers),
-  }))).execute();
+/** Inserts orders with their bookings, in as few statements as the store allows. */
+export async function insertOrders(db: Executor, orders: readonly Order[], now: string): Promise<void> {
+  if (orders.length === 0) return;
+  await insertRows(db, 'orders', ['order_id', 'agency_id', 'currency', 'created_at', 'updated_at'],
+    orders.map((order) => [order.orderId, order.agencyId, order.currency, now, now]));
+  await insertRows(db, 'bookings', ['order_id', 'reference', 'position', 'status', 'cancellation', 'segments', 'passengers'],
+    orders.flatMap((order) => order.bookings.map((booking, position) => [order.orderId, booking.reference, position, booking.status,
+      booking.cancellation, JSON.stringify(booking.segments), JSON.stringify(booking.passengers)])));
 }
 
 /** Inserts an airline change; returns false when its id is already stored (airlines resend). */
