@@ -44,6 +44,7 @@ export function buildCli(): Command {
   const program = new Command('airorder')
     .description('Air order servicing: the agency API and the operator\'s tools.')
     .addOption(new Option('--database-url <url>', 'sqlite:PATH or postgres://user:password@host:port/database').env('DATABASE_URL'))
+    .option('--json', 'print results as JSON (commands that print JSON anyway are unchanged)')
     .showHelpAfterError('(run airorder --help for usage)');
   const global = (): GlobalOptions => program.opts<GlobalOptions>();
 
@@ -66,7 +67,8 @@ export function buildCli(): Command {
       const store = openStore(configFrom(global()));
       try {
         const applied = options.rollback ? await migrateDown(store) : await migrateToLatest(store);
-        process.stdout.write(applied.length ? `${applied.join('\n')}\n` : 'nothing to do\n');
+        if (global().json) printJson({ applied });
+        else process.stdout.write(applied.length ? `${applied.join('\n')}\n` : 'nothing to do\n');
       } finally {
         await store.close();
       }
@@ -87,7 +89,8 @@ export function buildCli(): Command {
       await withStore(global(), (store) => addAgency(store, clock, {
         agencyId: options.agencyId, name: options.name, iataNumber: options.iata ?? null, email: options.email ?? null,
       }));
-      process.stdout.write(`agency ${options.agencyId} added\n`);
+      if (global().json) printJson({ agencyId: options.agencyId, added: true });
+      else process.stdout.write(`agency ${options.agencyId} added\n`);
     });
 
   const token = program.command('token').description('manage access tokens');
@@ -97,14 +100,16 @@ export function buildCli(): Command {
     .option('--expires-in <duration>', 'lifetime such as 30s, 15m, 12h or 90d (default: no expiry)', duration)
     .action(async (options: { agencyId: string; expiresIn?: number }) => {
       const issued = await withStore(global(), (store) => issueToken(store, clock, options.agencyId, options.expiresIn ?? null));
-      process.stdout.write(`${issued.token}\n`);
+      if (global().json) printJson(issued);
+      else process.stdout.write(`${issued.token}\n`);
     });
   token.command('revoke')
     .description('revoke a token at once')
     .argument('<token>', 'the token to revoke')
     .action(async (value: string) => {
       await withStore(global(), (store) => revokeToken(store, clock, value));
-      process.stdout.write('token revoked\n');
+      if (global().json) printJson({ revoked: true });
+      else process.stdout.write('token revoked\n');
     });
 
   const orders = program.command('orders').description('load and inspect orders');

@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 
 export interface GlobalOptions {
   databaseUrl?: string;
+  json?: boolean;
 }
 
 export function configFrom(options: GlobalOptions, extra: Parameters<typeof loadConfig>[1] = {}): Config {
