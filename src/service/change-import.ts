@@ -1,10 +1,11 @@
 import { readChangeDocument, type ChangeDocument } from '../documents/change-document.js';
 import { DocumentError } from '../documents/document-error.js';
 import { readEach, type RawRecord } from '../documents/document-reader.js';
-import type { Booking } from '../domain/order.js';
-import { appendAuditEvents, type Actor } from '../store/repositories/audit-repository.js';
-import { changeExists, insertChange, loadOrder } from '../store/repositories/orders-repository.js';
-import type { Store } from '../store/store.js';
+import type { AirlineChange, Booking } from '../domain/order.js';
+import { placeholders, runSql } from '../store/raw-sql.js';
+import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
+import { bookingKey, insertChanges, loadBookings, type BookingKey } from '../store/repositories/orders-repository.js';
+import type { Executor, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 
 export interface ChangeImportSummary {
@@ -42,10 +43,15 @@ function checkAgainstBooking(document: ChangeDocument, booking: Booking, label: 
   });
 }
 
+const BATCH = 500;
+
+interface Pending { label: string; document: ChangeDocument }
+
 /**
- * Imports airline-change documents, all or nothing. Each change is checked against its booking as
- * it stands with the changes before it applied. A change for a booking that is already cancelled is
- * recorded as CLOSED: nothing awaits action on it, but the airline's message is kept.
+ * Imports airline-change documents, all or nothing, in batches inside one transaction. Each change
+ * is checked against its booking as it stands with the changes before it (stored or earlier in the
+ * file) applied. A change for a booking that is already cancelled is recorded as CLOSED: nothing
+ * awaits action on it, but the airline's message is kept.
  */
 export async function importChanges(
   store: Store, clock: Clock, records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
@@ -53,33 +59,57 @@ export async function importChanges(
 ): Promise<ChangeImportSummary> {
   return store.transaction(async (tx) => {
     const now = clock();
-    let imported = 0;
-    let alreadyKnown = 0;
+    const summary: ChangeImportSummary = { imported: 0, alreadyKnown: 0 };
+    let batch: Pending[] = [];
     for await (const record of records) {
-      if ((imported + alreadyKnown) % 500 === 0) onProgress(imported + alreadyKnown);
       const [document] = readEach([record], readChangeDocument) as [ChangeDocument];
-      const label = record.label;
-      if (await changeExists(tx, document.change.changeId)) {
-        alreadyKnown += 1;
-        continue;
+      batch.push({ label: record.label, document });
+      if (batch.length >= BATCH) {
+        await writeBatch(tx, batch, now, summary);
+        onProgress(summary.imported + summary.alreadyKnown);
+        batch = [];
       }
-      const order = await loadOrder(tx, document.orderId, undefined, [document.reference]);
-      if (!order) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
-      const booking = order.bookings.find((candidate) => candidate.reference === document.reference);
-      if (!booking) throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`);
-      const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
-      if (status === 'PENDING') checkAgainstBooking(document, booking, label);
-      await insertChange(tx, document.orderId, document.reference, { ...document.change, status }, now);
-      // One sequence across the import: the trail lists the changes in the file's order.
-      await appendAuditEvents(tx, OPERATOR_CHANGE_IMPORT, [{
-        orderId: document.orderId,
-        reference: document.reference,
-        event: 'CHANGE_RECORDED',
-        detail: { changeId: document.change.changeId, kind: document.change.kind, status },
-      }], now, imported);
-      imported += 1;
     }
-    onProgress(imported + alreadyKnown);
-    return { imported, alreadyKnown };
+    await writeBatch(tx, batch, now, summary);
+    onProgress(summary.imported + summary.alreadyKnown);
+    return summary;
   });
+}
+
+async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: ChangeImportSummary): Promise<void> {
+  if (batch.length === 0) return;
+  const ids = batch.map(({ document }) => document.change.changeId);
+  const known = new Set((await runSql<{ change_id: string }>(tx, `select change_id from airline_changes where change_id in (${placeholders(ids.length)})`, ids))
+    .map((row) => row.change_id));
+  const keys = batch.map(({ document }) => ({ orderId: document.orderId, reference: document.reference }));
+  const bookings = await loadBookings(tx, keys);
+
+  const accepted: (BookingKey & { change: AirlineChange })[] = [];
+  const events: AuditEvent[] = [];
+  for (const { label, document } of batch) {
+    if (known.has(document.change.changeId)) {
+      summary.alreadyKnown += 1;
+      continue;
+    }
+    const booking = bookings.get(bookingKey(document));
+    if (!booking) {
+      const [order] = await runSql<{ order_id: string }>(tx, 'select order_id from orders where order_id = ?', [document.orderId]);
+      if (!order) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
+      throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`);
+    }
+    const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
+    if (status === 'PENDING') checkAgainstBooking(document, booking, label);
+    const change = { ...document.change, status } as AirlineChange;
+    // Later records of the file see this change, as they would see a stored one.
+    booking.changes.push(change);
+    known.add(change.changeId);
+    accepted.push({ orderId: document.orderId, reference: document.reference, change });
+    events.push({ orderId: document.orderId, reference: document.reference, event: 'CHANGE_RECORDED',
+      detail: { changeId: change.changeId, kind: change.kind, status } });
+  }
+  if (accepted.length === 0) return;
+  await insertChanges(tx, accepted, now);
+  // One sequence across the import: the trail lists the changes in the file's order.
+  await appendAuditEvents(tx, OPERATOR_CHANGE_IMPORT, events, now, summary.imported);
+  summary.imported += accepted.length;
 }

@@ -74,6 +74,38 @@ export async function loadOrder(db: Executor, orderId: string, agencyId?: string
   };
 }
 
+export interface BookingKey { orderId: string; reference: string }
+
+export function bookingKey(key: BookingKey): string {
+  return `${key.orderId}\u0000${key.reference}`;
+}
+
+/** Several bookings of any orders at once, with their airline changes (refunds left out). */
+export async function loadBookings(db: Executor, keys: readonly BookingKey[]): Promise<Map<string, Booking>> {
+  const found = new Map<string, Booking>();
+  if (keys.length === 0) return found;
+  const pairs = `(order_id, reference) in (values ${keys.map(() => '(?, ?)').join(', ')})`;
+  const parameters = keys.flatMap((key) => [key.orderId, key.reference]);
+  const [bookings, changes] = await Promise.all([
+    runSql<BookingsTable>(db, `select * from bookings where ${pairs}`, parameters),
+    runSql<AirlineChangesTable>(db, `select * from airline_changes where ${pairs} order by detected_at, change_id`, parameters),
+  ]);
+  const changesByBooking = groupBy(changes, (row) => bookingKey({ orderId: row.order_id, reference: row.reference }));
+  for (const row of bookings) {
+    const key = bookingKey({ orderId: row.order_id, reference: row.reference });
+    found.set(key, bookingFromRow(row, (changesByBooking.get(key) ?? []).map(changeFromRow), []));
+  }
+  return found;
+}
+
+/** Inserts airline changes; the caller has made sure their ids are new. */
+export async function insertChanges(db: Executor, changes: readonly (BookingKey & { change: AirlineChange })[], now: string): Promise<void> {
+  await insertRows(db, 'airline_changes',
+    ['change_id', 'order_id', 'reference', 'kind', 'detected_at', 'removed_segments', 'added_segments', 'status', 'created_at', 'resolved_at'],
+    changes.map(({ orderId, reference, change }) => [change.changeId, orderId, reference, change.kind, change.detectedAt,
+      JSON.stringify(change.removedSegments), JSON.stringify(change.addedSegments), change.status, now, null]));
+}
+
 /** Inserts orders with their bookings, in as few statements as the store allows. */
 export async function insertOrders(db: Executor, orders: readonly Order[], now: string): Promise<void> {
   if (orders.length === 0) return;
@@ -82,28 +114,6 @@ export async function insertOrders(db: Executor, orders: readonly Order[], now: 
   await insertRows(db, 'bookings', ['order_id', 'reference', 'position', 'status', 'cancellation', 'segments', 'passengers'],
     orders.flatMap((order) => order.bookings.map((booking, position) => [order.orderId, booking.reference, position, booking.status,
       booking.cancellation, JSON.stringify(booking.segments), JSON.stringify(booking.passengers)])));
-}
-
-/** Inserts an airline change; returns false when its id is already stored (airlines resend). */
-export async function insertChange(db: Executor, orderId: string, reference: string, change: AirlineChange, now: string): Promise<boolean> {
-  const result = await db.insertInto('airline_changes').values({
-    change_id: change.changeId,
-    order_id: orderId,
-    reference,
-    kind: change.kind,
-    detected_at: change.detectedAt,
-    removed_segments: JSON.stringify(change.removedSegments),
-    added_segments: JSON.stringify(change.addedSegments),
-    status: change.status,
-    created_at: now,
-    resolved_at: null,
-  }).onConflict((conflict) => conflict.column('change_id').doNothing()).executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-}
-
-export async function changeExists(db: Executor, changeId: string): Promise<boolean> {
-  const row = await db.selectFrom('airline_changes').select('change_id').where('change_id', '=', changeId).executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Writes what an operation changed on one booking: its row, its changes' statuses, new refunds. */
