@@ -52,9 +52,12 @@ export function openSqliteStore(file: string, durability: Durability): Store {
    * would sleep in this thread (better-sqlite3 is synchronous), so for up to busy_timeout the
    * process would answer nothing else and no request time-out could fire. The same wait, in steps.
    */
+  // Prepared once: this runs twice per transaction.
+  const noBusyWait = connection.prepare('pragma busy_timeout = 0');
+  const busyWait = connection.prepare(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
   async function beginImmediate(conn: Executor): Promise<void> {
     const deadline = Date.now() + BUSY_TIMEOUT_MS;
-    connection.pragma('busy_timeout = 0');
+    noBusyWait.run();
     try {
       for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
         try {
@@ -66,7 +69,7 @@ export function openSqliteStore(file: string, durability: Durability): Store {
         }
       }
     } finally {
-      connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      busyWait.run();
     }
   }
 

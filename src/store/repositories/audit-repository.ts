@@ -23,6 +23,18 @@ export interface AuditRecord extends AuditEvent, Actor {
   occurredAt: string;
 }
 
+let counter = 0;
+const processTag = randomBytes(4).toString('hex');
+
+/**
+ * Ids that sort in the order events were written by this process: the time, a counter, then a
+ * tag of the process so that ids of several processes never collide.
+ */
+function nextEventId(): string {
+  counter = (counter + 1) % 0x1_0000_0000;
+  return `evt_${Date.now().toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}${processTag}`;
+}
+
 /**
  * Appends events; the audit trail is never updated or deleted by the service. Their sequence, the
  * order within one transaction, starts at `firstSequence` when the transaction appends in parts.
@@ -31,13 +43,13 @@ export async function appendAuditEvents(db: Executor, actor: Actor, events: read
   if (events.length === 0) return;
   await runSql(db, `insert into audit_events (event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at) values ${
     events.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-  events.flatMap((event, index) => [`evt_${randomBytes(12).toString('hex')}`, event.orderId, event.reference, firstSequence + index, event.event,
+  events.flatMap((event, index) => [nextEventId(), event.orderId, event.reference, firstSequence + index, event.event,
     JSON.stringify(event.detail), actor.actor, actor.agencyId, actor.tokenId, actor.requestId, actor.operation, now]));
 }
 
 export async function auditTrail(db: Executor, orderId: string): Promise<AuditRecord[]> {
   const rows = await db.selectFrom('audit_events').selectAll().where('order_id', '=', orderId)
-    .orderBy('occurred_at').orderBy('request_id').orderBy('sequence').execute();
+    .orderBy('occurred_at').orderBy('event_id').execute();
   return rows.map((row) => ({
     eventId: row.event_id,
     orderId: row.order_id,
