@@ -1,8 +1,8 @@
 /**
- * Runs every test group with node's test runner: unit, CLI, and the integration suite once per
- * store. TEST_STORES narrows the stores (default "sqlite,postgres"); the PostgreSQL runs start a
- * throwaway cluster and fail, never skip, when it cannot start. Ends with one "N passed, N failed"
- * line over all groups.
+ * Runs every test group with node's test runner: unit, CLI, e2e (the docs page in headless
+ * Chromium), and the integration suite once per store. TEST_STORES narrows the stores (default
+ * "sqlite,postgres"); the PostgreSQL runs start a throwaway cluster and fail, never skip, when it
+ * cannot start. Ends with one "N passed, N failed" line over all groups.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -12,8 +12,8 @@ import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.j
 const STORES = ['sqlite', 'postgres'] as const;
 type StoreKind = (typeof STORES)[number];
 
-function testFiles(folder: string): string[] {
-  const dir = path.join('test', folder);
+function testFiles(folder: string, root = 'test'): string[] {
+  const dir = path.join(root, folder);
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir).filter((name) => name.endsWith('.test.ts')).sort().map((name) => path.join(dir, name));
 }
@@ -54,6 +54,9 @@ async function main(): Promise<number> {
   const tallies: Tally[] = [];
   tallies.push(await runGroup('unit', testFiles('unit'), {}));
   tallies.push(await runGroup('cli', testFiles('cli'), {}));
+  // The client package's tests start the real service themselves, on SQLite.
+  tallies.push(await runGroup('client (packages/client) on sqlite', testFiles('test', 'packages/client'), { TEST_STORE: 'sqlite' }));
+  tallies.push(await runGroup('e2e', testFiles('e2e'), {}));
 
   let cluster: PostgresCluster | null = null;
   try {

@@ -9,6 +9,11 @@ import { installRequestLog } from './http/request-log.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { healthRoutes } from './http/routes/health-routes.js';
 import { operationRoutes } from './http/routes/operation-routes.js';
+import { metricsRoute } from './http/routes/metrics-route.js';
+import { retrieveRoute } from './http/routes/retrieve-route.js';
+import { ServiceMetrics } from './metrics/service-metrics.js';
+import { registerDocsPage } from './http/openapi/docs-page.js';
+import { openApiRoute, registerOpenApi } from './http/openapi/openapi-document.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { systemClock, type Clock } from './service/clock.js';
 import type { Store } from './store/store.js';
@@ -33,6 +38,8 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     onConstructorPoisoning: 'remove',
     // Node's default is 16 KiB; a token and a few headers need far less.
     http: { maxHeaderSize: 8 * 1024 },
+    // A body that never finishes arriving (slowloris) does not hold a connection forever.
+    requestTimeout: 30_000,
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });
@@ -45,13 +52,23 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   installRequestLog(app);
   installErrorHandler(app, config.serviceName, (error) => store.isUnavailable(error));
   await app.register(compress, { global: true, threshold: 0, encodings: ['br', 'gzip', 'deflate'] });
+  // Before the routes: the OpenAPI document is made from the routes' own schemas as they are added.
+  await registerOpenApi(app);
   healthRoutes(app, store);
-  operationRoutes(app, {
+  const metrics = new ServiceMetrics();
+  app.addHook('onClose', async () => metrics.stop());
+  metricsRoute(app, store, metrics);
+  const operationDeps = {
+    metrics,
     store,
     clock,
     serviceName: config.serviceName,
     rateLimiter: config.rateLimitPerSecond > 0 ? new RateLimiter(config.rateLimitPerSecond, Math.max(1, config.rateLimitBurst)) : null,
     requestTimeoutMs: config.requestTimeoutMs,
-  });
+  };
+  operationRoutes(app, operationDeps);
+  retrieveRoute(app, operationDeps);
+  openApiRoute(app);
+  await registerDocsPage(app);
   return app;
 }

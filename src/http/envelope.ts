@@ -20,6 +20,8 @@ export interface EnvelopeParts {
   requestId: string;
   agency: Agency | null;
   items: object[];
+  /** Fields of the operation beyond the common envelope (AirOrderRetrieve's Order), before the items. */
+  extra?: Record<string, unknown>;
   /** One per distinct failure; empty when every item succeeded. */
   failures: WireFailure[];
 }
@@ -34,6 +36,7 @@ export function buildEnvelope(parts: EnvelopeParts) {
       Document: { Name: parts.serviceName, ReferenceVersion: parts.referenceVersion ?? DEFAULT_REFERENCE_VERSION },
       Party: { Sender: { TravelAgencySender: senderOf(parts.agency) } },
       ShoppingResponseId: parts.requestId,
+      ...parts.extra,
       [parts.operation.resultKey]: parts.items,
       ...outcome,
     },

@@ -11,7 +11,10 @@ import { failedItem } from './result-items.js';
 export function installErrorHandler(app: FastifyInstance, serviceName: string, isStoreUnavailable: (error: unknown) => boolean): void {
   app.setErrorHandler((error, request, reply) => {
     const operation = request.routeOptions.config?.operation;
-    const apiError = toApiError(error, operation?.requestRoot, isStoreUnavailable);
+    // An unknown path is ROUTE_NOT_FOUND whatever its body, which Fastify parses before the not-found handler runs.
+    const apiError = request.is404
+      ? errors.routeNotFound(request.method, request.url.split('?')[0] ?? '')
+      : toApiError(error, operation?.requestRoot, isStoreUnavailable);
     if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
     else if (apiError.code === 'UNAVAILABLE') request.log.warn({ cause: (error as Error).message }, 'store unavailable');
     request.outcomeCode = apiError.code;

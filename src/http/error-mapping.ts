@@ -16,6 +16,10 @@ export function toApiError(error: unknown, rootKey: string | undefined, isStoreU
   if (fastifyError.validation && fastifyError.validation.length > 0) {
     return errors.invalidRequest(validationMessage(fastifyError.validation[0] as never, rootKey ?? ''));
   }
+  // Node's "aborted": the client closed the connection before its whole body arrived; not a bug of ours.
+  if (fastifyError.code === 'ECONNRESET' && fastifyError.message === 'aborted') {
+    return errors.invalidJson('the connection closed before the whole body arrived');
+  }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.payloadTooLarge();
@@ -28,6 +32,11 @@ export function toApiError(error: unknown, rootKey: string | undefined, isStoreU
       return errors.invalidJson('the body is empty');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return errors.invalidJson('the body is shorter or longer than its Content-Length');
+    // Request bodies may be sent compressed (@fastify/compress); an unknown or broken coding is the client's.
+    case 'FST_CP_ERR_INVALID_CONTENT_ENCODING':
+      return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Encoding must be gzip, deflate, br or identity.');
+    case 'FST_CP_ERR_INVALID_CONTENT':
+      return errors.invalidJson('it could not be decompressed as its Content-Encoding says');
     default:
       break;
   }

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors/api-error.js';
 
-const PRINTABLE = /^[\x20-\x7E]{1,255}$/;
+/** 1 to 255 printable ASCII characters (contract §8.1); also the OpenAPI document's pattern. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x20-\\x7E]{1,255}$';
+const PRINTABLE = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** The request's Idempotency-Key and a digest of its body, or null when it sent none. */
 export function readIdempotencyKey(request: FastifyRequest): { key: string; requestHash: string } | null {
@@ -11,5 +13,37 @@ export function readIdempotencyKey(request: FastifyRequest): { key: string; requ
   if (Array.isArray(header) || !PRINTABLE.test(header)) {
     throw errors.invalidRequest('The Idempotency-Key header must be 1 to 255 printable ASCII characters, sent once.');
   }
-  return { key: header, requestHash: createHash('sha256').update(JSON.stringify(request.body)).digest('hex') };
+  return { key: header, requestHash: createHash('sha256').update(jsonText(request.body)).digest('hex') };
+}
+
+type Piece = { text: string } | { value: unknown };
+
+/**
+ * The text JSON.stringify gives for a parsed JSON body, written without recursion: unknown fields
+ * may nest thousands deep within 64 KiB, which overflows JSON.stringify's stack.
+ */
+export function jsonText(body: unknown): string {
+  const out: string[] = [];
+  const pending: Piece[] = [{ value: body }];
+  while (pending.length > 0) {
+    const piece = pending.pop()!;
+    if ('text' in piece) {
+      out.push(piece.text);
+      continue;
+    }
+    const { value } = piece;
+    if (typeof value !== 'object' || value === null) {
+      out.push(JSON.stringify(value));
+      continue;
+    }
+    const inner: Piece[] = [];
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => inner.push(...(index > 0 ? [{ text: ',' }] : []), { value: item }));
+    } else {
+      Object.entries(value).forEach(([key, item], index) => inner.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: item }));
+    }
+    const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
+    pending.push({ text: close }, ...inner.reverse(), { text: open });
+  }
+  return out.join('');
 }

@@ -1,26 +1,40 @@
 import type { OperationName } from '../service/order-operations.js';
 
-export interface OperationWire {
-  name: OperationName;
+/** Every operation on the wire: the three of the interface, which change orders, and the read. */
+export type WireOperationName = OperationName | 'retrieve';
+
+export interface OperationWire<Name extends WireOperationName = WireOperationName> {
+  name: Name;
   /** The interface's name for the operation, also its path. */
   title: string;
   path: string;
   requestRoot: string;
   responseRoot: string;
   resultKey: 'Response' | 'Result';
+  /** Whether the operation changes orders (and so takes an Idempotency-Key); a read changes nothing. */
+  changesOrders: boolean;
 }
 
-export const OPERATIONS: Record<OperationName, OperationWire> = {
+export const OPERATIONS: { [Name in OperationName]: OperationWire<Name> } = {
   cancel: {
     name: 'cancel', title: 'AirOrderCancel', path: '/AirOrderCancel',
-    requestRoot: 'OrderCancelRQ', responseRoot: 'OrderViewRS', resultKey: 'Response',
+    requestRoot: 'OrderCancelRQ', responseRoot: 'OrderViewRS', resultKey: 'Response', changesOrders: true,
   },
   involuntaryAccept: {
     name: 'involuntaryAccept', title: 'AirOrderInvoluntaryAccept', path: '/AirOrderInvoluntaryAccept',
-    requestRoot: 'OrderInvoluntaryAcceptRQ', responseRoot: 'OrderInvoluntaryAcceptRS', resultKey: 'Result',
+    requestRoot: 'OrderInvoluntaryAcceptRQ', responseRoot: 'OrderInvoluntaryAcceptRS', resultKey: 'Result', changesOrders: true,
   },
   involuntaryCancel: {
     name: 'involuntaryCancel', title: 'AirOrderInvoluntaryCancel', path: '/AirOrderInvoluntaryCancel',
-    requestRoot: 'OrderInvoluntaryCancelRQ', responseRoot: 'OrderInvoluntaryCancelRS', resultKey: 'Result',
+    requestRoot: 'OrderInvoluntaryCancelRQ', responseRoot: 'OrderInvoluntaryCancelRS', resultKey: 'Result', changesOrders: true,
   },
 };
+
+/** The extension in the interface's style: an order's bookings as they stand now (changes nothing). */
+export const RETRIEVE: OperationWire<'retrieve'> = {
+  name: 'retrieve', title: 'AirOrderRetrieve', path: '/AirOrderRetrieve',
+  requestRoot: 'OrderRetrieveRQ', responseRoot: 'OrderViewRS', resultKey: 'Response', changesOrders: false,
+};
+
+/** The four operations in the order the documentation lists them. */
+export const ALL_OPERATIONS: readonly OperationWire[] = [...Object.values(OPERATIONS), RETRIEVE];

@@ -2,7 +2,7 @@ import { toWireAmount } from '../domain/money.js';
 import { refundTotal } from '../domain/refund-calculator.js';
 import { refundText } from '../domain/refund-text.js';
 import type { Booking } from '../domain/order.js';
-import type { OperationName } from '../service/order-operations.js';
+import type { WireOperationName } from './operations.js';
 
 export interface WireFailure {
   code: string;
@@ -14,9 +14,11 @@ export function failureText(failure: WireFailure): string {
   return `${failure.code}: ${failure.message}`;
 }
 
-export function successItem(operation: OperationName, orderId: string, reference: string, booking: Booking, currency: string) {
+/** AirOrderRetrieve's items are AirOrderCancel's: the booking's status as it stands. */
+export function successItem(operation: WireOperationName, orderId: string, reference: string, booking: Booking, currency: string) {
   switch (operation) {
     case 'cancel':
+    case 'retrieve':
       return { Status: 'SUCCESS', Msg: '', BookingStatus: booking.status, OrderID: orderId, GdsBookingReference: reference };
     case 'involuntaryAccept':
       return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: '', Status: 'SUCCESS' };
@@ -37,10 +39,11 @@ export function successItem(operation: OperationName, orderId: string, reference
 }
 
 /** A failed item never claims a status or a refund it does not know. */
-export function failedItem(operation: OperationName, orderId: string, reference: string, failure: WireFailure) {
+export function failedItem(operation: WireOperationName, orderId: string, reference: string, failure: WireFailure) {
   const text = failureText(failure);
   switch (operation) {
     case 'cancel':
+    case 'retrieve':
       return { Status: 'FAILED', Msg: text, BookingStatus: '', OrderID: orderId, GdsBookingReference: reference };
     case 'involuntaryAccept':
       return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: text, Status: 'FAILED' };

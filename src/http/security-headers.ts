@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 
 // A JSON API: nothing to frame, sniff, cache or embed. Set before anything else can answer,
 // so that errors carry them too.
-const HEADERS = {
+export const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
@@ -13,6 +13,6 @@ const HEADERS = {
 
 export function installSecurityHeaders(app: FastifyInstance): void {
   app.addHook('onRequest', async (_request, reply) => {
-    void reply.headers(HEADERS);
+    void reply.headers(SECURITY_HEADERS);
   });
 }

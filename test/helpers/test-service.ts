@@ -23,6 +23,8 @@ export interface HttpResponse {
 
 export interface TestService {
   baseUrl: string;
+  /** The DATABASE_URL the service runs on (sqlite:PATH or postgres://…), for tests that open it themselves. */
+  databaseUrl: string;
   app: FastifyInstance;
   store: Store;
   dir: string;
@@ -74,7 +76,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
 
   const service: TestService = {
-    baseUrl, app, store, dir,
+    baseUrl, databaseUrl: database.url, app, store, dir,
     get logs() {
       return chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line));
     },

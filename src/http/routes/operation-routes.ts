@@ -1,30 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/api-error.js';
-import { runOperation, type OperationResult, type RenderedResponse } from '../../service/order-operations.js';
-import type { Clock } from '../../service/clock.js';
-import type { Store } from '../../store/store.js';
-import { authenticate, checkSender } from '../authenticate.js';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
+import { runOperation, type OperationName, type OperationResult, type RenderedResponse } from '../../service/order-operations.js';
 import { buildEnvelope } from '../envelope.js';
 import { readIdempotencyKey } from '../idempotency-key.js';
-import { readEnvelopeInput, relaxRequestBody } from '../lenient-input.js';
 import { OPERATIONS, type OperationWire } from '../operations.js';
-import type { RateLimiter } from '../rate-limiter.js';
 import { failedItem, successItem } from '../result-items.js';
-import { requestSchema } from '../schemas/request-schema.js';
-import { responseSchema } from '../schemas/response-schema.js';
 import { withTimeout } from '../with-timeout.js';
+import { operationRouteOptions, type OperationRouteDeps } from './operation-hooks.js';
 
-const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+export type { OperationRouteDeps } from './operation-hooks.js';
 
-export interface OperationRouteDeps {
-  store: Store;
-  clock: Clock;
-  serviceName: string;
-  rateLimiter: RateLimiter | null;
-  requestTimeoutMs: number;
-}
-
-function renderer(operation: OperationWire, deps: OperationRouteDeps, request: FastifyRequest, reply: FastifyReply) {
+function renderer(operation: OperationWire<OperationName>, deps: OperationRouteDeps, request: FastifyRequest, reply: FastifyReply) {
   return (result: OperationResult): RenderedResponse => {
     const failures = result.items.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]);
     request.outcomeCode = failures[0]?.code ?? 'OK';
@@ -43,30 +30,24 @@ function renderer(operation: OperationWire, deps: OperationRouteDeps, request: F
   };
 }
 
-function operationRoute(app: FastifyInstance, operation: OperationWire, deps: OperationRouteDeps): void {
-  const envelopeSchema = responseSchema(operation);
-  app.post(operation.path, {
-    config: { operation },
-    schema: { body: requestSchema(operation.requestRoot), response: { 200: envelopeSchema, default: envelopeSchema } },
-    onRequest: async (request) => {
-      if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) throw errors.unsupportedMediaType();
-    },
-    preValidation: async (request, reply) => {
-      relaxRequestBody(request.body, operation.requestRoot);
-      request.envelopeInput = readEnvelopeInput(request.body, operation.requestRoot);
-      await authenticate(request, deps.store, deps.clock);
-      if (deps.rateLimiter) {
-        const decision = deps.rateLimiter.take(request.tokenId!, Date.now());
-        if (!decision.allowed) throw errors.rateLimited(decision.headers);
-        void reply.headers(decision.headers);
-      }
-    },
-    preHandler: async (request) => checkSender(request, operation.requestRoot),
-  }, async (request: FastifyRequest, reply: FastifyReply) => {
+/** Refunds this request made (a retry's stored refunds are not counted again). */
+function countRefunds(metrics: ServiceMetrics, result: OperationResult): void {
+  for (const { outcome } of result.items) {
+    if (!outcome.ok || !outcome.changed) continue;
+    for (const refund of outcome.booking.refunds) {
+      metrics.refunds.inc({ currency: result.currency });
+      metrics.refundedMinor.inc({ currency: result.currency }, refund.amount);
+    }
+  }
+}
+
+function operationRoute(app: FastifyInstance, operation: OperationWire<OperationName>, deps: OperationRouteDeps): void {
+  app.post(operation.path, operationRouteOptions(operation, deps), async (request: FastifyRequest, reply: FastifyReply) => {
     const input = request.envelopeInput!;
     const agency = request.agency!;
     // Validation has passed, so the order id and references were readable.
     const orderId = input.orderId!;
+    const started = performance.now();
     const outcome = await withTimeout(runOperation(deps.store, deps.clock, {
       operation: operation.name,
       actor: { actor: 'agency', agencyId: agency.agencyId, tokenId: request.tokenId, requestId: request.id, operation: operation.title },
@@ -75,6 +56,8 @@ function operationRoute(app: FastifyInstance, operation: OperationWire, deps: Op
       idempotency: readIdempotencyKey(request),
     }, renderer(operation, deps, request, reply)), deps.requestTimeoutMs);
 
+    deps.metrics?.storeSeconds.observe({ operation: operation.title }, (performance.now() - started) / 1000);
+    if (outcome.kind === 'processed' && deps.metrics) countRefunds(deps.metrics, outcome.result);
     if (outcome.kind === 'order-not-found') throw errors.orderNotFound(orderId);
     if (outcome.kind === 'replayed') {
       request.outcomeCode = 'REPLAYED';
@@ -84,6 +67,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire, deps: Op
   });
 }
 
+/** The interface's three operations, which change orders. */
 export function operationRoutes(app: FastifyInstance, deps: OperationRouteDeps): void {
   for (const operation of Object.values(OPERATIONS)) operationRoute(app, operation, deps);
 }

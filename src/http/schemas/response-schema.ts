@@ -1,4 +1,5 @@
-import type { OperationWire } from '../operations.js';
+import type { OperationWire, WireOperationName } from '../operations.js';
+import { orderSchema } from './order-schema.js';
 
 const str = { type: 'string' } as const;
 
@@ -38,7 +39,11 @@ const involuntaryCancelItem = {
   },
 } as const;
 
-const ITEMS = { cancel: cancelItem, involuntaryAccept: acceptItem, involuntaryCancel: involuntaryCancelItem };
+// AirOrderRetrieve answers in AirOrderCancel's response (OrderViewRS): the same items, and the order.
+const ITEMS = { cancel: cancelItem, involuntaryAccept: acceptItem, involuntaryCancel: involuntaryCancelItem, retrieve: cancelItem };
+
+/** Fields an operation adds to the envelope, between ShoppingResponseId and its result array. */
+const EXTRA_FIELDS: Partial<Record<WireOperationName, Record<string, object>>> = { retrieve: { Order: orderSchema } };
 
 /** The response envelope of an operation, for every outcome. Also compiles the serialiser. */
 export function responseSchema(operation: OperationWire) {
@@ -52,6 +57,7 @@ export function responseSchema(operation: OperationWire) {
           Document: { type: 'object', properties: { Name: str, ReferenceVersion: str } },
           Party: { type: 'object', properties: { Sender: { type: 'object', properties: { TravelAgencySender: sender } } } },
           ShoppingResponseId: str,
+          ...EXTRA_FIELDS[operation.name],
           [operation.resultKey]: { type: 'array', items: ITEMS[operation.name] },
           Success: { type: 'object', additionalProperties: false, properties: {} },
           Errors: {

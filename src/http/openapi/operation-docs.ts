@@ -1,0 +1,79 @@
+import type { ItemFailureCode } from '../../domain/booking-outcome.js';
+import { REQUEST_ERRORS, type RequestErrorCode } from '../../errors/error-codes.js';
+import type { OperationWire, WireOperationName } from '../operations.js';
+
+/** What the OpenAPI document says about each operation, beside its schemas. */
+export interface OperationDoc {
+  summary: string;
+  description: string;
+  tag: string;
+  /** The item-level failures (HTTP 200, item FAILED) the operation can answer. */
+  itemErrors: readonly ItemFailureCode[];
+}
+
+const COMMON = `One order and 1 to 20 booking references per request; references are case-insensitive and
+de-duplicated (request order kept), and each gets one item in the result array. HTTP 200 means the
+request was processed even if items failed: \`Success: {}\` exactly when every item succeeded,
+otherwise \`Errors\` lists the distinct failures. Request-level failures answer with the status of
+their code, in the same envelope.`;
+
+export const OPERATION_DOCS: Record<WireOperationName, OperationDoc> = {
+  cancel: {
+    summary: 'Cancel bookings',
+    tag: 'Servicing',
+    description: `A confirmed booking becomes CANCELED and its pending airline changes are closed;
+cancelling a cancelled booking succeeds again and changes nothing. A voluntary cancellation refunds
+nothing. Each booking is processed on its own: the request commits what succeeded and nothing of what
+failed.\n\n${COMMON}`,
+    itemErrors: ['BOOKING_NOT_FOUND'],
+  },
+  involuntaryAccept: {
+    summary: 'Accept airline-initiated changes',
+    tag: 'Servicing',
+    description: `Every pending change of the booking is accepted in detection order: removed segments
+leave the itinerary, added ones join it, and the tickets' coupons move with them. Repeating an accept
+succeeds and changes nothing.\n\n${COMMON}`,
+    itemErrors: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED'],
+  },
+  involuntaryCancel: {
+    summary: 'Cancel because of airline-initiated changes, with refunds',
+    tag: 'Servicing',
+    description: `The booking must have a pending airline change. It is cancelled, and each ticket's
+open (unflown) coupons are refunded at their value with no penalty: QuoteType FULL when nothing was
+flown, PARTIAL otherwise. Amounts are JSON numbers in the order's currency. Repeating the call returns
+the same refund and refunds nothing twice.\n\n${COMMON}`,
+    itemErrors: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE'],
+  },
+  retrieve: {
+    summary: 'Retrieve an order\'s bookings (extension)',
+    tag: 'Retrieval',
+    description: `An extension in the interface's style: the requested bookings of the order as they
+stand now, with their itinerary, passengers, tickets and coupons, airline-initiated changes and
+refunds, under \`Order\`. \`Response\` has one item per requested reference, like AirOrderCancel's
+(\`BookingStatus\` is the booking's status). A reference the order does not have is an item FAILED
+BOOKING_NOT_FOUND and is absent from \`Order.Bookings\`. Reading changes nothing, so the operation
+takes no Idempotency-Key.\n\n${COMMON}`,
+    itemErrors: ['BOOKING_NOT_FOUND'],
+  },
+};
+
+const READ_ERRORS: readonly RequestErrorCode[] = [
+  'INVALID_JSON', 'INVALID_REQUEST', 'AUTH_MISSING', 'AUTH_INVALID', 'SENDER_MISMATCH', 'ORDER_NOT_FOUND',
+  'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'INTERNAL_ERROR', 'UNAVAILABLE',
+];
+const IDEMPOTENCY_ERRORS: readonly RequestErrorCode[] = ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'];
+
+/** The request-level codes an operation can answer; the idempotency ones only where a key is taken. */
+export function requestErrorsOf(operation: OperationWire): RequestErrorCode[] {
+  return [...READ_ERRORS, ...(operation.changesOrders ? IDEMPOTENCY_ERRORS : [])];
+}
+
+/** The request-level codes of an operation grouped by HTTP status, statuses ascending. */
+export function errorStatusesOf(operation: OperationWire): Map<number, RequestErrorCode[]> {
+  const byStatus = new Map<number, RequestErrorCode[]>();
+  for (const code of requestErrorsOf(operation)) {
+    const status = REQUEST_ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}

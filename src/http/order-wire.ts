@@ -1,0 +1,63 @@
+import { toWireAmount } from '../domain/money.js';
+import type { Booking, Order, Segment } from '../domain/order.js';
+
+function wireSegment(segment: Segment) {
+  return {
+    SegmentID: segment.segmentId,
+    Carrier: segment.carrier,
+    FlightNumber: segment.flightNumber,
+    Origin: segment.origin,
+    Destination: segment.destination,
+    Departure: segment.departure,
+    Arrival: segment.arrival,
+  };
+}
+
+function wireBooking(booking: Booking, currency: string) {
+  const money = (minor: number) => toWireAmount(minor, currency);
+  return {
+    GdsBookingReference: booking.reference,
+    BookingStatus: booking.status,
+    Segments: booking.segments.map(wireSegment),
+    Passengers: booking.passengers.map((passenger) => ({
+      PassengerID: passenger.passengerId,
+      Type: passenger.type,
+      GivenName: passenger.givenName,
+      Surname: passenger.surname,
+      ...(passenger.ticket ? {
+        Ticket: {
+          TicketNumber: passenger.ticket.ticketNumber,
+          BaseFare: money(passenger.ticket.baseFare),
+          Taxes: money(passenger.ticket.taxes),
+          Coupons: passenger.ticket.coupons.map((coupon) => ({ SegmentID: coupon.segmentId, Status: coupon.status, Value: money(coupon.value) })),
+        },
+      } : {}),
+    })),
+    AirlineChanges: booking.changes.map((change) => ({
+      ChangeID: change.changeId,
+      Kind: change.kind,
+      Status: change.status,
+      DetectedAt: change.detectedAt,
+      RemovedSegments: change.removedSegments,
+      AddedSegments: change.addedSegments.map(wireSegment),
+    })),
+    Refunds: booking.refunds.map((refund) => ({
+      TicketNumber: refund.ticketNumber,
+      Amount: money(refund.amount),
+      QuoteType: refund.quoteType,
+      CreatedAt: refund.createdAt,
+    })),
+  };
+}
+
+/**
+ * AirOrderRetrieve's `Order` (schemas/order-schema.ts): the domain order in the interface's
+ * PascalCase, with the given bookings only, amounts as JSON numbers in the order's currency.
+ */
+export function wireOrder(order: Order, bookings: readonly Booking[]) {
+  return {
+    OrderID: order.orderId,
+    Currency: order.currency,
+    Bookings: bookings.map((booking) => wireBooking(booking, order.currency)),
+  };
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
+import { runSql } from '../../store/raw-sql.js';
+import type { Store } from '../../store/store.js';
+
+/** Prometheus text format. Counts are this process's own; the pending-change gauge is the store's. */
+export function metricsRoute(app: FastifyInstance, store: Store, metrics: ServiceMetrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const operation = request.routeOptions.config?.operation?.title ?? request.routeOptions.url ?? 'unknown';
+    metrics.requests.inc({ operation, code: request.outcomeCode ?? (reply.statusCode < 400 ? 'OK' : String(reply.statusCode)) });
+    metrics.requestSeconds.observe({ operation }, reply.elapsedTime / 1000);
+  });
+
+  app.get('/metrics', async (_request, reply) => {
+    try {
+      const [row] = await runSql<{ pending: number | string }>(store.db, "select count(*) as pending from airline_changes where status = 'PENDING'", []);
+      metrics.setPendingChanges(Number(row?.pending ?? 0));
+    } catch {
+      // The store being away shows in /readyz; the process's own metrics are still worth serving.
+    }
+    return reply.type('text/plain; version=0.0.4; charset=utf-8').send(metrics.registry.render());
+  });
+}

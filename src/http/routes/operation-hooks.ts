@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ServiceMetrics } from '../../metrics/service-metrics.js';
+import { errors } from '../../errors/api-error.js';
+import type { Clock } from '../../service/clock.js';
+import type { Store } from '../../store/store.js';
+import { authenticate, checkSender } from '../authenticate.js';
+import { readEnvelopeInput, relaxRequestBody } from '../lenient-input.js';
+import type { OperationWire } from '../operations.js';
+import type { RateLimiter } from '../rate-limiter.js';
+import { requestSchema } from '../schemas/request-schema.js';
+import { responseSchema } from '../schemas/response-schema.js';
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
+
+export interface OperationRouteDeps {
+  /** Null in processes that expose no metrics. */
+  metrics: ServiceMetrics | null;
+  store: Store;
+  clock: Clock;
+  serviceName: string;
+  rateLimiter: RateLimiter | null;
+  requestTimeoutMs: number;
+}
+
+/**
+ * What every operation's route has in common, before its handler: the request and response schemas
+ * (validation, serialisation and the OpenAPI document), the content-type check, lenient input,
+ * authentication, the rate limit and the sender check. Failures become the operation's envelope in
+ * the error handler, which finds the operation in the route's config.
+ */
+export function operationRouteOptions(operation: OperationWire, deps: OperationRouteDeps) {
+  const envelopeSchema = responseSchema(operation);
+  return {
+    config: { operation },
+    schema: { body: requestSchema(operation.requestRoot), response: { 200: envelopeSchema, default: envelopeSchema } },
+    onRequest: async (request: FastifyRequest) => {
+      if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) throw errors.unsupportedMediaType();
+    },
+    preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
+      relaxRequestBody(request.body, operation.requestRoot);
+      request.envelopeInput = readEnvelopeInput(request.body, operation.requestRoot);
+      await authenticate(request, deps.store, deps.clock);
+      if (deps.rateLimiter) {
+        const decision = deps.rateLimiter.take(request.tokenId!, Date.now());
+        if (!decision.allowed) throw errors.rateLimited(decision.headers);
+        void reply.headers(decision.headers);
+      }
+    },
+    preHandler: async (request: FastifyRequest) => checkSender(request, operation.requestRoot),
+  };
+}

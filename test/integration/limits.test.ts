@@ -1,0 +1,386 @@
+/**
+ * Contract §9 (limits) and the protections around the operations: the per-token rate limit (429
+ * RATE_LIMITED with Retry-After and RateLimit-* headers), the request time-out (503 UNAVAILABLE with
+ * Retry-After), the 8 KiB request-header limit (431 REQUEST_HEADER_TOO_LARGE) and the security
+ * headers on every response. Runs on the store named by TEST_STORE. (The 20-reference limit is
+ * covered by validation.test.ts.)
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { bookingState, refundRows } from '../helpers/booking-state.js';
+import { bearer, change, simpleOrder } from '../helpers/documents.js';
+import { testStoreKind } from '../helpers/test-database.js';
+import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
+import {
+  OPERATION_CASES, asHttpResponse, assertFailureEnvelope, assertRequestId, rawRequest, snapshotStore, type SenderBlock,
+} from '../helpers/wire-checks.js';
+
+const [CANCEL, , INVOLUNTARY_CANCEL] = OPERATION_CASES as [typeof OPERATION_CASES[0], typeof OPERATION_CASES[1], typeof OPERATION_CASES[2]];
+
+function senderOf(agencyId: string): SenderBlock {
+  return { Name: `Agency ${agencyId}`, IATA_Number: '', AgencyID: agencyId, Contacts: { Contact: [] } };
+}
+
+/** A booking with one ticket and one pending flight cancellation: an involuntary cancel refunds 570.50. */
+async function orderWithPendingChange(service: TestService, orderId: string, agencyId: string, reference: string, ticket: string) {
+  await service.importOrders([simpleOrder(orderId, agencyId, reference, ticket)]);
+  await service.importChanges([change(`${orderId}-C`, orderId, reference, ['S1'], [], 'FLIGHT_CANCELLATION')]);
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+function assertSecurityHeaders(headers: Headers, what: string): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    assert.equal(headers.get(name), value, `${name} on ${what}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rate limit
+
+describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LIMIT_BURST=3)', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ env: { RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '3' } });
+  });
+  after(() => service.close());
+
+  // The bucket refills while requests run, so the tests send bursts at once and check bounds that
+  // hold however slow the machine: a full bucket serves at least 3, and at most 3 + 2/s of elapsed time.
+  async function burst(count: number, send: (index: number) => Promise<HttpResponse>) {
+    const started = Date.now();
+    const responses = await Promise.all(Array.from({ length: count }, (_, index) => send(index)));
+    const elapsedSeconds = (Date.now() - started) / 1000;
+    const served = responses.filter((response) => response.status === 200);
+    const limited = responses.filter((response) => response.status === 429);
+    assert.equal(served.length + limited.length, count, responses.map((response) => response.text).join('\n'));
+    assert.ok(served.length >= 3, `a full bucket serves a burst of 3, served ${served.length}`);
+    assert.ok(served.length <= 3 + Math.ceil(2 * elapsedSeconds), `served ${served.length} in ${elapsedSeconds} s`);
+    return { responses, served, limited };
+  }
+
+  test('a burst over 3 is answered 429 RATE_LIMITED in the envelope with Retry-After and RateLimit-*; a limited request changes nothing', async () => {
+    const token = await service.tokenFor('RL1');
+    const orders = Array.from({ length: 8 }, (_, i) => ({ orderId: `RL-ORD-${i}`, reference: `RLA00${i}`, ticket: `220123450000${i}` }));
+    for (const { orderId, reference, ticket } of orders) await orderWithPendingChange(service, orderId, 'RL1', reference, ticket);
+
+    const { responses, served, limited } = await burst(orders.length, (i) =>
+      service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build(orders[i]!.orderId, [orders[i]!.reference.toLowerCase()]), bearer(token)));
+    assert.ok(limited.length >= 1, 'a burst of 8 is limited');
+
+    for (const response of served) {
+      assert.equal(response.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 570.5);
+      assert.equal(response.headers.get('ratelimit-limit'), '3');
+      assert.match(response.headers.get('ratelimit-remaining') ?? '', /^[0-2]$/);
+      assert.match(response.headers.get('ratelimit-reset') ?? '', /^\d+$/);
+      assert.match(response.headers.get('ratelimit-policy') ?? '', /^3;w=\d+$/);
+      assert.equal(response.headers.get('retry-after'), null, 'a served request has no Retry-After');
+    }
+    assert.ok(served.some((response) => response.headers.get('ratelimit-remaining') === '2'), 'the first request leaves 2 of 3');
+
+    for (const response of limited) {
+      const index = responses.indexOf(response);
+      const { orderId, reference } = orders[index]!;
+      assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
+        status: 429, code: 'RATE_LIMITED', sender: senderOf('RL1'), orderId, references: [reference],
+      });
+      assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+      assert.equal(response.headers.get('ratelimit-limit'), '3');
+      assert.equal(response.headers.get('ratelimit-remaining'), '0');
+      assert.match(response.headers.get('ratelimit-reset') ?? '', /^[1-9]\d*$/);
+      assert.match(response.headers.get('ratelimit-policy') ?? '', /^3;w=\d+$/);
+      assertSecurityHeaders(response.headers, 'a 429');
+      // Nothing of the limited request happened.
+      assert.equal((await bookingState(service, orderId, reference)).status, 'CONFIRMED');
+      assert.deepEqual(await refundRows(service, orderId), []);
+      assert.deepEqual(await service.store.db.selectFrom('audit_events').select('event').where('order_id', '=', orderId).where('actor', '=', 'agency').execute(), []);
+    }
+
+    // After the delay Retry-After names, the token is served again (the bucket refills at 2/s).
+    const retryAfter = Number(limited[0]!.headers.get('retry-after'));
+    await sleep(retryAfter * 1000 + 50);
+    const { orderId, reference } = orders[responses.indexOf(limited[0]!)]!;
+    const again = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build(orderId, [reference]), bearer(token));
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 570.5);
+    assert.equal(again.headers.get('ratelimit-limit'), '3');
+    assert.equal((await refundRows(service, orderId)).length, 1);
+  });
+
+  test('two tokens have separate buckets, even of one agency', async () => {
+    const first = await service.tokenFor('RL2');
+    const second = await service.tokenFor('RL2');
+    const other = await service.tokenFor('RL3');
+    await service.importOrders([simpleOrder('RL-ORD-A', 'RL2', 'RLB001', '2201234500101'), simpleOrder('RL-ORD-B', 'RL3', 'RLC001', '2201234500102')]);
+
+    const exhausted = await burst(10, () => service.post('/AirOrderCancel', CANCEL.build('RL-ORD-A', ['NOPE01']), bearer(first)));
+    assert.ok(exhausted.limited.length >= 1);
+    // The first token's bucket is empty; the agency's second token and another agency's token start full.
+    for (const [token, orderId] of [[second, 'RL-ORD-A'], [other, 'RL-ORD-B']] as const) {
+      const responses: HttpResponse[] = [];
+      for (let i = 0; i < 3; i++) responses.push(await service.post('/AirOrderCancel', CANCEL.build(orderId, ['NOPE01']), bearer(token)));
+      assert.deepEqual(responses.map((response) => response.status), [200, 200, 200]);
+      assert.equal(responses[0]!.headers.get('ratelimit-remaining'), '2');
+    }
+  });
+
+  test('the three operations draw on the same bucket of their token', async () => {
+    const token = await service.tokenFor('RL4');
+    await service.importOrders([simpleOrder('RL-ORD-C', 'RL4', 'RLD001', '2201234500103')]);
+    // Three of each: with a bucket per operation all nine would be served.
+    const { responses, limited } = await burst(9, (i) => {
+      const operation = OPERATION_CASES[i % 3]!;
+      return service.post(operation.path, operation.build('RL-ORD-C', ['NOPE01']), bearer(token));
+    });
+    assert.ok(limited.length >= 1, 'nine requests over three operations are limited');
+    for (const response of limited) {
+      const operation = OPERATION_CASES[responses.indexOf(response) % 3]!;
+      assertFailureEnvelope(response, operation, {
+        status: 429, code: 'RATE_LIMITED', sender: senderOf('RL4'), orderId: 'RL-ORD-C', references: ['NOPE01'],
+      });
+    }
+  });
+});
+
+describe('rate limit off: RATE_LIMIT_PER_SECOND=0', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ env: { RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_BURST: '3' } });
+  });
+  after(() => service.close());
+
+  test('many requests at once are all served, without RateLimit-* headers', async () => {
+    const token = await service.tokenFor('RL0');
+    await service.importOrders([simpleOrder('RL0-ORD', 'RL0', 'RLE001', '2201234500006')]);
+    const responses = await Promise.all(Array.from({ length: 30 }, () =>
+      service.post('/AirOrderCancel', CANCEL.build('RL0-ORD', ['NOPE01']), bearer(token))));
+    for (const response of responses) {
+      assert.equal(response.status, 200, response.text);
+      for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) {
+        assert.equal(response.headers.get(name), null, `${name} with rate limiting off`);
+      }
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Request time-out
+
+interface StoreHold {
+  release(): Promise<void>;
+}
+
+/**
+ * Holds the store busy for one order from outside the service: on PostgreSQL a second connection
+ * holds the order row's lock (SELECT … FOR UPDATE); on SQLite a second connection holds the write
+ * lock (BEGIN IMMEDIATE). A request on that order waits for the lock.
+ */
+async function holdOrder(service: TestService, orderId: string): Promise<StoreHold> {
+  if (testStoreKind() === 'postgres') {
+    const client = new pg.Client(service.databaseUrl);
+    await client.connect();
+    await client.query('begin');
+    const locked = await client.query('select order_id from orders where order_id = $1 for update', [orderId]);
+    assert.equal(locked.rowCount, 1);
+    return { release: async () => { await client.query('commit'); await client.end(); } };
+  }
+  const db = new Database(service.databaseUrl.slice('sqlite:'.length));
+  db.exec('begin immediate');
+  return { release: async () => { db.exec('commit'); db.close(); } };
+}
+
+/** Waits until the service's request is waiting for the held lock (visible on PostgreSQL; a pause on SQLite). */
+async function untilWaitingForLock(service: TestService): Promise<void> {
+  if (testStoreKind() !== 'postgres') {
+    await sleep(50);
+    return;
+  }
+  const client = new pg.Client(service.databaseUrl);
+  await client.connect();
+  try {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const result = await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+      if (result.rows[0].n > 0) return;
+      await sleep(10);
+    }
+    throw new Error('no request waited for the lock');
+  } finally {
+    await client.end();
+  }
+}
+
+describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ env: { REQUEST_TIMEOUT_MS: '300' } });
+  });
+  after(() => service.close());
+
+  test('a request kept waiting by a busy store is answered 503 UNAVAILABLE with Retry-After at the time-out; the service keeps answering', async () => {
+    const token = await service.tokenFor('TO1');
+    await orderWithPendingChange(service, 'TO-ORD-1', 'TO1', 'TOA001', '2201234500011');
+
+    const hold = await holdOrder(service, 'TO-ORD-1');
+    try {
+      const started = Date.now();
+      const pending = service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-1', ['TOA001']), bearer(token));
+      // While the request waits, the process still answers: the wait does not block it.
+      await untilWaitingForLock(service);
+      const healthStarted = Date.now();
+      const health = await service.request('/healthz', { method: 'GET' });
+      assert.equal(health.status, 200);
+      // (Waiting inside SQLite's busy handler would freeze the process for the whole 5 s busy timeout.)
+      assert.ok(Date.now() - healthStarted < 1000, `/healthz answered in ${Date.now() - healthStarted} ms while a request waited for the store`);
+
+      const response = await pending;
+      const elapsed = Date.now() - started;
+      assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
+        status: 503, code: 'UNAVAILABLE', sender: senderOf('TO1'), orderId: 'TO-ORD-1', references: ['TOA001'],
+      });
+      assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+      assertSecurityHeaders(response.headers, 'a 503');
+      assert.ok(elapsed >= 280, `answered after ${elapsed} ms, not before the time-out`);
+      assert.ok(elapsed < 2000, `answered after ${elapsed} ms: the time-out is 300 ms`);
+    } finally {
+      await hold.release();
+    }
+    // Once the store is free the request's work completes on its own: the booking is refunded once.
+    for (let attempt = 0; attempt < 100 && (await refundRows(service, 'TO-ORD-1')).length === 0; attempt++) await sleep(20);
+    assert.deepEqual((await refundRows(service, 'TO-ORD-1')).map((row) => [row.ticket_number, row.amount_minor]), [['2201234500011', 57050]]);
+  });
+
+  test('the timed-out work goes on once the store is free; a retry with the same Idempotency-Key learns its outcome', async () => {
+    const token = await service.tokenFor('TO2');
+    await orderWithPendingChange(service, 'TO-ORD-2', 'TO2', 'TOB001', '2201234500012');
+    const headers = { ...bearer(token), 'idempotency-key': 'timeout-retry-1' };
+
+    const hold = await holdOrder(service, 'TO-ORD-2');
+    let timedOut: HttpResponse;
+    try {
+      const pending = service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']), headers);
+      // It waits for the lock before the retry below is sent, so it is first in line when the lock goes.
+      await untilWaitingForLock(service);
+      timedOut = await pending;
+      assert.equal(timedOut.status, 503, timedOut.text);
+    } finally {
+      await hold.release();
+    }
+    const firstId = assertRequestId(timedOut);
+
+    // The retry waits for the first request's transaction if it is still running, then replays it.
+    const retry = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']), headers);
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+    assert.equal(retry.headers.get('x-request-id'), firstId, 'the replay is the response of the request that timed out');
+    assert.equal(retry.body.OrderInvoluntaryCancelRS.ShoppingResponseId, firstId);
+    assert.deepEqual(retry.body.OrderInvoluntaryCancelRS.Result[0].RefundPaxWiseFare, [{ TicketNumber: '2201234500012', Amount: 570.5 }]);
+    assert.deepEqual((await refundRows(service, 'TO-ORD-2')).map((row) => [row.ticket_number, row.amount_minor]), [['2201234500012', 57050]]);
+    // The audit trail names the request that timed out, the one whose id the client was given.
+    const audited = await service.store.db.selectFrom('audit_events').select(['event', 'request_id']).where('order_id', '=', 'TO-ORD-2').where('actor', '=', 'agency').execute();
+    assert.deepEqual(audited.map((row) => row.request_id), audited.map(() => firstId));
+    assert.ok(audited.some((row) => row.event === 'TICKET_REFUNDED'));
+  });
+
+  test('a request that does not wait is not affected by the time-out', async () => {
+    const token = await service.tokenFor('TO3');
+    await orderWithPendingChange(service, 'TO-ORD-3', 'TO3', 'TOC001', '2201234500013');
+    const response = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-3', ['TOC001']), bearer(token));
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.body.OrderInvoluntaryCancelRS.Success, {});
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Header limit and security headers
+
+describe('request headers over 8 KiB, and security headers on every response', () => {
+  let service: TestService;
+  let token: string;
+  before(async () => {
+    service = await startTestService();
+    token = await service.tokenFor('HL1');
+    await service.importOrders([simpleOrder('HL-ORD-1', 'HL1', 'HLA001', '2201234500021')]);
+  });
+  after(() => service.close());
+
+  const body = JSON.stringify(CANCEL.build('HL-ORD-1', ['NOPE01']));
+
+  test('headers over 8 KiB: 431 with {"Errors":[{"Code":"REQUEST_HEADER_TOO_LARGE",…}]}, and nothing is processed', async () => {
+    const before = await snapshotStore(service);
+    for (const operation of OPERATION_CASES) {
+      const raw = await rawRequest(service.baseUrl, {
+        path: operation.path,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-padding': 'p'.repeat(9 * 1024) },
+        body: JSON.stringify(operation.build('HL-ORD-1', ['HLA001'])),
+      });
+      const response = asHttpResponse(raw);
+      assert.equal(response.status, 431, response.text);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(Object.keys(response.body), ['Errors']);
+      assert.equal(response.body.Errors.length, 1);
+      assert.deepEqual(Object.keys(response.body.Errors[0]).sort(), ['Code', 'Message']);
+      assert.equal(response.body.Errors[0].Code, 'REQUEST_HEADER_TOO_LARGE');
+      assert.ok(response.body.Errors[0].Message.length > 0);
+      assertSecurityHeaders(response.headers, 'a 431');
+    }
+    // Many headers that only together exceed the limit are the same.
+    const many: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+    for (let i = 0; i < 40; i++) many[`x-padding-${i}`] = 'q'.repeat(250);
+    const split = asHttpResponse(await rawRequest(service.baseUrl, { path: '/AirOrderCancel', headers: many, body }));
+    assert.equal(split.status, 431, split.text);
+    assert.equal(split.body.Errors[0].Code, 'REQUEST_HEADER_TOO_LARGE');
+    assert.deepEqual(await snapshotStore(service), before);
+  });
+
+  test('headers under 8 KiB are served', async () => {
+    const raw = await rawRequest(service.baseUrl, {
+      path: '/AirOrderCancel',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-padding': 'p'.repeat(6 * 1024) },
+      body,
+    });
+    const response = asHttpResponse(raw);
+    assert.equal(response.status, 200, response.text);
+    assertRequestId(response);
+  });
+
+  test('security headers on every kind of response', async () => {
+    const responses: [string, HttpResponse][] = [];
+    const post = (path: string, payload: unknown, headers: Record<string, string>) => service.post(path, payload, headers);
+    responses.push(['200', await post('/AirOrderCancel', body, bearer(token))]);
+    responses.push(['200 with a success', await post('/AirOrderCancel', CANCEL.build('HL-ORD-1', ['HLA001']), bearer(token))]);
+    responses.push(['401', await post('/AirOrderCancel', body, {})]);
+    responses.push(['401 invalid', await post('/AirOrderCancel', body, bearer('aot_nonsense'))]);
+    responses.push(['400 JSON', await post('/AirOrderCancel', '{"OrderCancelRQ":', bearer(token))]);
+    responses.push(['400 schema', await post('/AirOrderCancel', CANCEL.build('HL-ORD-1', ['X']), bearer(token))]);
+    responses.push(['403', await post('/AirOrderCancel', CANCEL.build('HL-ORD-1', ['HLA001'], { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } }), bearer(token))]);
+    responses.push(['404 order', await post('/AirOrderInvoluntaryAccept', OPERATION_CASES[1]!.build('NO-SUCH', ['HLA001']), bearer(token))]);
+    responses.push(['404 route', await post('/Nowhere', body, bearer(token))]);
+    responses.push(['415', await service.request('/AirOrderCancel', { method: 'POST', headers: { 'content-type': 'text/plain', ...bearer(token) }, body })]);
+    responses.push(['413', await post('/AirOrderCancel', JSON.stringify({ OrderCancelRQ: { Pad: 'x'.repeat(70 * 1024) } }), bearer(token))]);
+    responses.push(['400 key', await post('/AirOrderCancel', body, { ...bearer(token), 'idempotency-key': 'k'.repeat(256) })]);
+    responses.push(['GET /healthz', await service.request('/healthz', { method: 'GET' })]);
+    responses.push(['GET /readyz', await service.request('/readyz', { method: 'GET' })]);
+    responses.push(['gzip', await service.request('/AirOrderCancel', { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip', ...bearer(token) }, body })]);
+    const statuses = responses.map(([what, response]) => [what, response.status]);
+    assert.deepEqual(statuses, [
+      ['200', 200], ['200 with a success', 200], ['401', 401], ['401 invalid', 401], ['400 JSON', 400], ['400 schema', 400],
+      ['403', 403], ['404 order', 404], ['404 route', 404], ['415', 415], ['413', 413], ['400 key', 400],
+      ['GET /healthz', 200], ['GET /readyz', 200], ['gzip', 200],
+    ]);
+    for (const [what, response] of responses) assertSecurityHeaders(response.headers, what);
+
+    const malformed = await rawRequest(service.baseUrl, { path: '/AirOrderCancel', headers: { 'content-type': 'application/json', 'content-length': 'abc' } });
+    assert.equal(malformed.status, 400);
+    assertSecurityHeaders(asHttpResponse(malformed).headers, 'a malformed request');
+  });
+});
