@@ -2,7 +2,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config.js';
 import { setUpDemo } from '../demo/demo-setup.js';
 import { DocumentError } from '../documents/document-error.js';
+import type { RawRecord } from '../documents/document-reader.js';
 import { streamRecords } from '../documents/record-stream.js';
+import type { Store } from '../store/store.js';
 import { orderView } from '../documents/order-view.js';
 import { AdminError, addAgency, issueToken, revokeToken } from '../service/agency-admin.js';
 import { importChanges } from '../service/change-import.js';
@@ -34,6 +36,19 @@ function workers(text: string): number {
   const count = parseWorkers(text);
   if (count === null) throw new InvalidArgumentError('must be a number from 1 to 999, or auto.');
   return count;
+}
+
+/** Streams FILE's records into an import, with a progress line on a terminal. */
+async function importFile<T>(
+  options: GlobalOptions, file: string, what: string,
+  run: (store: Store, records: AsyncIterable<RawRecord>, progress: (count: number) => void) => Promise<T>,
+): Promise<T> {
+  const input = openImportInput(file);
+  try {
+    return await withStore(options, (store) => run(store, streamRecords(input.stream), input.progress(what)));
+  } finally {
+    input.done();
+  }
 }
 
 function printJson(value: unknown): void {
@@ -118,15 +133,7 @@ export function buildCli(): Command {
     .argument('<file>', 'a file, or - for standard input')
     .option('--upsert', 'replace orders whose orderId exists already')
     .action(async (file: string, options: { upsert?: boolean }) => {
-      const input = openImportInput(file);
-      try {
-        const summary = await withStore(global(), (store) => importOrders(store, clock, streamRecords(input.stream), options.upsert ?? false, input.progress('orders')));
-        input.done();
-        printJson(summary);
-      } catch (error) {
-        input.done();
-        throw error;
-      }
+      printJson(await importFile(global(), file, 'orders', (store, records, progress) => importOrders(store, clock, records, options.upsert ?? false, progress)));
     });
   orders.command('show')
     .description('print an order as JSON with its current statuses, airline changes and refunds')
@@ -142,15 +149,7 @@ export function buildCli(): Command {
     .description('import airline-change documents: a JSON array, one object, or NDJSON; all or nothing')
     .argument('<file>', 'a file, or - for standard input')
     .action(async (file: string) => {
-      const input = openImportInput(file);
-      try {
-        const summary = await withStore(global(), (store) => importChanges(store, clock, streamRecords(input.stream), input.progress('changes')));
-        input.done();
-        printJson(summary);
-      } catch (error) {
-        input.done();
-        throw error;
-      }
+      printJson(await importFile(global(), file, 'changes', (store, records, progress) => importChanges(store, clock, records, progress)));
     });
 
   program.command('audit')

@@ -12,6 +12,7 @@ import { importOrders } from '../../src/service/order-import.js';
 import { migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { openApiChecker } from './openapi-conformance.js';
 import { createTestDatabase } from './test-database.js';
 
 export interface HttpResponse {
@@ -67,11 +68,13 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const baseUrl = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
   const agencies = new Set<string>();
 
+  const conforms = openApiChecker((app as unknown as { swagger(): unknown }).swagger());
   const request = async (pathName: string, init: RequestInit): Promise<HttpResponse> => {
     const response = await fetch(baseUrl + pathName, init);
     const text = await response.text();
     let body: unknown;
     try { body = JSON.parse(text); } catch { /* not JSON: the test looks at `text` */ }
+    if (body !== undefined) conforms(init.method ?? 'GET', pathName, response.status, body, text);
     return { status: response.status, headers: response.headers, body, text };
   };
 
