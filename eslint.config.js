@@ -14,7 +14,7 @@ export default tseslint.config(
   },
   {
     // Tests read response bodies as untyped JSON on purpose: they check the wire, not our types.
-    files: ['test/**/*.ts'],
+    files: ['test/**/*.ts', 'packages/*/test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
 );
