@@ -40,6 +40,8 @@ export function toApiError(error: unknown, rootKey: string | undefined, isStoreU
     default:
       break;
   }
-  if (error instanceof SyntaxError) return errors.invalidJson(error.message);
+  // A body the JSON parser refused (Fastify marks it 400). Any other SyntaxError is ours, e.g. a
+  // stored document that does not parse, and must not be blamed on the client.
+  if (error instanceof SyntaxError && (error as SyntaxError & { statusCode?: number }).statusCode === 400) return errors.invalidJson(error.message);
   return errors.internal();
 }
