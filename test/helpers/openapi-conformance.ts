@@ -11,7 +11,8 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 export type ResponseCheck = (method: string, pathName: string, status: number, body: unknown, text: string) => void;
 
-function closed(schema: any): any {
+/** The schema, with every object closed to undocumented fields: strict out means nothing extra is sent. */
+export function closed(schema: any): any {
   if (Array.isArray(schema)) return schema.map(closed);
   if (typeof schema !== 'object' || schema === null) return schema;
   const copy: any = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'examples' ? value : closed(value)]));

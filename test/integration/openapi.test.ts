@@ -21,6 +21,7 @@ import { OPERATIONS, RETRIEVE, type OperationWire } from '../../src/http/operati
 import { POSTMAN_FILES, postmanCollection, postmanEnvironment, type OpenApiDocument } from '../../scripts/postman-collection.js';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { testStoreKind } from '../helpers/test-database.js';
+import { closed } from '../helpers/openapi-conformance.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 
 // ajv-formats is CommonJS with a default export.
@@ -62,15 +63,6 @@ function resolve(schema: any): any {
     return document.components.schemas[name];
   }
   return schema;
-}
-
-/** The schema, with every object closed to undocumented fields: strict out means nothing extra is sent. */
-function closed(schema: any): any {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const copy: any = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'examples' ? value : closed(value)]));
-  if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
-  return copy;
 }
 
 function validatorFor(operation: OperationWire, status: number): ValidateFunction {
