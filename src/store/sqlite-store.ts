@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import type { Durability } from '../config.js';
+import { groupCommit } from './group-commit.js';
 import type { Executor, Store } from './store.js';
 import type { Database } from './tables.js';
 
@@ -73,24 +74,24 @@ export function openSqliteStore(file: string, durability: Durability): Store {
     }
   }
 
+  // BEGIN IMMEDIATE takes the write lock up front, so a CLI import in another process
+  // cannot make this transaction fail halfway with SQLITE_BUSY on its first write.
+  const inOneTransaction = (body: (tx: Executor) => Promise<void>): Promise<void> => db.connection().execute(async (conn) => {
+    await beginImmediate(conn);
+    try {
+      await body(conn);
+      await sql`commit`.execute(conn);
+    } catch (error) {
+      if (connection.inTransaction) await sql`rollback`.execute(conn);
+      throw error;
+    }
+  });
+  const transaction = groupCommit(inOneTransaction);
+
   return {
     dialect: 'sqlite',
     db,
-    transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
-      // BEGIN IMMEDIATE takes the write lock up front, so a CLI import in another process
-      // cannot make this transaction fail halfway with SQLITE_BUSY on its first write.
-      return db.connection().execute(async (conn) => {
-        await beginImmediate(conn);
-        try {
-          const result = await work(conn);
-          await sql`commit`.execute(conn);
-          return result;
-        } catch (error) {
-          if (connection.inTransaction) await sql`rollback`.execute(conn);
-          throw error;
-        }
-      });
-    },
+    transaction,
     async lockOrder() {},
     async ping() {
       await sql`select 1`.execute(db);

@@ -1,0 +1,62 @@
+import { runSql } from './raw-sql.js';
+import type { Executor } from './store.js';
+
+interface Queued {
+  work: (tx: Executor) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Runs `body` in one transaction and commits it, or rolls everything back and throws. */
+export type TransactionRunner = (body: (tx: Executor) => Promise<void>) => Promise<void>;
+
+/**
+ * Group commit: transactions that arrive while others are running join them, up to `maxBatch`,
+ * and one COMMIT makes them all durable. Each runs in its own savepoint, so one that fails is
+ * undone alone; every caller is answered only after the COMMIT, never before, so nothing is
+ * acknowledged that a crash could lose. With one caller at a time it is a plain transaction.
+ */
+export function groupCommit(runTransaction: TransactionRunner, maxBatch = 32): <T>(work: (tx: Executor) => Promise<T>) => Promise<T> {
+  const queue: Queued[] = [];
+  let draining = false;
+
+  async function drain(): Promise<void> {
+    draining = true;
+    try {
+      while (queue.length > 0) {
+        const batch: Queued[] = [];
+        const answers: (() => void)[] = [];
+        try {
+          await runTransaction(async (tx) => {
+            while (queue.length > 0 && batch.length < maxBatch) {
+              const item = queue.shift()!;
+              batch.push(item);
+              await runSql(tx, 'savepoint unit_of_work', []);
+              try {
+                const value = await item.work(tx);
+                await runSql(tx, 'release savepoint unit_of_work', []);
+                answers.push(() => item.resolve(value));
+              } catch (error) {
+                await runSql(tx, 'rollback to savepoint unit_of_work', []);
+                await runSql(tx, 'release savepoint unit_of_work', []);
+                answers.push(() => item.reject(error));
+              }
+            }
+          });
+        } catch (error) {
+          // Nothing of the batch was committed: every caller in it learns so.
+          for (const item of batch) item.reject(error);
+          continue;
+        }
+        for (const answer of answers) answer();
+      }
+    } finally {
+      draining = false;
+    }
+  }
+
+  return <T>(work: (tx: Executor) => Promise<T>) => new Promise<T>((resolve, reject) => {
+    queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+    if (!draining) void drain();
+  });
+}
