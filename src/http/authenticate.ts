@@ -9,7 +9,7 @@ import { hashToken, tokenFromHeader } from './access-token.js';
 export async function authenticate(request: FastifyRequest, store: Store, clock: Clock): Promise<void> {
   const token = tokenFromHeader(request.headers.authorization);
   if (token === null) throw errors.authMissing();
-  const found = await findAgencyByTokenHash(store.db, hashToken(token), clock());
+  const found = await findAgencyByTokenHash(store.reader, hashToken(token), clock());
   if (!found) throw errors.authInvalid();
   request.agency = found.agency;
   request.tokenId = found.tokenId;

@@ -23,7 +23,7 @@ export interface RetrievedOrder {
  * at one instant. Another agency's order is null, exactly like a missing one.
  */
 export async function retrieveOrder(store: Store, request: RetrievalRequest): Promise<RetrievedOrder | null> {
-  const order = await store.db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only')
+  const order = await store.reader.transaction().setIsolationLevel('repeatable read').setAccessMode('read only')
     .execute((tx) => loadOrder(tx, request.orderId, request.agencyId));
   if (!order) return null;
   const items = request.references.map((reference): ItemResult => {

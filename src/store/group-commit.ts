@@ -21,7 +21,6 @@ export function groupCommit(runTransaction: TransactionRunner, maxBatch = 32): <
   let draining = false;
 
   async function drain(): Promise<void> {
-    draining = true;
     try {
       while (queue.length > 0) {
         const batch: Queued[] = [];
@@ -57,6 +56,11 @@ export function groupCommit(runTransaction: TransactionRunner, maxBatch = 32): <
 
   return <T>(work: (tx: Executor) => Promise<T>) => new Promise<T>((resolve, reject) => {
     queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-    if (!draining) void drain();
+    // The batch starts after the event loop has read the other requests that arrived with this one:
+    // a transaction on SQLite runs in microtasks alone, so without this pause none could join it.
+    if (!draining) {
+      draining = true;
+      setImmediate(() => void drain());
+    }
   });
 }

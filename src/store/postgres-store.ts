@@ -45,6 +45,7 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
   return {
     dialect: 'postgres',
     db,
+    reader: db,
     transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       return db.transaction().execute((tx) => work(tx));
     },

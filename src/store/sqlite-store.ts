@@ -34,6 +34,18 @@ function withStatementCache(connection: SqliteDatabase.Database): SqliteDialectC
 }
 
 /**
+ * A second connection for reads outside a transaction (token lookups, order retrieval). In WAL
+ * mode it reads the last committed state without waiting for the writer: a request authenticates
+ * while another's transaction is open, so concurrent transactions reach the group commit together.
+ */
+function openReader(file: string): Kysely<Database> {
+  const connection = new SqliteDatabase(file);
+  connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  connection.pragma('query_only = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+}
+
+/**
  * The embedded store. One connection: Kysely's SQLite driver hands it to one caller at a time, so
  * transactions in this process are serialised, which is what makes parallel requests on one
  * booking safe. WAL with synchronous=NORMAL keeps every commit through a killed process;
@@ -47,6 +59,7 @@ export function openSqliteStore(file: string, durability: Durability): Store {
   connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const reader = file === ':memory:' ? db : openReader(file);
 
   /**
    * BEGIN IMMEDIATE, waiting for another process's write lock without SQLite's busy handler: it
@@ -91,6 +104,7 @@ export function openSqliteStore(file: string, durability: Durability): Store {
   return {
     dialect: 'sqlite',
     db,
+    reader,
     transaction,
     async lockOrder() {},
     async ping() {
@@ -99,6 +113,7 @@ export function openSqliteStore(file: string, durability: Durability): Store {
     // Another process held the write lock for longer than busy_timeout.
     isUnavailable: (error) => ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes((error as { code?: string } | null)?.code ?? ''),
     async close() {
+      if (reader !== db) await reader.destroy();
       await db.destroy();
     },
   };

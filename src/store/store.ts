@@ -10,6 +10,11 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Store {
   readonly dialect: Dialect;
   readonly db: Kysely<Database>;
+  /**
+   * For reads outside a transaction: sees committed data only, and never waits for a write
+   * transaction (a second connection on SQLite; the pool on PostgreSQL).
+   */
+  readonly reader: Kysely<Database>;
   /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   /** Takes the lock that serialises requests on one order (a no-op where transactions already serialise). */

@@ -13,7 +13,7 @@ export function metricsRoute(app: FastifyInstance, store: Store, metrics: Servic
 
   app.get('/metrics', async (_request, reply) => {
     try {
-      const [row] = await runSql<{ pending: number | string }>(store.db, "select count(*) as pending from airline_changes where status = 'PENDING'", []);
+      const [row] = await runSql<{ pending: number | string }>(store.reader, "select count(*) as pending from airline_changes where status = 'PENDING'", []);
       metrics.setPendingChanges(Number(row?.pending ?? 0));
     } catch {
       // The store being away shows in /readyz; the process's own metrics are still worth serving.
