@@ -25,12 +25,22 @@ function postgres(db: Executor): boolean {
   return known;
 }
 
+type DirectSql = (text: string, parameters: readonly unknown[]) => unknown[];
+const direct = new WeakMap<Executor, DirectSql>();
+
+/** Lets `runSql` on `executor` bypass Kysely; the store vouches that nothing else uses the connection meanwhile. */
+export function registerDirectSql(executor: Executor, run: DirectSql): void {
+  direct.set(executor, run);
+}
+
 /**
  * Runs SQL text as it is, skipping the query builder: for the few statements every request runs,
  * where building and compiling a query costs more than executing it. The text must be portable
  * (standard SQL understood by both stores) and use `?` placeholders.
  */
 export async function runSql<Row>(db: Executor, text: string, parameters: readonly unknown[]): Promise<Row[]> {
+  const run = direct.get(db);
+  if (run) return run(text, parameters) as Row[];
   const result = await db.executeQuery<Row>(CompiledQuery.raw(postgres(db) ? forPostgres(text) : text, [...parameters]));
   return result.rows;
 }

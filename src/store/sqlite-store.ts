@@ -5,6 +5,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import type { Durability } from '../config.js';
 import { groupCommit } from './group-commit.js';
+import { registerDirectSql } from './raw-sql.js';
 import type { Executor, Store } from './store.js';
 import type { Database } from './tables.js';
 
@@ -16,21 +17,37 @@ const BUSY_TIMEOUT_MS = 5000;
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running the small
  * queries of a request. The same SQL text reuses its prepared statement.
  */
-function withStatementCache(connection: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+function statementCache(connection: SqliteDatabase.Database): (sqlText: string) => SqliteDatabase.Statement {
   const statements = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => connection.close(),
-    prepare(sqlText: string) {
-      let statement = statements.get(sqlText);
-      if (!statement) {
-        // Multi-row inserts make a text per row count: the cache is bounded, not clever.
-        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-        statement = connection.prepare(sqlText);
-        statements.set(sqlText, statement);
-      }
-      return statement as never;
-    },
+  return (sqlText) => {
+    let statement = statements.get(sqlText);
+    if (!statement) {
+      // Multi-row inserts make a text per row count: the cache is bounded, not clever.
+      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+      statement = connection.prepare(sqlText);
+      statements.set(sqlText, statement);
+    }
+    return statement;
   };
+}
+
+function kyselyOver(connection: SqliteDatabase.Database, prepare: (sqlText: string) => SqliteDatabase.Statement): Kysely<Database> {
+  const database: SqliteDialectConfig['database'] = { close: () => connection.close(), prepare: (sqlText: string) => prepare(sqlText) as never };
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+/**
+ * Plain SQL on `executor` runs straight on the prepared statement, skipping Kysely's driver (a
+ * connection lease and several promises per statement), where nothing else can use the connection
+ * at the same time: inside this store's transactions and on the read-only connection.
+ */
+function runDirectly(executor: Executor, prepare: (sqlText: string) => SqliteDatabase.Statement): void {
+  registerDirectSql(executor, (text, parameters) => {
+    const statement = prepare(text);
+    if (statement.reader) return statement.all(parameters);
+    statement.run(parameters);
+    return [];
+  });
 }
 
 /**
@@ -42,7 +59,10 @@ function openReader(file: string): Kysely<Database> {
   const connection = new SqliteDatabase(file);
   connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   connection.pragma('query_only = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const prepare = statementCache(connection);
+  const reader = kyselyOver(connection, prepare);
+  runDirectly(reader, prepare);
+  return reader;
 }
 
 /**
@@ -58,7 +78,8 @@ export function openSqliteStore(file: string, durability: Durability): Store {
   connection.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
   connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   connection.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const prepare = statementCache(connection);
+  const db = kyselyOver(connection, prepare);
   const reader = file === ':memory:' ? db : openReader(file);
 
   /**
@@ -91,6 +112,7 @@ export function openSqliteStore(file: string, durability: Durability): Store {
   // cannot make this transaction fail halfway with SQLITE_BUSY on its first write.
   const inOneTransaction = (body: (tx: Executor) => Promise<void>): Promise<void> => db.connection().execute(async (conn) => {
     await beginImmediate(conn);
+    runDirectly(conn, prepare);
     try {
       await body(conn);
       await sql`commit`.execute(conn);
