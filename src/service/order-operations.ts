@@ -4,10 +4,11 @@ import { cancelBooking } from '../domain/cancel-booking.js';
 import { involuntaryCancel } from '../domain/involuntary-cancel.js';
 import type { Booking } from '../domain/order.js';
 import { errors } from '../errors/api-error.js';
-import { appendAuditEvents, type Actor } from '../store/repositories/audit-repository.js';
+import { auditInsert, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
 import { deleteKeptResponse, findKeptResponse, keepResponse, type IdempotencyScope } from '../store/repositories/idempotency-repository.js';
-import { loadOrder, saveBooking } from '../store/repositories/orders-repository.js';
-import type { Executor, Store } from '../store/store.js';
+import { bookingWrites, loadOrderBookings, loadOrderRow, touchOrder, type OrderRow } from '../store/repositories/orders-repository.js';
+import { runStatements, type Statement } from '../store/raw-sql.js';
+import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from './clock.js';
 
@@ -52,28 +53,28 @@ export type OperationOutcome =
   | { kind: 'replayed'; response: RenderedResponse; originalRequestId: string }
   | { kind: 'order-not-found' };
 
-async function applyToOrder(tx: Executor, request: OperationRequest, now: string): Promise<OperationResult | null> {
-  const order = await loadOrder(tx, request.orderId, request.actor.agencyId, request.references);
-  if (!order) return null;
+/** The rules on each requested booking, and the statements that store what they changed. */
+function applyRules(order: OrderRow, bookings: readonly Booking[], request: OperationRequest, now: string): { result: OperationResult; writes: Statement[] } {
   const items: ItemResult[] = [];
-  // One sequence across the request: the trail lists the bookings' events in request order.
-  let sequence = 0;
+  const writes: Statement[] = [];
+  const events: AuditEvent[] = [];
   for (const reference of request.references) {
-    const booking = order.bookings.find((candidate) => candidate.reference === reference);
+    const booking = bookings.find((candidate) => candidate.reference === reference);
     if (!booking) {
       items.push({ reference, outcome: failed('BOOKING_NOT_FOUND', `Booking ${reference} is not part of order ${order.orderId}.`) });
       continue;
     }
     const outcome = RULES[request.operation](booking, now);
     if (outcome.ok && outcome.changed) {
-      await saveBooking(tx, order, booking, outcome.booking, now);
-      const events = bookingAuditEvents(order.orderId, order.currency, booking, outcome.booking);
-      await appendAuditEvents(tx, request.actor, events, now, sequence);
-      sequence += events.length;
+      writes.push(...bookingWrites(order, booking, outcome.booking, now));
+      // One sequence across the request: the trail lists the bookings' events in request order.
+      events.push(...bookingAuditEvents(order.orderId, order.currency, booking, outcome.booking));
     }
     items.push({ reference, outcome });
   }
-  return { orderId: order.orderId, currency: order.currency, items };
+  if (writes.length > 0) writes.push(touchOrder(order.orderId, now));
+  if (events.length > 0) writes.push(auditInsert(request.actor, events, now));
+  return { result: { orderId: order.orderId, currency: order.currency, items }, writes };
 }
 
 /**
@@ -88,7 +89,7 @@ export async function runOperation(
   return store.transaction(async (tx): Promise<OperationOutcome> => {
     // The lock comes first, so that a duplicate sent while the first is running waits for it and
     // then finds its response.
-    await store.lockOrder(tx, request.orderId);
+    const order = await loadOrderRow(tx, request.orderId, request.actor.agencyId, true);
     const now = clock();
     const scope: IdempotencyScope | null = request.idempotency
       ? { agencyId: request.actor.agencyId, operation: request.operation, key: request.idempotency.key }
@@ -101,9 +102,10 @@ export async function runOperation(
       }
       if (kept) await deleteKeptResponse(tx, scope);
     }
+    if (!order) return { kind: 'order-not-found' };
 
-    const result = await applyToOrder(tx, request, now);
-    if (!result) return { kind: 'order-not-found' };
+    const { result, writes } = applyRules(order, await loadOrderBookings(tx, order.orderId, request.references), request, now);
+    await runStatements(tx, writes);
     const response = render(result);
     if (scope && request.idempotency) {
       const expiresAt = new Date(Date.parse(now) + IDEMPOTENCY_TTL_MS).toISOString();

@@ -49,9 +49,6 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
     transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
       return db.transaction().execute((tx) => work(tx));
     },
-    async lockOrder(tx: Executor, orderId: string) {
-      await sql`select order_id from orders where order_id = ${orderId} for update`.execute(tx);
-    },
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -2,7 +2,7 @@ import { CompiledQuery, PostgresAdapter } from 'kysely';
 import type { Executor } from './store.js';
 
 const numbered = new Map<string, string>();
-const isPostgres = new WeakMap<object, boolean>();
+const postgresAdapters = new WeakMap<object, boolean>();
 
 /** `?` placeholders become `$1, $2, …` for PostgreSQL; the text is otherwise the same on both stores. */
 function forPostgres(text: string): string {
@@ -15,12 +15,12 @@ function forPostgres(text: string): string {
   return converted;
 }
 
-function postgres(db: Executor): boolean {
+export function isPostgres(db: Executor): boolean {
   const adapter = db.getExecutor().adapter;
-  let known = isPostgres.get(adapter);
+  let known = postgresAdapters.get(adapter);
   if (known === undefined) {
     known = adapter instanceof PostgresAdapter;
-    isPostgres.set(adapter, known);
+    postgresAdapters.set(adapter, known);
   }
   return known;
 }
@@ -41,7 +41,7 @@ export function registerDirectSql(executor: Executor, run: DirectSql): void {
 export async function runSql<Row>(db: Executor, text: string, parameters: readonly unknown[]): Promise<Row[]> {
   const run = direct.get(db);
   if (run) return run(text, parameters) as Row[];
-  const result = await db.executeQuery<Row>(CompiledQuery.raw(postgres(db) ? forPostgres(text) : text, [...parameters]));
+  const result = await db.executeQuery<Row>(CompiledQuery.raw(isPostgres(db) ? forPostgres(text) : text, [...parameters]));
   return result.rows;
 }
 
@@ -61,4 +61,23 @@ export async function insertRows(db: Executor, table: string, columns: readonly 
     const chunk = rows.slice(start, start + perStatement);
     await runSql(db, `insert into ${table} (${columns.join(', ')}) values ${new Array<string>(chunk.length).fill(tuple).join(', ')}`, chunk.flat());
   }
+}
+
+export interface Statement {
+  text: string;
+  parameters: unknown[];
+}
+
+/**
+ * Runs data-changing statements as one step. They must touch distinct rows and need nothing back.
+ * On PostgreSQL they travel as one statement, each in a WITH clause, so that a request's writes
+ * cost one round trip; on SQLite, in process, they run in turn.
+ */
+export async function runStatements(db: Executor, statements: readonly Statement[]): Promise<void> {
+  if (statements.length > 1 && isPostgres(db)) {
+    await runSql(db, `with ${statements.map((statement, index) => `w${index} as (${statement.text})`).join(', ')} select 1`,
+      statements.flatMap((statement) => statement.parameters));
+    return;
+  }
+  for (const statement of statements) await runSql(db, statement.text, statement.parameters);
 }

@@ -128,7 +128,6 @@ export function openSqliteStore(file: string, durability: Durability): Store {
     db,
     reader,
     transaction,
-    async lockOrder() {},
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -17,8 +17,6 @@ export interface Store {
   readonly reader: Kysely<Database>;
   /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
-  /** Takes the lock that serialises requests on one order (a no-op where transactions already serialise). */
-  lockOrder(tx: Executor, orderId: string): Promise<void>;
   ping(): Promise<void>;
   /** Whether an error means the database is unreachable or overloaded (answered 503), not a bug. */
   isUnavailable(error: unknown): boolean;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { runSql } from '../raw-sql.js';
+import { runSql, type Statement } from '../raw-sql.js';
 import type { Executor } from '../store.js';
 
 export interface Actor {
@@ -36,15 +36,23 @@ function nextEventId(): string {
 }
 
 /**
- * Appends events; the audit trail is never updated or deleted by the service. Their sequence, the
- * order within one transaction, starts at `firstSequence` when the transaction appends in parts.
+ * The statement that appends events; the audit trail is never updated or deleted by the service.
+ * Their sequence, the order within one transaction, starts at `firstSequence` when the transaction
+ * appends in parts.
  */
+export function auditInsert(actor: Actor, events: readonly AuditEvent[], now: string, firstSequence = 0): Statement {
+  return {
+    text: `insert into audit_events (event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at) values ${
+      events.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+    parameters: events.flatMap((event, index) => [nextEventId(), event.orderId, event.reference, firstSequence + index, event.event,
+      JSON.stringify(event.detail), actor.actor, actor.agencyId, actor.tokenId, actor.requestId, actor.operation, now]),
+  };
+}
+
 export async function appendAuditEvents(db: Executor, actor: Actor, events: readonly AuditEvent[], now: string, firstSequence = 0): Promise<void> {
   if (events.length === 0) return;
-  await runSql(db, `insert into audit_events (event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at) values ${
-    events.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-  events.flatMap((event, index) => [nextEventId(), event.orderId, event.reference, firstSequence + index, event.event,
-    JSON.stringify(event.detail), actor.actor, actor.agencyId, actor.tokenId, actor.requestId, actor.operation, now]));
+  const { text, parameters } = auditInsert(actor, events, now, firstSequence);
+  await runSql(db, text, parameters);
 }
 
 export async function auditTrail(db: Executor, orderId: string): Promise<AuditRecord[]> {

@@ -1,3 +1,4 @@
+import { runSql } from '../raw-sql.js';
 import type { Executor } from '../store.js';
 
 export interface IdempotencyScope {
@@ -14,40 +15,33 @@ export interface KeptResponse {
   expiresAt: string;
 }
 
-function scoped(db: Executor, scope: IdempotencyScope) {
-  return db.selectFrom('idempotency_keys')
-    .where('agency_id', '=', scope.agencyId)
-    .where('operation', '=', scope.operation)
-    .where('idempotency_key', '=', scope.key);
+interface KeptRow {
+  request_hash: string;
+  response_status: number;
+  response_body: string;
+  request_id: string;
+  expires_at: string;
 }
 
+const SCOPE = 'agency_id = ? and operation = ? and idempotency_key = ?';
+
+// Plain SQL text: a request with an Idempotency-Key runs these inside its transaction.
 export async function findKeptResponse(db: Executor, scope: IdempotencyScope): Promise<KeptResponse | null> {
-  const row = await scoped(db, scope).selectAll().executeTakeFirst();
-  return row ? { requestHash: row.request_hash, status: row.response_status, body: row.response_body, requestId: row.request_id, expiresAt: row.expires_at } : null;
+  const [row] = await runSql<KeptRow>(db, `select request_hash, response_status, response_body, request_id, expires_at from idempotency_keys where ${SCOPE}`,
+    [scope.agencyId, scope.operation, scope.key]);
+  return row ? { requestHash: row.request_hash, status: Number(row.response_status), body: row.response_body, requestId: row.request_id, expiresAt: row.expires_at } : null;
 }
 
 export async function deleteKeptResponse(db: Executor, scope: IdempotencyScope): Promise<void> {
-  await db.deleteFrom('idempotency_keys')
-    .where('agency_id', '=', scope.agencyId)
-    .where('operation', '=', scope.operation)
-    .where('idempotency_key', '=', scope.key)
-    .execute();
+  await runSql(db, `delete from idempotency_keys where ${SCOPE}`, [scope.agencyId, scope.operation, scope.key]);
 }
 
 /** Returns false when another request stored a response under this key first. */
 export async function keepResponse(db: Executor, scope: IdempotencyScope, response: KeptResponse, now: string): Promise<boolean> {
-  const result = await db.insertInto('idempotency_keys').values({
-    agency_id: scope.agencyId,
-    operation: scope.operation,
-    idempotency_key: scope.key,
-    request_hash: response.requestHash,
-    response_status: response.status,
-    response_body: response.body,
-    request_id: response.requestId,
-    created_at: now,
-    expires_at: response.expiresAt,
-  }).onConflict((conflict) => conflict.columns(['agency_id', 'operation', 'idempotency_key']).doNothing()).executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  const inserted = await runSql(db, `insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, response_status, response_body, request_id, created_at, expires_at)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (agency_id, operation, idempotency_key) do nothing returning agency_id`,
+  [scope.agencyId, scope.operation, scope.key, response.requestHash, response.status, response.body, response.requestId, now, response.expiresAt]);
+  return inserted.length > 0;
 }
 
 /** Removes responses past their expiry; returns how many. */

@@ -1,6 +1,6 @@
 import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, ChangeStatus, Order, QuoteType, Refund } from '../../domain/order.js';
 import type { Executor } from '../store.js';
-import { insertRows, placeholders, runSql } from '../raw-sql.js';
+import { insertRows, isPostgres, placeholders, runSql, type Statement } from '../raw-sql.js';
 import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
 
 function bookingFromRow(row: BookingsTable, changes: AirlineChange[], refunds: Refund[]): Booking {
@@ -45,33 +45,56 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return groups;
 }
 
+export interface OrderRow {
+  orderId: string;
+  agencyId: string;
+  currency: string;
+}
+
 /**
- * Loads an order with its bookings, airline changes and refunds: every booking, or only those named
- * in `references` (what a request acts on). With `agencyId`, an order of another agency is answered
- * exactly like a missing one. Plain SQL text: this runs on every request.
+ * The order's own row. With `agencyId`, an order of another agency is answered exactly like a
+ * missing one. `lock` holds the row until the transaction ends (PostgreSQL; SQLite's write
+ * transactions serialise already), so requests on one order run one after the other.
  */
-export async function loadOrder(db: Executor, orderId: string, agencyId?: string, references?: readonly string[]): Promise<Order | null> {
-  const [order] = agencyId === undefined
-    ? await runSql<OrdersTable>(db, 'select * from orders where order_id = ?', [orderId])
-    : await runSql<OrdersTable>(db, 'select * from orders where order_id = ? and agency_id = ?', [orderId, agencyId]);
-  if (!order) return null;
-  const only = references ? ` and reference in (${placeholders(references.length)})` : '';
+export async function loadOrderRow(db: Executor, orderId: string, agencyId?: string, lock = false): Promise<OrderRow | null> {
+  const forUpdate = lock && isPostgres(db) ? ' for update' : '';
+  const [row] = agencyId === undefined
+    ? await runSql<OrdersTable>(db, `select * from orders where order_id = ?${forUpdate}`, [orderId])
+    : await runSql<OrdersTable>(db, `select * from orders where order_id = ? and agency_id = ?${forUpdate}`, [orderId, agencyId]);
+  return row ? { orderId: row.order_id, agencyId: row.agency_id, currency: row.currency } : null;
+}
+
+type BookingWithChildren = BookingsTable & { changes_json: AirlineChangesTable[] | null; refunds_json: RefundsTable[] | null };
+
+/**
+ * An order's bookings with their airline changes and refunds: every booking, or only those named
+ * in `references`. PostgreSQL gathers the children in the same query (one round trip); SQLite,
+ * in process, reads the three tables in turn. Plain SQL text: this runs on every request.
+ */
+export async function loadOrderBookings(db: Executor, orderId: string, references?: readonly string[]): Promise<Booking[]> {
+  const only = (alias: string) => references ? ` and ${alias}reference in (${placeholders(references.length)})` : '';
   const parameters = [orderId, ...(references ?? [])];
-  const [bookings, changes, refunds] = await Promise.all([
-    runSql<BookingsTable>(db, `select * from bookings where order_id = ?${only} order by position`, parameters),
-    runSql<AirlineChangesTable>(db, `select * from airline_changes where order_id = ?${only} order by detected_at, change_id`, parameters),
-    runSql<RefundsTable>(db, `select * from refunds where order_id = ?${only} order by position`, parameters),
-  ]);
+  if (isPostgres(db)) {
+    const rows = await runSql<BookingWithChildren>(db, `select b.*,
+      (select json_agg(c order by c.detected_at, c.change_id) from airline_changes c where c.order_id = b.order_id and c.reference = b.reference) as changes_json,
+      (select json_agg(r order by r.position) from refunds r where r.order_id = b.order_id and r.reference = b.reference) as refunds_json
+      from bookings b where b.order_id = ?${only('b.')} order by b.position`, parameters);
+    return rows.map((row) => bookingFromRow(row, (row.changes_json ?? []).map(changeFromRow), (row.refunds_json ?? []).map(refundFromRow)));
+  }
+  const bookings = await runSql<BookingsTable>(db, `select * from bookings where order_id = ?${only('')} order by position`, parameters);
+  const changes = await runSql<AirlineChangesTable>(db, `select * from airline_changes where order_id = ?${only('')} order by detected_at, change_id`, parameters);
+  const refunds = await runSql<RefundsTable>(db, `select * from refunds where order_id = ?${only('')} order by position`, parameters);
   const changesByBooking = groupBy(changes, (row) => row.reference);
   const refundsByBooking = groupBy(refunds, (row) => row.reference);
-  return {
-    orderId: order.order_id,
-    agencyId: order.agency_id,
-    currency: order.currency,
-    bookings: bookings.map((row) => bookingFromRow(row,
-      (changesByBooking.get(row.reference) ?? []).map(changeFromRow),
-      (refundsByBooking.get(row.reference) ?? []).map(refundFromRow))),
-  };
+  return bookings.map((row) => bookingFromRow(row,
+    (changesByBooking.get(row.reference) ?? []).map(changeFromRow),
+    (refundsByBooking.get(row.reference) ?? []).map(refundFromRow)));
+}
+
+/** An order with its bookings, airline changes and refunds (see `loadOrderRow` and `loadOrderBookings`). */
+export async function loadOrder(db: Executor, orderId: string, agencyId?: string, references?: readonly string[]): Promise<Order | null> {
+  const row = await loadOrderRow(db, orderId, agencyId);
+  return row ? { ...row, bookings: await loadOrderBookings(db, orderId, references) } : null;
 }
 
 export interface BookingKey { orderId: string; reference: string }
@@ -116,23 +139,30 @@ export async function insertOrders(db: Executor, orders: readonly Order[], now: 
       booking.cancellation, JSON.stringify(booking.segments), JSON.stringify(booking.passengers)])));
 }
 
-/** Writes what an operation changed on one booking: its row, its changes' statuses, new refunds. */
-export async function saveBooking(db: Executor, order: Order, before: Booking, after: Booking, now: string): Promise<void> {
-  await runSql(db, 'update bookings set status = ?, cancellation = ?, segments = ?, passengers = ? where order_id = ? and reference = ?',
-    [after.status, after.cancellation, JSON.stringify(after.segments), JSON.stringify(after.passengers), order.orderId, after.reference]);
-
+/** What an operation changed on one booking, as statements: its row, its changes' statuses, new refunds. */
+export function bookingWrites(order: OrderRow, before: Booking, after: Booking, now: string): Statement[] {
+  const statements: Statement[] = [{
+    text: 'update bookings set status = ?, cancellation = ?, segments = ?, passengers = ? where order_id = ? and reference = ?',
+    parameters: [after.status, after.cancellation, JSON.stringify(after.segments), JSON.stringify(after.passengers), order.orderId, after.reference],
+  }];
   const previousStatus = new Map(before.changes.map((change) => [change.changeId, change.status]));
   for (const change of after.changes) {
     if (previousStatus.get(change.changeId) === change.status) continue;
-    await runSql(db, 'update airline_changes set status = ?, resolved_at = ? where change_id = ?', [change.status, now, change.changeId]);
+    statements.push({ text: 'update airline_changes set status = ?, resolved_at = ? where change_id = ?', parameters: [change.status, now, change.changeId] });
   }
-
   const newRefunds = after.refunds.slice(before.refunds.length);
   if (newRefunds.length > 0) {
-    await runSql(db, `insert into refunds (order_id, reference, ticket_number, position, amount_minor, currency, quote_type, created_at) values ${
-      newRefunds.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    newRefunds.flatMap((refund, index) => [order.orderId, after.reference, refund.ticketNumber, before.refunds.length + index,
-      refund.amount, order.currency, refund.quoteType, refund.createdAt]));
+    statements.push({
+      text: `insert into refunds (order_id, reference, ticket_number, position, amount_minor, currency, quote_type, created_at) values ${
+        newRefunds.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      parameters: newRefunds.flatMap((refund, index) => [order.orderId, after.reference, refund.ticketNumber, before.refunds.length + index,
+        refund.amount, order.currency, refund.quoteType, refund.createdAt]),
+    });
   }
-  await runSql(db, 'update orders set updated_at = ? where order_id = ?', [now, order.orderId]);
+  return statements;
+}
+
+/** Marks the order as changed at `now` (once per transaction: one statement may not update a row twice). */
+export function touchOrder(orderId: string, now: string): Statement {
+  return { text: 'update orders set updated_at = ? where order_id = ?', parameters: [now, orderId] };
 }
