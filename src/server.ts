@@ -28,7 +28,7 @@ export interface RunningServer {
 
 /** Opens the store, applies pending migrations (unless told not to), listens, and stops gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config, options: { migrate: boolean } = { migrate: true }): Promise<RunningServer> {
-  const store = openStore(config);
+  const store = openStore(config, { serving: true });
   if (options.migrate) await migrateToLatest(store);
   // Asynchronous logging: a request never waits for its log line to reach the disk or the pipe.
   const destination = pino.destination({ dest: 1, sync: false });

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import type { Durability } from '../config.js';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
 import { registerDirectSql } from './raw-sql.js';
 import type { Executor, Store } from './store.js';
@@ -71,13 +72,28 @@ function openReader(file: string): Kysely<Database> {
  * booking safe. WAL with synchronous=NORMAL keeps every commit through a killed process;
  * synchronous=FULL also through power loss.
  */
-export function openSqliteStore(file: string, durability: Durability): Store {
+export interface SqliteOptions {
+  /** Checkpoints in a thread of their own (a long-running service), instead of inside some commits. */
+  backgroundCheckpoints?: boolean;
+}
+
+export function openSqliteStore(file: string, durability: Durability, options: SqliteOptions = {}): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SqliteDatabase(file);
   connection.pragma('journal_mode = WAL');
-  connection.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
+  const synchronous = durability === 'power' ? 'FULL' : 'NORMAL';
+  connection.pragma(`synchronous = ${synchronous}`);
   connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   connection.pragma('foreign_keys = ON');
+  let checkpointer: Checkpointer | null = null;
+  if (options.backgroundCheckpoints && file !== ':memory:') {
+    connection.pragma('wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(file, synchronous, (reason) => {
+      // SQLite's own checkpoints again: slower commits now and then, but the log never grows unbounded.
+      process.emitWarning(`SQLite background checkpoints stopped (${reason}); SQLite checkpoints during commits again`);
+      if (connection.open) connection.pragma('wal_autocheckpoint = 1000');
+    });
+  }
   const prepare = statementCache(connection);
   const db = kyselyOver(connection, prepare);
   const reader = file === ':memory:' ? db : openReader(file);
@@ -134,6 +150,7 @@ export function openSqliteStore(file: string, durability: Durability): Store {
     // Another process held the write lock for longer than busy_timeout.
     isUnavailable: (error) => ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes((error as { code?: string } | null)?.code ?? ''),
     async close() {
+      await checkpointer?.stop();
       if (reader !== db) await reader.destroy();
       await db.destroy();
     },
