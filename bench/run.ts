@@ -79,9 +79,8 @@ async function databaseFor(store: string, dir: string, cluster: PostgresCluster 
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(cluster!.url);
-  url.pathname = `/${name}`;
-  return url.toString();
+  // Over the Unix socket, as a service on the same machine as its database connects.
+  return cluster!.socketUrl.replace('/postgres?', `/${name}?`);
 }
 
 async function benchOne(store: string, count: number, options: Options, cluster: PostgresCluster | null): Promise<{ rows: Row[]; import: Record<string, number> }> {

@@ -8,6 +8,8 @@ import { initCluster, postgresInstallation, startServerProcess, stopServerProces
 export interface PostgresCluster {
   /** postgres://… of the cluster's default database, for creating throwaway databases. */
   url: string;
+  /** The same database over the server's Unix socket. */
+  socketUrl: string;
   port: number;
   /** Shuts PostgreSQL down (a fast shutdown: open sessions are ended) and keeps the data directory. */
   pause(): Promise<void>;
@@ -41,10 +43,14 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-pg-'));
   fs.chmodSync(dir, 0o755);
   const dataDir = path.join(dir, 'data');
+  // The server also listens on a Unix socket here, the way a client on the same machine connects best.
+  const socketDir = path.join(dir, 'socket');
+  fs.mkdirSync(socketDir, { mode: 0o755 });
+  if (installation.user.uid !== undefined) fs.chownSync(socketDir, installation.user.uid, installation.user.gid!);
   const port = await freePort();
   let server: ChildProcess | null = null;
   const start = async () => {
-    server = await startServerProcess(installation, dataDir, port, SETTINGS);
+    server = await startServerProcess(installation, dataDir, port, [...SETTINGS, `unix_socket_directories=${socketDir}`]);
   };
   try {
     initCluster(installation, dataDir, 'airorder');
@@ -59,6 +65,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   };
   return {
     url: `postgres://airorder@127.0.0.1:${port}/postgres`,
+    socketUrl: `postgres://airorder@/postgres?host=${encodeURIComponent(socketDir)}&port=${port}`,
     port,
     pause,
     resume: start,

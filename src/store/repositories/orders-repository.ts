@@ -54,7 +54,10 @@ export interface OrderRow {
 /**
  * The order's own row. With `agencyId`, an order of another agency is answered exactly like a
  * missing one. `lock` holds the row until the transaction ends (PostgreSQL; SQLite's write
- * transactions serialise already), so requests on one order run one after the other.
+ * transactions serialise already), so requests on one order run one after the other. The bookings
+ * must be read by a later statement: one that waited for the lock sees, in READ COMMITTED, what the
+ * holder committed, whereas rows joined into the locking statement itself would come from before
+ * the wait (a refund could then be made twice).
  */
 export async function loadOrderRow(db: Executor, orderId: string, agencyId?: string, lock = false): Promise<OrderRow | null> {
   const forUpdate = lock && isPostgres(db) ? ' for update' : '';
