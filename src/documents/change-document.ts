@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { CHANGE_KINDS, type AirlineChange } from '../domain/order.js';
 import { FieldError } from './document-error.js';
-import { array, child, instant, object, oneOf, optionalText, text, unique } from './field-readers.js';
+import { child } from './field-path.js';
+import { array, instant, object, oneOf, optionalText, text, unique } from './field-readers.js';
 import { BOOKING_REFERENCE, ORDER_ID } from './order-document.js';
 import { readSegment, SEGMENT_ID } from './segment-reader.js';
 

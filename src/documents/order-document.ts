@@ -5,7 +5,8 @@ import {
   type Booking, type Coupon, type Order, type Passenger, type Segment, type Ticket,
 } from '../domain/order.js';
 import { FieldError } from './document-error.js';
-import { amount, array, child, object, oneOf, text, unique } from './field-readers.js';
+import { child, type FieldPath } from './field-path.js';
+import { amount, array, object, oneOf, text, unique } from './field-readers.js';
 import { readSegment } from './segment-reader.js';
 
 export const ORDER_ID = /^[A-Za-z0-9_./-]{1,64}$/;
@@ -13,7 +14,7 @@ export const AGENCY_ID = /^[^\s](.{0,62}[^\s])?$/;
 export const BOOKING_REFERENCE = /^[A-Za-z0-9]{5,8}$/;
 const NAME = /^.{1,100}$/;
 
-function readTicket(value: unknown, path: string, currency: string, segments: readonly Segment[]): Ticket {
+function readTicket(value: unknown, path: FieldPath, currency: string, segments: readonly Segment[]): Ticket {
   const raw = object(value, path);
   const baseFare = amount(raw.baseFare, child(path, 'baseFare'), currency);
   const taxes = amount(raw.taxes, child(path, 'taxes'), currency);
@@ -48,7 +49,7 @@ function readTicket(value: unknown, path: string, currency: string, segments: re
   };
 }
 
-function readPassenger(value: unknown, path: string, currency: string, segments: readonly Segment[]): Passenger {
+function readPassenger(value: unknown, path: FieldPath, currency: string, segments: readonly Segment[]): Passenger {
   const raw = object(value, path);
   return {
     passengerId: text(raw.passengerId, child(path, 'passengerId'), /^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, - or _'),
@@ -59,7 +60,7 @@ function readPassenger(value: unknown, path: string, currency: string, segments:
   };
 }
 
-function readBooking(value: unknown, path: string, currency: string): Booking {
+function readBooking(value: unknown, path: FieldPath, currency: string): Booking {
   const raw = object(value, path);
   const segments = array(raw.segments, child(path, 'segments'), 1, 16)
     .map((segment, index) => readSegment(segment, child(child(path, 'segments'), index)));
@@ -80,6 +81,17 @@ function readBooking(value: unknown, path: string, currency: string): Booking {
   };
 }
 
+// Loops rather than nested flatMap, which allocates an array per passenger: this runs for every imported order.
+function ticketNumbers(bookings: readonly Booking[]): string[] {
+  const numbers: string[] = [];
+  for (const booking of bookings) {
+    for (const passenger of booking.passengers) {
+      if (passenger.ticket) numbers.push(passenger.ticket.ticketNumber);
+    }
+  }
+  return numbers;
+}
+
 /** Checks an order document (contract §11) and turns it into a domain order, amounts in minor units. */
 export function readOrderDocument(value: unknown): Order {
   const raw = object(value, '');
@@ -87,8 +99,7 @@ export function readOrderDocument(value: unknown): Order {
   if (!isKnownCurrency(currency)) throw new FieldError('currency', `is not an ISO 4217 currency: ${currency}`);
   const bookings = array(raw.bookings, 'bookings', 1, 20).map((booking, index) => readBooking(booking, child('bookings', index), currency));
   unique(bookings.map((booking) => booking.reference), 'bookings', 'gdsBookingReference');
-  const tickets = bookings.flatMap((booking) => booking.passengers.flatMap((passenger) => passenger.ticket ? [passenger.ticket.ticketNumber] : []));
-  unique(tickets, 'tickets', 'ticketNumber');
+  unique(ticketNumbers(bookings), 'tickets', 'ticketNumber');
   return {
     orderId: text(raw.orderId, 'orderId', ORDER_ID, 'must be 1 to 64 letters, digits or - _ . /'),
     agencyId: text(raw.agencyId, 'agencyId', AGENCY_ID, 'must be 1 to 64 characters without surrounding spaces'),
