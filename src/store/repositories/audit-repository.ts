@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { runSql, type Statement } from '../raw-sql.js';
+import { insertRows, placeholders, type Statement } from '../raw-sql.js';
 import type { Executor } from '../store.js';
 
 export interface Actor {
@@ -23,6 +23,8 @@ export interface AuditRecord extends AuditEvent, Actor {
   occurredAt: string;
 }
 
+const AUDIT_COLUMNS = ['event_id', 'order_id', 'reference', 'sequence', 'event', 'detail', 'actor', 'agency_id', 'token_id', 'request_id', 'operation', 'occurred_at'];
+
 let counter = 0;
 const processTag = randomBytes(4).toString('hex');
 
@@ -35,24 +37,28 @@ function nextEventId(): string {
   return `evt_${Date.now().toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}${processTag}`;
 }
 
+function auditRow(actor: Actor, event: AuditEvent, sequence: number, now: string): unknown[] {
+  return [nextEventId(), event.orderId, event.reference, sequence, event.event,
+    JSON.stringify(event.detail), actor.actor, actor.agencyId, actor.tokenId, actor.requestId, actor.operation, now];
+}
+
 /**
- * The statement that appends events; the audit trail is never updated or deleted by the service.
- * Their sequence, the order within one transaction, starts at `firstSequence` when the transaction
- * appends in parts.
+ * The statement that appends a request's events (a handful); the audit trail is never updated or
+ * deleted by the service. Their sequence, the order within one transaction, starts at
+ * `firstSequence` when the transaction appends in parts.
  */
 export function auditInsert(actor: Actor, events: readonly AuditEvent[], now: string, firstSequence = 0): Statement {
+  const tuple = `(${placeholders(AUDIT_COLUMNS.length)})`;
   return {
-    text: `insert into audit_events (event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at) values ${
-      events.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-    parameters: events.flatMap((event, index) => [nextEventId(), event.orderId, event.reference, firstSequence + index, event.event,
-      JSON.stringify(event.detail), actor.actor, actor.agencyId, actor.tokenId, actor.requestId, actor.operation, now]),
+    text: `insert into audit_events (${AUDIT_COLUMNS.join(', ')}) values ${events.map(() => tuple).join(', ')}`,
+    parameters: events.flatMap((event, index) => auditRow(actor, event, firstSequence + index, now)),
   };
 }
 
+/** Appends any number of events (an import's), in as few statements as the store allows. */
 export async function appendAuditEvents(db: Executor, actor: Actor, events: readonly AuditEvent[], now: string, firstSequence = 0): Promise<void> {
   if (events.length === 0) return;
-  const { text, parameters } = auditInsert(actor, events, now, firstSequence);
-  await runSql(db, text, parameters);
+  await insertRows(db, 'audit_events', AUDIT_COLUMNS, events.map((event, index) => auditRow(actor, event, firstSequence + index, now)));
 }
 
 export async function auditTrail(db: Executor, orderId: string): Promise<AuditRecord[]> {
