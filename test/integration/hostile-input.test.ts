@@ -286,8 +286,20 @@ function defineOwn(target: Record<string, unknown>, key: string, value: unknown)
   Reflect.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/** A deep copy through own keys ("__proto__" included, as a key). */
+function copyValue(value: unknown): unknown {
+  if (!isContainer(value)) return value;
+  if (Array.isArray(value)) return value.map(copyValue);
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) defineOwn(copy, key, copyValue(value[key]));
+  return copy;
+}
+
 /** Applies a mutation to a JSON value that the caller owns; paths go through own keys only. */
-function mutate(body: Record<string, unknown>, rootKey: string, mutation: Mutation): void {
+function mutate(body: Record<string, unknown>, rootKey: string, generated: Mutation): void {
+  // The generator may hand the same object to two mutations (a constant, say): set into itself, it
+  // would make the body circular, and changed in place it would leak into later runs.
+  const mutation = 'value' in generated ? { ...generated, value: copyValue(generated.value) } : generated;
   const path = [rootKey, ...mutation.path];
   let target: Record<string, unknown> = body;
   for (const key of path.slice(0, -1)) {
