@@ -15,6 +15,7 @@ import { ServiceMetrics } from './metrics/service-metrics.js';
 import { registerDocsPage } from './http/openapi/docs-page.js';
 import { openApiRoute, registerOpenApi } from './http/openapi/openapi-document.js';
 import { RateLimiter } from './http/rate-limiter.js';
+import { TokenLookup } from './http/token-lookup.js';
 import { systemClock, type Clock } from './service/clock.js';
 import type { Store } from './store/store.js';
 
@@ -61,6 +62,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   const operationDeps = {
     metrics,
     store,
+    tokens: new TokenLookup(store),
     clock,
     serviceName: config.serviceName,
     rateLimiter: config.rateLimitPerSecond > 0 ? new RateLimiter(config.rateLimitPerSecond, Math.max(1, config.rateLimitBurst)) : null,

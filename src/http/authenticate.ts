@@ -1,15 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors/api-error.js';
-import { findAgencyByTokenHash } from '../store/repositories/tokens-repository.js';
-import type { Store } from '../store/store.js';
 import type { Clock } from '../service/clock.js';
 import { hashToken, tokenFromHeader } from './access-token.js';
+import type { TokenLookup } from './token-lookup.js';
 
 /** Resolves the request's token to its agency, or throws AUTH_MISSING / AUTH_INVALID. */
-export async function authenticate(request: FastifyRequest, store: Store, clock: Clock): Promise<void> {
+export async function authenticate(request: FastifyRequest, tokens: TokenLookup, clock: Clock): Promise<void> {
   const token = tokenFromHeader(request.headers.authorization);
   if (token === null) throw errors.authMissing();
-  const found = await findAgencyByTokenHash(store.reader, hashToken(token), clock());
+  const found = await tokens.find(hashToken(token), clock());
   if (!found) throw errors.authInvalid();
   request.agency = found.agency;
   request.tokenId = found.tokenId;

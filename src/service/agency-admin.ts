@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { generateToken, hashToken } from '../http/access-token.js';
 import { findAgency, insertAgency, type Agency } from '../store/repositories/agencies-repository.js';
 import { insertToken, revokeTokenByHash } from '../store/repositories/tokens-repository.js';
+import { noteAuthChange } from '../store/auth-changes.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 
@@ -12,6 +13,7 @@ export async function addAgency(store: Store, clock: Clock, agency: Agency): Pro
     if (await findAgency(tx, agency.agencyId)) throw new AdminError(`Agency ${agency.agencyId} exists already.`);
     await insertAgency(tx, agency, clock());
   });
+  noteAuthChange();
 }
 
 export interface IssuedToken {
@@ -22,7 +24,7 @@ export interface IssuedToken {
 
 /** Issues a token for an agency. The secret is returned once and only its hash is stored. */
 export async function issueToken(store: Store, clock: Clock, agencyId: string, expiresInMs: number | null): Promise<IssuedToken> {
-  return store.transaction(async (tx) => {
+  const issued = await store.transaction(async (tx) => {
     if (!await findAgency(tx, agencyId)) throw new AdminError(`No agency ${agencyId}; create it first with: airorder agency add --agency-id ${agencyId} --name NAME`);
     const now = clock();
     const token = generateToken();
@@ -34,9 +36,12 @@ export async function issueToken(store: Store, clock: Clock, agencyId: string, e
     await insertToken(tx, { tokenId: issued.tokenId, agencyId, tokenHash: hashToken(token), expiresAt: issued.expiresAt }, now);
     return issued;
   });
+  noteAuthChange();
+  return issued;
 }
 
 export async function revokeToken(store: Store, clock: Clock, token: string): Promise<void> {
   const found = await store.transaction((tx) => revokeTokenByHash(tx, hashToken(token.trim()), clock()));
+  noteAuthChange();
   if (!found) throw new AdminError('No such token.');
 }

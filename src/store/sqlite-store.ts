@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import type { Durability } from '../config.js';
+import { authChanges } from './auth-changes.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
 import { registerDirectSql } from './raw-sql.js';
@@ -138,12 +139,15 @@ export function openSqliteStore(file: string, durability: Durability, options: S
     }
   });
   const transaction = groupCommit(inOneTransaction);
+  // Changes when another connection (another process: a CLI command, another worker) commits.
+  const dataVersion = connection.prepare('pragma data_version').pluck();
 
   return {
     dialect: 'sqlite',
     db,
     reader,
     transaction,
+    authMarker: () => `${dataVersion.get() as number}:${authChanges()}`,
     async ping() {
       await sql`select 1`.execute(db);
     },

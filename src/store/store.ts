@@ -17,6 +17,11 @@ export interface Store {
   readonly reader: Kysely<Database>;
   /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * A value that changes whenever access tokens or agencies may have changed, in this process or
+   * another; null where the store cannot tell cheaply (nothing is then cached).
+   */
+  authMarker(): string | null;
   ping(): Promise<void>;
   /** Whether an error means the database is unreachable or overloaded (answered 503), not a bug. */
   isUnavailable(error: unknown): boolean;

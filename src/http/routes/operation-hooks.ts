@@ -7,6 +7,7 @@ import { authenticate, checkSender } from '../authenticate.js';
 import { readEnvelopeInput, relaxRequestBody } from '../lenient-input.js';
 import type { OperationWire } from '../operations.js';
 import type { RateLimiter } from '../rate-limiter.js';
+import type { TokenLookup } from '../token-lookup.js';
 import { requestSchema } from '../schemas/request-schema.js';
 import { responseSchema } from '../schemas/response-schema.js';
 
@@ -16,6 +17,7 @@ export interface OperationRouteDeps {
   /** Null in processes that expose no metrics. */
   metrics: ServiceMetrics | null;
   store: Store;
+  tokens: TokenLookup;
   clock: Clock;
   serviceName: string;
   rateLimiter: RateLimiter | null;
@@ -39,7 +41,7 @@ export function operationRouteOptions(operation: OperationWire, deps: OperationR
     preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
       relaxRequestBody(request.body, operation.requestRoot);
       request.envelopeInput = readEnvelopeInput(request.body, operation.requestRoot);
-      await authenticate(request, deps.store, deps.clock);
+      await authenticate(request, deps.tokens, deps.clock);
       if (deps.rateLimiter) {
         const decision = deps.rateLimiter.take(request.tokenId!, Date.now());
         if (!decision.allowed) throw errors.rateLimited(decision.headers);

@@ -20,16 +20,23 @@ export async function insertToken(db: Executor, token: TokenRecord, now: string)
   }).execute();
 }
 
-/** The agency of a token that is neither revoked nor expired at `now`. */
-export async function findAgencyByTokenHash(db: Executor, tokenHash: string, now: string): Promise<{ tokenId: string; agency: Agency } | null> {
-  // Every request runs this: plain SQL text, no query building.
+export interface ActiveToken {
+  tokenId: string;
+  agency: Agency;
+  expiresAt: string | null;
+}
+
+/** A token that is not revoked, with its agency; whether it has expired is the caller's to check. */
+export async function findActiveToken(db: Executor, tokenHash: string): Promise<ActiveToken | null> {
+  // Every request runs this (unless cached): plain SQL text, no query building.
   const [row] = await runSql<{ token_id: string; expires_at: string | null; revoked_at: string | null; agency_id: string; name: string; iata_number: string | null; email: string | null }>(db,
     'select t.token_id, t.expires_at, t.revoked_at, a.agency_id, a.name, a.iata_number, a.email from access_tokens t join agencies a on a.agency_id = t.agency_id where t.token_hash = ?',
     [tokenHash]);
-  if (!row || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
+  if (!row || row.revoked_at !== null) return null;
   return {
     tokenId: row.token_id,
     agency: { agencyId: row.agency_id, name: row.name, iataNumber: row.iata_number, email: row.email },
+    expiresAt: row.expires_at,
   };
 }
 
