@@ -47,6 +47,8 @@ export async function startServer(config: Config, options: { migrate: boolean } 
     await store.close();
   });
   const address = await app.listen({ port: config.port, host: config.host });
+  // What an operator checks first: which store, and on SQLite which durability, this process runs with.
+  app.log.info({ address, store: store.dialect, ...(store.dialect === 'sqlite' ? { durability: config.durability } : {}) }, 'listening');
 
   let stopping: Promise<void> | null = null;
   const stop = () => {

@@ -22,13 +22,13 @@ export async function seedCrashSandbox(sandbox: CliSandbox, fixture: CrashFixtur
   return token;
 }
 
-/** Runs the load with four SIGKILLs and stops the last server with SIGTERM. */
-export async function crashUnderLoad(t: TestContext, sandbox: CliSandbox, fixture: CrashFixture, token: string): Promise<CrashRun> {
+/** Runs the load with four SIGKILLs and stops the last server with SIGTERM; `env` adds to the service's settings. */
+export async function crashUnderLoad(t: TestContext, sandbox: CliSandbox, fixture: CrashFixture, token: string, env: Record<string, string> = {}): Promise<CrashRun> {
   t.diagnostic(`seed ${CRASH_SEED} (CRASH_SEED=${CRASH_SEED} reproduces the plan)`);
   const run = await runCrashLoad({
     fixture, token, kills: 4, random: seededRandom(CRASH_SEED + 1),
     // Bursts of one token are the point here, not the per-token rate limit.
-    serve: () => sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } }),
+    serve: () => sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0', ...env } }),
   });
   t.diagnostic(`${run.requests} requests, ${run.retries} retries, ${run.acknowledged.length} acknowledged, kills at ${JSON.stringify(run.kills)}`);
   assert.deepEqual(run.unexpected, []);
