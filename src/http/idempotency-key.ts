@@ -19,8 +19,10 @@ export function readIdempotencyKey(request: FastifyRequest): { key: string; requ
 type Piece = { text: string } | { value: unknown };
 
 /**
- * The text JSON.stringify gives for a parsed JSON body, written without recursion: unknown fields
- * may nest thousands deep within 64 KiB, which overflows JSON.stringify's stack.
+ * The body as canonical JSON text: the text JSON.stringify gives, with every object's keys sorted,
+ * so that "the same body" means the same JSON value, whatever the order of its keys or its
+ * whitespace. Written without recursion: unknown fields may nest thousands deep within 64 KiB,
+ * which overflows JSON.stringify's stack.
  */
 export function jsonText(body: unknown): string {
   const out: string[] = [];
@@ -40,7 +42,8 @@ export function jsonText(body: unknown): string {
     if (Array.isArray(value)) {
       value.forEach((item, index) => inner.push(...(index > 0 ? [{ text: ',' }] : []), { value: item }));
     } else {
-      Object.entries(value).forEach(([key, item], index) => inner.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: item }));
+      // Code-unit order, not locale order: the same on every machine.
+      Object.keys(value).sort().forEach((key, index) => inner.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: (value as Record<string, unknown>)[key] }));
     }
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
     pending.push({ text: close }, ...inner.reverse(), { text: open });

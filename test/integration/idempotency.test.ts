@@ -132,6 +132,24 @@ describe('Idempotency-Key', () => {
     assert.deepEqual(resultOf(unkeyed, INVOLUNTARY_CANCEL), resultOf(firstResponse, INVOLUNTARY_CANCEL));
   });
 
+  test('the same body with its keys in another order and other whitespace is the same body: replayed, not 422', async () => {
+    await service.importOrders([simpleOrder('IK-ORD-R1', 'IKA', 'IKRR01', '2201234519901')]);
+    const first = await service.post(CANCEL.path, CANCEL.build('IK-ORD-R1', ['IKRR01']), keyed(tokenA, 'reordered-1'));
+    assert.equal(first.status, 200, first.text);
+    const reordered = `{ "OrderCancelRQ" : {\n  "Query": { "GdsBookingReference": ["IKRR01"], "OrderID": "IK-ORD-R1" } } }`;
+    const again = await service.request(CANCEL.path, {
+      method: 'POST', body: reordered, headers: { 'content-type': 'application/json', ...keyed(tokenA, 'reordered-1') },
+    });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.text, first.text);
+    // A value that differs is still another body.
+    const changed = await service.request(CANCEL.path, {
+      method: 'POST', body: reordered.replace('IKRR01', 'IKRR02'), headers: { 'content-type': 'application/json', ...keyed(tokenA, 'reordered-1') },
+    });
+    assert.equal(changed.status, 422, changed.text);
+  });
+
   test('a 200 whose items failed is kept too: the repeat replays it even after the state has changed', async () => {
     await service.importOrders([simpleOrder('IK-ORD-2', 'IKA', 'IKR002', '2201234510003')]);
     const body = INVOLUNTARY_CANCEL.build('IK-ORD-2', ['IKR002']);
