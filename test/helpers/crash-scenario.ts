@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { asNdjson, type CliSandbox } from './cli.js';
-import { crashPlan, runCrashLoad, seededRandom, type CrashFixture, type CrashRun } from './crash-load.js';
+import { assertCrashOutcome, crashPlan, openStoreAt, runCrashLoad, seededRandom, type CrashFixture, type CrashRun } from './crash-load.js';
 
 export const CRASH_SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 
@@ -38,4 +38,16 @@ export async function crashUnderLoad(t: TestContext, sandbox: CliSandbox, fixtur
   run.server.child.kill('SIGTERM');
   assert.equal((await run.server.exited).code, 0);
   return run;
+}
+
+/** The store at `databaseUrl` holds exactly what the run acknowledged (see assertCrashOutcome), with both kinds of cancellation. */
+export async function assertStoredOutcome(t: TestContext, databaseUrl: string, fixture: CrashFixture, run: CrashRun): Promise<void> {
+  const store = openStoreAt(databaseUrl);
+  try {
+    const counts = await assertCrashOutcome(store, fixture, run);
+    t.diagnostic(`bookings: ${JSON.stringify(counts)}`);
+    assert.ok(counts.voluntary > 0 && counts.involuntary > 0, 'both kinds of cancellation happened');
+  } finally {
+    await store.close();
+  }
 }
