@@ -48,6 +48,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   app.decorateRequest('tokenId', null);
   app.decorateRequest('envelopeInput', null);
   app.decorateRequest('outcomeCode', null);
+  app.decorateRequest('replayOf', null);
 
   installSecurityHeaders(app);
   installRequestLog(app);

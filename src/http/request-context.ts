@@ -16,6 +16,8 @@ declare module 'fastify' {
     envelopeInput: EnvelopeInput | null;
     /** The code written to the request's log line: OK, or the first failure's code. */
     outcomeCode: string | null;
+    /** On a replay, the id of the request whose response it repeats (the X-Request-Id the client sees). */
+    replayOf: string | null;
   }
   interface FastifyContextConfig {
     operation?: OperationWire;

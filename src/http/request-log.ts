@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * One structured line per request: request id, agency, operation, outcome code and latency.
+ * One structured line per request: request id, agency, operation, outcome code and latency (and, on
+ * a replay, the id of the request it repeats).
  * Headers and bodies are never logged, so neither tokens nor e-mail addresses reach the log.
  */
 export function installRequestLog(app: FastifyInstance): void {
@@ -15,6 +16,8 @@ export function installRequestLog(app: FastifyInstance): void {
       code: request.outcomeCode ?? (reply.statusCode < 400 ? 'OK' : String(reply.statusCode)),
       status: reply.statusCode,
       latencyMs: Math.round(reply.elapsedTime * 100) / 100,
+      // A replay answers with the first request's X-Request-Id: searching the log for it finds both.
+      ...(request.replayOf ? { replayOf: request.replayOf } : {}),
     }, 'request');
   });
 }

@@ -87,6 +87,16 @@ describe('Idempotency-Key', () => {
   });
   after(() => service.close());
 
+  /** The log lines of replays of `originalId`, once `count` of them have been written. */
+  async function replayLogLines(originalId: string, count: number): Promise<Record<string, unknown>[]> {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const lines = service.logs.filter((line) => line.replayOf === originalId);
+      if (lines.length >= count) return lines;
+      await sleep(10);
+    }
+    return service.logs.filter((line) => line.replayOf === originalId);
+  }
+
   test('a repeat with the same key and body replays the first response byte for byte, with Idempotent-Replayed: true, and changes nothing', async () => {
     await twoTicketOrder(service, 'IK-ORD-1', 'IKA', 'IKR001', ['2201234510001', '2201234510002']);
     const body = INVOLUNTARY_CANCEL.build('IK-ORD-1', ['ikr001']);
@@ -111,6 +121,13 @@ describe('Idempotency-Key', () => {
       assert.deepEqual(added, ['idempotent-replayed']);
     }
     assert.deepEqual(await fullSnapshot(service), afterFirst, 'a replay changes nothing and records nothing');
+    // Each replay has a log line of its own that names the request it repeats.
+    const replayLines = await replayLogLines(firstId, 3);
+    assert.equal(replayLines.length, 3, JSON.stringify(replayLines));
+    for (const line of replayLines) {
+      assert.equal(line.code, 'REPLAYED');
+      assert.notEqual(line.requestId, firstId);
+    }
     assert.deepEqual((await refundRows(service, 'IK-ORD-1')).map((row) => [row.ticket_number, row.amount_minor]),
       [['2201234510001', 57050], ['2201234510002', 11001]]);
 

@@ -61,6 +61,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
     if (outcome.kind === 'order-not-found') throw errors.orderNotFound(orderId);
     if (outcome.kind === 'replayed') {
       request.outcomeCode = 'REPLAYED';
+      request.replayOf = outcome.originalRequestId;
       void reply.header('idempotent-replayed', 'true').header('x-request-id', outcome.originalRequestId);
     }
     return reply.code(outcome.response.status).type('application/json; charset=utf-8').send(outcome.response.body);
