@@ -179,3 +179,17 @@ export async function logLinesOf(service: TestService, requestId: string): Promi
   }
   return [];
 }
+
+/**
+ * Two responses that must not be told apart (another agency's order and a missing one): the same
+ * body but for the request id, the same headers with the same values but for the date and the id.
+ */
+export function assertAnsweredAlike(response: HttpResponse, other: HttpResponse): void {
+  const idOf = (answer: HttpResponse) => answer.headers.get('x-request-id')!;
+  assert.equal(response.text.replace(idOf(response), '<id>'), other.text.replace(idOf(other), '<id>'));
+  const headerNames = (answer: HttpResponse) => [...answer.headers.keys()].sort();
+  assert.deepEqual(headerNames(response), headerNames(other));
+  for (const name of headerNames(response).filter((header) => !['date', 'x-request-id', 'content-length'].includes(header))) {
+    assert.equal(response.headers.get(name), other.headers.get(name), name);
+  }
+}

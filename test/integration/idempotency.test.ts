@@ -8,10 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { bookingState, refundRows } from '../helpers/booking-state.js';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
+import { holdKeptResponses, holdOrder, untilWaitingForLock } from '../helpers/store-hold.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import {
@@ -531,53 +530,3 @@ describe('Idempotency-Key expiry (24 hours, on an injected clock)', () => {
     assert.equal((await bookingState(service, 'IK-EXP-3', 'IKE003')).status, 'CANCELED');
   });
 });
-
-// ---------------------------------------------------------------------------------------------
-// Holding the store from outside the service, to have requests wait.
-
-interface StoreHold {
-  release(): Promise<void>;
-}
-
-/** Another connection holds the order's row lock (PostgreSQL) or the write lock (SQLite). */
-async function holdOrder(service: TestService, orderId: string): Promise<StoreHold> {
-  if (testStoreKind() === 'postgres') {
-    const client = new pg.Client(service.databaseUrl);
-    await client.connect();
-    await client.query('begin');
-    await client.query('select order_id from orders where order_id = $1 for update', [orderId]);
-    return { release: async () => { await client.query('commit'); await client.end(); } };
-  }
-  const db = new Database(service.databaseUrl.slice('sqlite:'.length));
-  db.exec('begin immediate');
-  return { release: async () => { db.exec('commit'); db.close(); } };
-}
-
-/** PostgreSQL: another connection holds the kept-responses table so that no request can write to it. */
-async function holdKeptResponses(service: TestService): Promise<StoreHold> {
-  const client = new pg.Client(service.databaseUrl);
-  await client.connect();
-  await client.query('begin');
-  await client.query('lock table idempotency_keys in exclusive mode');
-  return { release: async () => { await client.query('commit'); await client.end(); } };
-}
-
-/** Until `count` of the service's requests wait for a lock (PostgreSQL shows it; SQLite gets a pause). */
-async function untilWaitingForLock(service: TestService, count: number): Promise<void> {
-  if (testStoreKind() !== 'postgres') {
-    await sleep(100);
-    return;
-  }
-  const client = new pg.Client(service.databaseUrl);
-  await client.connect();
-  try {
-    for (let attempt = 0; attempt < 500; attempt++) {
-      const result = await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-      if (result.rows[0].n >= count) return;
-      await sleep(10);
-    }
-    throw new Error(`fewer than ${count} requests waited for the lock`);
-  } finally {
-    await client.end();
-  }
-}

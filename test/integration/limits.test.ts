@@ -8,11 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { bookingState, refundRows } from '../helpers/booking-state.js';
 import { bearer, change, simpleOrder } from '../helpers/documents.js';
-import { testStoreKind } from '../helpers/test-database.js';
+import { holdOrder, untilWaitingForLock } from '../helpers/store-hold.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import {
   OPERATION_CASES, asHttpResponse, assertFailureEnvelope, assertRequestId, rawRequest, snapshotStore, type SenderBlock,
@@ -175,49 +173,6 @@ describe('rate limit off: RATE_LIMIT_PER_SECOND=0', () => {
 
 // ---------------------------------------------------------------------------------------------
 // Request time-out
-
-interface StoreHold {
-  release(): Promise<void>;
-}
-
-/**
- * Holds the store busy for one order from outside the service: on PostgreSQL a second connection
- * holds the order row's lock (SELECT … FOR UPDATE); on SQLite a second connection holds the write
- * lock (BEGIN IMMEDIATE). A request on that order waits for the lock.
- */
-async function holdOrder(service: TestService, orderId: string): Promise<StoreHold> {
-  if (testStoreKind() === 'postgres') {
-    const client = new pg.Client(service.databaseUrl);
-    await client.connect();
-    await client.query('begin');
-    const locked = await client.query('select order_id from orders where order_id = $1 for update', [orderId]);
-    assert.equal(locked.rowCount, 1);
-    return { release: async () => { await client.query('commit'); await client.end(); } };
-  }
-  const db = new Database(service.databaseUrl.slice('sqlite:'.length));
-  db.exec('begin immediate');
-  return { release: async () => { db.exec('commit'); db.close(); } };
-}
-
-/** Waits until the service's request is waiting for the held lock (visible on PostgreSQL; a pause on SQLite). */
-async function untilWaitingForLock(service: TestService): Promise<void> {
-  if (testStoreKind() !== 'postgres') {
-    await sleep(50);
-    return;
-  }
-  const client = new pg.Client(service.databaseUrl);
-  await client.connect();
-  try {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const result = await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-      if (result.rows[0].n > 0) return;
-      await sleep(10);
-    }
-    throw new Error('no request waited for the lock');
-  } finally {
-    await client.end();
-  }
-}
 
 describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
   let service: TestService;

@@ -1,0 +1,60 @@
+/**
+ * Holding the store from outside the service, to have its requests wait: a second connection
+ * holds the order row's lock (PostgreSQL, SELECT … FOR UPDATE) or the write lock (SQLite,
+ * BEGIN IMMEDIATE), or, on PostgreSQL, the whole kept-responses table.
+ */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { testStoreKind } from './test-database.js';
+import type { TestService } from './test-service.js';
+
+export interface StoreHold {
+  release(): Promise<void>;
+}
+
+async function holdInTransaction(service: TestService, statement: string, parameters: unknown[]): Promise<{ hold: StoreHold; rowCount: number | null }> {
+  const client = new pg.Client(service.databaseUrl);
+  await client.connect();
+  await client.query('begin');
+  const result = await client.query(statement, parameters);
+  return { hold: { release: async () => { await client.query('commit'); await client.end(); } }, rowCount: result.rowCount };
+}
+
+/** A request on `orderId` waits until the hold is released. */
+export async function holdOrder(service: TestService, orderId: string): Promise<StoreHold> {
+  if (testStoreKind() === 'postgres') {
+    const { hold, rowCount } = await holdInTransaction(service, 'select order_id from orders where order_id = $1 for update', [orderId]);
+    assert.equal(rowCount, 1);
+    return hold;
+  }
+  const db = new Database(service.databaseUrl.slice('sqlite:'.length));
+  db.exec('begin immediate');
+  return { release: async () => { db.exec('commit'); db.close(); } };
+}
+
+/** PostgreSQL: no request can write a kept response until the hold is released. */
+export async function holdKeptResponses(service: TestService): Promise<StoreHold> {
+  return (await holdInTransaction(service, 'lock table idempotency_keys in exclusive mode', [])).hold;
+}
+
+/** Until `count` of the service's requests wait for a lock (PostgreSQL shows it; SQLite gets a pause). */
+export async function untilWaitingForLock(service: TestService, count = 1): Promise<void> {
+  if (testStoreKind() !== 'postgres') {
+    await sleep(100);
+    return;
+  }
+  const client = new pg.Client(service.databaseUrl);
+  await client.connect();
+  try {
+    for (let attempt = 0; attempt < 500; attempt++) {
+      const result = await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+      if (result.rows[0].n >= count) return;
+      await sleep(10);
+    }
+    throw new Error(`fewer than ${count} requests waited for the lock`);
+  } finally {
+    await client.end();
+  }
+}
