@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config.js';
 import { setUpDemo } from '../demo/demo-setup.js';
@@ -10,13 +11,14 @@ import { AdminError, addAgency, issueToken, revokeToken } from '../service/agenc
 import { importChanges } from '../service/change-import.js';
 import { systemClock } from '../service/clock.js';
 import { importOrders } from '../service/order-import.js';
+import { preparedInThread } from '../service/order-preparation-thread.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
 import { auditTrail } from '../store/repositories/audit-repository.js';
 import { loadOrder } from '../store/repositories/orders-repository.js';
 import { parseWorkers, serve } from './serve.js';
 import { parseDuration } from './duration.js';
-import { openImportInput } from './progress.js';
+import { importProgress } from './progress.js';
 import { configFrom, withStore, type GlobalOptions } from './with-store.js';
 
 const clock = systemClock;
@@ -38,16 +40,31 @@ function workers(text: string): number {
   return count;
 }
 
-/** Streams FILE's records into an import, with a progress line on a terminal. */
-async function importFile<T>(
-  options: GlobalOptions, file: string, what: string,
-  run: (store: Store, records: AsyncIterable<RawRecord>, progress: (count: number) => void) => Promise<T>,
+/** What an import reads: its records, however prepared, and how far through the input it is. */
+interface ImportSource<Records> {
+  records: Records;
+  bytesRead(): number;
+}
+
+/** FILE's records, read and parsed on this thread. */
+function recordsHere(file: string): ImportSource<AsyncIterable<RawRecord>> {
+  const stream = file === '-' ? process.stdin : fs.createReadStream(file);
+  return { records: streamRecords(stream), bytesRead: () => (stream as Partial<fs.ReadStream>).bytesRead ?? 0 };
+}
+
+/** Streams FILE into an import, with a progress line on a terminal. */
+async function importFile<Records, T>(
+  options: GlobalOptions, file: string, what: string, open: (file: string) => ImportSource<Records>,
+  run: (store: Store, records: Records, progress: (count: number) => void) => Promise<T>,
 ): Promise<T> {
-  const input = openImportInput(file);
+  const progress = importProgress(file, what);
   try {
-    return await withStore(options, (store) => run(store, streamRecords(input.stream), input.progress(what)));
+    return await withStore(options, (store) => {
+      const source = open(file);
+      return run(store, source.records, (count) => progress.report(count, source.bytesRead()));
+    });
   } finally {
-    input.done();
+    progress.done();
   }
 }
 
@@ -133,7 +150,11 @@ export function buildCli(): Command {
     .argument('<file>', 'a file, or - for standard input')
     .option('--upsert', 'replace orders whose orderId exists already')
     .action(async (file: string, options: { upsert?: boolean }) => {
-      printJson(await importFile(global(), file, 'orders', (store, records, progress) => importOrders(store, clock, records, options.upsert ?? false, progress)));
+      printJson(await importFile(global(), file, 'orders', (path) => {
+        const prepared = preparedInThread(path);
+        return { records: prepared.batches, bytesRead: prepared.bytesRead };
+      },
+        (store, batches, progress) => importOrders(store, clock, batches, options.upsert ?? false, progress)));
     });
   orders.command('show')
     .description('print an order as JSON with its current statuses, airline changes and refunds')
@@ -149,7 +170,7 @@ export function buildCli(): Command {
     .description('import airline-change documents: a JSON array, one object, or NDJSON; all or nothing')
     .argument('<file>', 'a file, or - for standard input')
     .action(async (file: string) => {
-      printJson(await importFile(global(), file, 'changes', (store, records, progress) => importChanges(store, clock, records, progress)));
+      printJson(await importFile(global(), file, 'changes', recordsHere, (store, records, progress) => importChanges(store, clock, records, progress)));
     });
 
   program.command('audit')
@@ -178,7 +199,8 @@ export async function runCli(argv: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof DocumentError || error instanceof AdminError || error instanceof ConfigError) {
       process.stderr.write(`error: ${error.message}\n`);
-    } else if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    } else if (/^E[A-Z]+$/.test(String((error as NodeJS.ErrnoException | null)?.code))) {
+      // The system refused a file (missing, a directory, not readable): its message says which.
       process.stderr.write(`error: ${(error as Error).message}\n`);
     } else {
       process.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);

@@ -3,6 +3,7 @@ import { addAgency, issueToken } from '../service/agency-admin.js';
 import { importChanges } from '../service/change-import.js';
 import type { Clock } from '../service/clock.js';
 import { importOrders } from '../service/order-import.js';
+import { preparedHere } from '../service/order-preparation.js';
 import { findAgency } from '../store/repositories/agencies-repository.js';
 import type { Store } from '../store/store.js';
 import { DEMO_AGENCY, demoData } from './demo-data.js';
@@ -28,7 +29,7 @@ type DocumentShape = { orderId: string; gdsBookingReference: string; kind: strin
 export async function setUpDemo(store: Store, clock: Clock, count: number): Promise<DemoSummary> {
   if (!await findAgency(store.db, DEMO_AGENCY.agencyId)) await addAgency(store, clock, { ...DEMO_AGENCY });
   const data = demoData(count, Date.parse(clock()));
-  await importOrders(store, clock, data.orders.map((value, index) => ({ label: `demo order ${index + 1}`, value })), true);
+  await importOrders(store, clock, preparedHere(data.orders.map((value, index) => ({ label: `demo order ${index + 1}`, value }))), true);
   await importChanges(store, clock, readRecords(JSON.stringify(data.changes)));
   const { token } = await issueToken(store, clock, DEMO_AGENCY.agencyId, null);
 

@@ -1,13 +1,11 @@
 import { DocumentError } from '../documents/document-error.js';
-import { readEach, type RawRecord } from '../documents/document-reader.js';
-import { readOrderDocument } from '../documents/order-document.js';
-import type { Order } from '../domain/order.js';
 import { findAgency } from '../store/repositories/agencies-repository.js';
 import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
 import { insertOrders } from '../store/repositories/orders-repository.js';
 import { placeholders, runSql } from '../store/raw-sql.js';
 import type { Executor, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
+import type { PreparedOrder } from './order-preparation.js';
 
 export interface ImportSummary {
   imported: number;
@@ -15,65 +13,56 @@ export interface ImportSummary {
 }
 
 const OPERATOR_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'orders import' };
-const BATCH = 500;
-
-interface Pending { label: string; order: Order }
 
 /**
- * Imports order documents, all or nothing: records are read, checked and written in batches inside
- * one transaction, so a file of any size takes constant memory and the first bad record rolls back
- * everything. An existing orderId is an error unless `upsert`, which replaces the order whole.
+ * Imports order documents, all or nothing: batches of checked documents (`preparedHere`, or
+ * `preparedInThread` for a file) are written inside one transaction, so a file of any size takes
+ * constant memory and the first bad record rolls back everything. An existing orderId is an error
+ * unless `upsert`, which replaces the order whole.
  */
 export async function importOrders(
-  store: Store, clock: Clock, records: Iterable<RawRecord> | AsyncIterable<RawRecord>, upsert: boolean,
+  store: Store, clock: Clock, batches: AsyncIterable<PreparedOrder[]>, upsert: boolean,
   onProgress: (imported: number) => void = () => {},
 ): Promise<ImportSummary> {
   return store.transaction(async (tx) => {
     const now = clock();
     const summary: ImportSummary = { imported: 0, replaced: 0 };
     const knownAgencies = new Set<string>();
-    let batch: Pending[] = [];
-    for await (const record of records) {
-      const [order] = readEach([record], readOrderDocument);
-      batch.push({ label: record.label, order: order! });
-      if (batch.length >= BATCH) {
-        await writeBatch(tx, batch, upsert, now, knownAgencies, summary);
-        onProgress(summary.imported);
-        batch = [];
-      }
+    for await (const batch of batches) {
+      await writeBatch(tx, batch, upsert, now, knownAgencies, summary);
+      onProgress(summary.imported);
     }
-    await writeBatch(tx, batch, upsert, now, knownAgencies, summary);
     onProgress(summary.imported);
     return summary;
   });
 }
 
-async function writeBatch(tx: Executor, batch: Pending[], upsert: boolean, now: string, knownAgencies: Set<string>, summary: ImportSummary): Promise<void> {
+async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean, now: string, knownAgencies: Set<string>, summary: ImportSummary): Promise<void> {
   if (batch.length === 0) return;
-  for (const { label, order } of batch) {
+  for (const order of batch) {
     if (knownAgencies.has(order.agencyId)) continue;
     if (!await findAgency(tx, order.agencyId)) {
-      throw new DocumentError(label, 'agencyId', `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`);
+      throw new DocumentError(order.label, 'agencyId', `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`);
     }
     knownAgencies.add(order.agencyId);
   }
 
   const seenInBatch = new Map<string, string>();
-  for (const { label, order } of batch) {
-    const first = seenInBatch.get(order.orderId);
-    if (first) throw new DocumentError(label, 'orderId', `repeats ${order.orderId} of ${first}`);
-    seenInBatch.set(order.orderId, label);
+  for (const { label, orderId } of batch) {
+    const first = seenInBatch.get(orderId);
+    if (first) throw new DocumentError(label, 'orderId', `repeats ${orderId} of ${first}`);
+    seenInBatch.set(orderId, label);
   }
-  const ids = batch.map(({ order }) => order.orderId);
+  const ids = batch.map((order) => order.orderId);
   const existing = new Map((await runSql<{ order_id: string; created_at: string }>(tx,
     `select order_id, created_at from orders where order_id in (${placeholders(ids.length)})`, ids))
     .map((row) => [row.order_id, row.created_at]));
-  for (const { label, order } of batch) {
-    const createdAt = existing.get(order.orderId);
+  for (const { label, orderId } of batch) {
+    const createdAt = existing.get(orderId);
     if (createdAt === undefined) continue;
     // Written by this very import (same transaction, same time): an earlier record of the file.
-    if (createdAt === now) throw new DocumentError(label, 'orderId', `repeats ${order.orderId} of an earlier record`);
-    if (!upsert) throw new DocumentError(label, 'orderId', `${order.orderId} exists already (use --upsert to replace it)`);
+    if (createdAt === now) throw new DocumentError(label, 'orderId', `repeats ${orderId} of an earlier record`);
+    if (!upsert) throw new DocumentError(label, 'orderId', `${orderId} exists already (use --upsert to replace it)`);
   }
   if (existing.size > 0) {
     // Bookings, changes and refunds go with the order (foreign keys on delete cascade).
@@ -81,12 +70,12 @@ async function writeBatch(tx: Executor, batch: Pending[], upsert: boolean, now: 
     await runSql(tx, `delete from orders where order_id in (${placeholders(replaced.length)})`, replaced);
     summary.replaced += replaced.length;
   }
-  await insertOrders(tx, batch.map(({ order }) => order), now);
-  const events: AuditEvent[] = batch.map(({ order }) => ({
+  await insertOrders(tx, batch, now);
+  const events: AuditEvent[] = batch.map((order) => ({
     orderId: order.orderId,
     reference: null,
     event: existing.has(order.orderId) ? 'ORDER_REPLACED' : 'ORDER_IMPORTED',
-    detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.bookings.map((booking) => booking.reference) },
+    detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.references },
   }));
   await appendAuditEvents(tx, OPERATOR_IMPORT, events, now, summary.imported);
   summary.imported += batch.length;

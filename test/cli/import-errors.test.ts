@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { asJsonArray, asNdjson, CliSandbox } from '../helpers/cli.js';
 import { booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
@@ -31,10 +32,15 @@ function snapshot() {
   };
 }
 
-/** Runs an import that must fail: non-zero exit, one `error: …` line on stderr naming `expected`, nothing written. */
-async function rejects(args: string[], content: string, expected: string | RegExp): Promise<string> {
+/**
+ * Runs an import that must fail: non-zero exit, one `error: …` line on stderr naming `expected`,
+ * nothing written. The content comes on standard input, or from a file with `fromFile`.
+ */
+async function rejects(args: string[], content: string, expected: string | RegExp, fromFile = false): Promise<string> {
   const before = snapshot();
-  const result = await sandbox.run([...args, '-'], { stdin: content });
+  const result = fromFile
+    ? await sandbox.run([...args, sandbox.write(`rejected-${++counter}.ndjson`, content)])
+    : await sandbox.run([...args, '-'], { stdin: content });
   assert.notEqual(result.code, 0, `expected failure, got: ${result.stdout}`);
   assert.equal(result.stdout, '');
   const lines = result.stderr.trimEnd().split('\n');
@@ -216,5 +222,39 @@ describe('changes import: every error names the record and the field, and stores
 
   test('nothing of any rejected file was stored', () => {
     assert.deepEqual(sandbox.query('select change_id from airline_changes'), []);
+  });
+});
+
+describe('orders import of more records than one batch (500)', () => {
+  const many = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => good(`${prefix}-${index + 1}`));
+
+  test('a bad record after two batches of good ones stores nothing, from a file as from standard input', async () => {
+    const content = asNdjson([...many('LATE', 1_100), simpleOrder('BAD-LATE', 'AG1', 'BADLT1', '12345')]);
+    const expected = 'line 1101: bookings[0].passengers[0].ticket.ticketNumber must be 13 digits';
+    await rejects(['orders', 'import'], content, expected, true);
+    await rejects(['orders', 'import'], content, expected);
+  });
+
+  test('a record of an unknown agency in the third batch stores nothing', async () => {
+    await rejects(['orders', 'import'], asNdjson([...many('LATE', 1_050), { ...good('BAD-AG'), agencyId: 'NOBODY' }]), 'line 1051: agencyId names no agency: NOBODY', true);
+  });
+
+  test('a directory instead of a file: the system\'s reason on one line', async () => {
+    const before = snapshot();
+    const result = await sandbox.run(['orders', 'import', path.dirname(sandbox.write('probe.ndjson', ''))]);
+    assert.equal(result.code, 1);
+    assert.equal(result.stderr, 'error: EISDIR: illegal operation on a directory, read\n');
+    assert.deepEqual(snapshot(), before);
+  });
+
+  test('every record of a file of three batches is stored, each with its audit event, in file order', async () => {
+    const result = await sandbox.ok(['orders', 'import', sandbox.write('many.ndjson', asNdjson(many('MANY', 1_234)))]);
+    assert.deepEqual(JSON.parse(result.stdout), { imported: 1_234, replaced: 0 });
+    const stored = sandbox.query<{ order_id: string }>("select order_id from orders where order_id like 'MANY-%'").map((row) => row.order_id);
+    assert.deepEqual(new Set(stored), new Set(many('MANY', 1_234).map((document) => document.orderId)));
+    const audit = sandbox.query<{ order_id: string; sequence: number }>(
+      "select order_id, sequence from audit_events where order_id like 'MANY-%' and event = 'ORDER_IMPORTED' order by sequence");
+    assert.deepEqual(audit.map((row) => row.order_id), Array.from({ length: 1_234 }, (_, index) => `MANY-${index + 1}`));
+    assert.deepEqual(audit.map((row) => row.sequence), Array.from({ length: 1_234 }, (_, index) => index));
   });
 });

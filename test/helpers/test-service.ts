@@ -9,6 +9,7 @@ import { addAgency, issueToken } from '../../src/service/agency-admin.js';
 import { importChanges } from '../../src/service/change-import.js';
 import type { Clock } from '../../src/service/clock.js';
 import { importOrders } from '../../src/service/order-import.js';
+import { preparedHere } from '../../src/service/order-preparation.js';
 import { migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -104,7 +105,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
       return (await issueToken(store, clock, agencyId, expiresInMs)).token;
     },
     async importOrders(documents, upsert = false) {
-      await importOrders(store, clock, readRecords(JSON.stringify(documents)), upsert);
+      await importOrders(store, clock, preparedHere(readRecords(JSON.stringify(documents))), upsert);
     },
     async importChanges(documents) {
       await importChanges(store, clock, readRecords(JSON.stringify(documents)));

@@ -132,14 +132,25 @@ export async function insertChanges(db: Executor, changes: readonly (BookingKey 
       JSON.stringify(change.removedSegments), JSON.stringify(change.addedSegments), change.status, now, null]));
 }
 
+/** A booking's row values, in the order `insertOrders` writes them. */
+export function bookingRows(order: Order): unknown[][] {
+  return order.bookings.map((booking, position) => [order.orderId, booking.reference, position, booking.status,
+    booking.cancellation, JSON.stringify(booking.segments), JSON.stringify(booking.passengers)]);
+}
+
+export interface OrderRows extends OrderRow {
+  /** From `bookingRows`. */
+  bookingRows: unknown[][];
+}
+
 /** Inserts orders with their bookings, in as few statements as the store allows. */
-export async function insertOrders(db: Executor, orders: readonly Order[], now: string): Promise<void> {
+export async function insertOrders(db: Executor, orders: readonly OrderRows[], now: string): Promise<void> {
   if (orders.length === 0) return;
   await insertRows(db, 'orders', ['order_id', 'agency_id', 'currency', 'created_at', 'updated_at'],
     orders.map((order) => [order.orderId, order.agencyId, order.currency, now, now]));
-  await insertRows(db, 'bookings', ['order_id', 'reference', 'position', 'status', 'cancellation', 'segments', 'passengers'],
-    orders.flatMap((order) => order.bookings.map((booking, position) => [order.orderId, booking.reference, position, booking.status,
-      booking.cancellation, JSON.stringify(booking.segments), JSON.stringify(booking.passengers)])));
+  const rows: unknown[][] = [];
+  for (const order of orders) rows.push(...order.bookingRows);
+  await insertRows(db, 'bookings', ['order_id', 'reference', 'position', 'status', 'cancellation', 'segments', 'passengers'], rows);
 }
 
 /** What an operation changed on one booking, as statements: its row, its changes' statuses, new refunds. */
