@@ -38,6 +38,9 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
     };
   });
   unique(coupons.map((coupon) => coupon.segmentId), child(path, 'coupons'), 'segment');
+  // Contract §6: one coupon per segment. A changed flight moves its coupon, so every flight needs one.
+  const uncovered = segments.find((segment) => !coupons.some((coupon) => coupon.segmentId === segment.segmentId));
+  if (uncovered) throw new FieldError(child(path, 'coupons'), `has no coupon for segment ${uncovered.segmentId}: a ticket has one coupon per segment of its booking`);
   if (withValue && sumMinor(coupons.map((coupon) => coupon.value)) !== total) {
     throw new FieldError(child(path, 'coupons'), 'values must sum to baseFare + taxes');
   }

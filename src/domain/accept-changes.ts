@@ -1,4 +1,4 @@
-import { changedTo, failed, pendingChanges, unchanged, type BookingOutcome } from './booking-outcome.js';
+import { changedTo, failed, inDetectionOrder, pendingChanges, unchanged, type BookingOutcome } from './booking-outcome.js';
 import { reassignCoupons } from './coupon-reassignment.js';
 import { changeItinerary, orderCoupons } from './itinerary.js';
 import type { Booking } from './order.js';
@@ -11,7 +11,7 @@ export function acceptChanges(booking: Booking): BookingOutcome {
   if (booking.status === 'CANCELED') {
     return failed('BOOKING_CANCELED', `Booking ${booking.reference} is cancelled.`);
   }
-  const pending = pendingChanges(booking);
+  const pending = inDetectionOrder(pendingChanges(booking));
   if (pending.length === 0) {
     const latest = booking.changes.at(-1);
     if (latest?.status === 'ACCEPTED') return unchanged(booking);
@@ -25,10 +25,9 @@ export function acceptChanges(booking: Booking): BookingOutcome {
 
   let { segments, passengers } = booking;
   for (const change of pending) {
-    const removed = new Set(change.removedSegments);
-    segments = changeItinerary(segments, removed, change.addedSegments);
+    segments = changeItinerary(segments, new Set(change.removedSegments), change.addedSegments);
     passengers = passengers.map((passenger) => passenger.ticket
-      ? { ...passenger, ticket: reassignCoupons(passenger.ticket, removed, change.addedSegments) }
+      ? { ...passenger, ticket: reassignCoupons(passenger.ticket, change.removedSegments, change.addedSegments) }
       : passenger);
   }
   passengers = passengers.map((passenger) => passenger.ticket

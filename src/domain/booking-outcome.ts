@@ -1,4 +1,4 @@
-import type { Booking } from './order.js';
+import type { AirlineChange, Booking } from './order.js';
 
 export type ItemFailureCode = 'BOOKING_NOT_FOUND' | 'BOOKING_CANCELED' | 'NO_PENDING_CHANGE' | 'NO_REPLACEMENT_OFFERED';
 
@@ -20,6 +20,17 @@ export function unchanged(booking: Booking): BookingOutcome {
 
 export function changedTo(booking: Booking): BookingOutcome {
   return { ok: true, booking, changed: true };
+}
+
+/**
+ * Changes in the order they were detected (by the instant, then by changeId), whatever order they
+ * arrived or were listed in: accepting pending changes applies them in this order.
+ */
+export function inDetectionOrder<T extends Pick<AirlineChange, 'detectedAt' | 'changeId'>>(changes: readonly T[]): T[] {
+  return changes
+    .map((change) => ({ change, at: Date.parse(change.detectedAt) }))
+    .sort((a, b) => a.at - b.at || (a.change.changeId < b.change.changeId ? -1 : a.change.changeId > b.change.changeId ? 1 : 0))
+    .map(({ change }) => change);
 }
 
 export function pendingChanges(booking: Booking) {

@@ -1,6 +1,7 @@
 import { readChangeDocument, type ChangeDocument } from '../documents/change-document.js';
 import { DocumentError } from '../documents/document-error.js';
 import { readEach, type RawRecord } from '../documents/document-reader.js';
+import { inDetectionOrder, pendingChanges } from '../domain/booking-outcome.js';
 import type { AirlineChange, Booking } from '../domain/order.js';
 import { placeholders, runSql } from '../store/raw-sql.js';
 import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
@@ -16,31 +17,37 @@ export interface ChangeImportSummary {
 
 const OPERATOR_CHANGE_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'changes import' };
 
-/** The segment ids the booking would have once its pending changes were accepted. */
-function projectedSegments(booking: Booking): Set<string> {
-  const ids = new Set(booking.segments.map((segment) => segment.segmentId));
-  for (const change of booking.changes.filter((candidate) => candidate.status === 'PENDING')) {
-    change.removedSegments.forEach((id) => ids.delete(id));
-    change.addedSegments.forEach((segment) => ids.add(segment.segmentId));
-  }
-  return ids;
-}
-
+/**
+ * Checks a new change against its booking. Accepted, the pending changes apply in detection order,
+ * whatever order they arrived in, so the new one is put in its place among them and every step is
+ * checked as it would apply: a change may remove only segments the booking has at that point (none
+ * flown), and add only segment ids the booking never had.
+ */
 function checkAgainstBooking(document: ChangeDocument, booking: Booking, label: string): void {
-  const current = projectedSegments(booking);
-  const everUsed = new Set([...booking.segments.map((segment) => segment.segmentId),
-    ...booking.changes.flatMap((change) => change.addedSegments.map((segment) => segment.segmentId))]);
   const { change } = document;
-  change.removedSegments.forEach((id, index) => {
-    if (!current.has(id)) throw new DocumentError(label, `removedSegments[${index}]`, `names no segment of booking ${booking.reference}: ${id}`);
-    const flown = booking.passengers.some((passenger) => passenger.ticket?.coupons.some((coupon) => coupon.segmentId === id && coupon.status === 'USED'));
-    if (flown) throw new DocumentError(label, `removedSegments[${index}]`, `${id} has been flown and cannot be changed`);
-  });
+  const everUsed = new Set([...booking.segments.map((segment) => segment.segmentId),
+    ...booking.changes.flatMap((earlier) => earlier.addedSegments.map((segment) => segment.segmentId))]);
   change.addedSegments.forEach((segment, index) => {
     if (everUsed.has(segment.segmentId)) {
       throw new DocumentError(label, `addedSegments[${index}].segmentId`, `${segment.segmentId} is already a segment of booking ${booking.reference}`);
     }
   });
+  change.removedSegments.forEach((id, index) => {
+    const flown = booking.passengers.some((passenger) => passenger.ticket?.coupons.some((coupon) => coupon.segmentId === id && coupon.status === 'USED'));
+    if (flown) throw new DocumentError(label, `removedSegments[${index}]`, `${id} has been flown and cannot be changed`);
+  });
+
+  const segments = new Set(booking.segments.map((segment) => segment.segmentId));
+  for (const step of inDetectionOrder([...pendingChanges(booking), change])) {
+    step.removedSegments.forEach((id, index) => {
+      if (segments.has(id)) return;
+      if (step === change) throw new DocumentError(label, `removedSegments[${index}]`, `names no segment of booking ${booking.reference}: ${id}`);
+      // The new change, detected earlier, takes away a segment that a pending change detected later removes.
+      throw new DocumentError(label, 'removedSegments', `removes ${id}, which change ${step.changeId}, detected later (${step.detectedAt}), removes too`);
+    });
+    step.removedSegments.forEach((id) => segments.delete(id));
+    step.addedSegments.forEach((segment) => segments.add(segment.segmentId));
+  }
 }
 
 const BATCH = 500;

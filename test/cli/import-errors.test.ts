@@ -170,6 +170,11 @@ describe('orders import: every error names the record and the field, and stores 
       'record 2: bookings[0].passengers[0].ticket.coupons[1] repeats the segment S1');
   });
 
+  test('a ticket without a coupon for every segment of its booking', async () => {
+    await rejects(['orders', 'import'], asJsonArray([good('OK-M1'), withTicket('BAD-COVER', 'EUR', { coupons: [{ segmentId: 'S2' }] }, [segment('S1', 1), segment('S2', 2)])]),
+      'record 2: bookings[0].passengers[0].ticket.coupons has no coupon for segment S1: a ticket has one coupon per segment of its booking');
+  });
+
   test('nothing of any rejected file was stored', () => {
     assert.deepEqual(sandbox.query("select order_id from orders where order_id not in ('EXIST-1', 'FLOWN-1', 'OK-KWD') order by order_id"), []);
   });
@@ -198,6 +203,19 @@ describe('changes import: every error names the record and the field, and stores
       goodChange('AIC-G1'),
       change('AIC-G2', 'EXIST-1', 'EXI001', ['S1'], [], 'FLIGHT_CANCELLATION', '2026-11-21T08:00:00Z'),
     ]), 'record 2: removedSegments[0] names no segment of booking EXI001: S1');
+  });
+
+  test('changes are checked in the order they were detected, which is the order they are accepted in', async () => {
+    // Arrived second but detected first, AIC-E0 would remove S1B before AIC-E1 has added it.
+    await rejects(['changes', 'import'], asJsonArray([
+      change('AIC-E1', 'EXIST-1', 'EXI001', ['S1'], [segment('S1B', 1, 14)], 'SCHEDULE_CHANGE', '2026-11-20T08:00:00Z'),
+      change('AIC-E0', 'EXIST-1', 'EXI001', ['S1B'], [segment('S1C', 1, 16)], 'SCHEDULE_CHANGE', '2026-11-19T08:00:00Z'),
+    ]), 'record 2: removedSegments[0] names no segment of booking EXI001: S1B');
+    // Detected first, AIC-E0 takes S1 away before AIC-E1, detected later, could remove it.
+    await rejects(['changes', 'import'], asJsonArray([
+      change('AIC-E1', 'EXIST-1', 'EXI001', ['S1'], [segment('S1B', 1, 14)], 'SCHEDULE_CHANGE', '2026-11-20T08:00:00Z'),
+      change('AIC-E0', 'EXIST-1', 'EXI001', ['S1'], [segment('S1X', 1, 16)], 'SCHEDULE_CHANGE', '2026-11-19T08:00:00Z'),
+    ]), 'record 2: removedSegments removes S1, which change AIC-E1, detected later (2026-11-20T08:00:00.000Z), removes too');
   });
 
   test('a change adding a segment id the booking already has', async () => {

@@ -79,6 +79,20 @@ describe('acceptChanges', () => {
     assert.deepEqual(booking.changes.map((c) => c.status), ['ACCEPTED', 'ACCEPTED']);
   });
 
+  test('pending changes listed out of order are still applied in detection order', () => {
+    const before = confirmedBooking({
+      segments: [seg('S1', '2026-12-01T10:00:00Z')],
+      passengers: [pax('P1', ticket('2201234567890', [coupon('S1', 57050)]))],
+      changes: [
+        pendingChange('C2', ['N1'], [seg('N2', '2026-12-01T14:00:00Z')], '2026-11-21T08:00:00Z'),
+        pendingChange('C1', ['S1'], [seg('N1', '2026-12-01T12:00:00Z')], '2026-11-20T08:00:00Z'),
+      ],
+    });
+    const { booking } = succeeded(acceptChanges(before));
+    assert.deepEqual(booking.segments.map((s) => s.segmentId), ['N2']);
+    assert.deepEqual(booking.passengers[0]!.ticket!.coupons, [coupon('N2', 57050)]);
+  });
+
   test('counts differ: the value is split with the remainder to the first', () => {
     const before = confirmedBooking({
       passengers: [pax('P1', ticket('2201234567890', [coupon('S1', 57051)])), pax('P2', null)],

@@ -37,7 +37,7 @@ const ticket = {
     TicketNumber: { type: 'string', description: '13 digits.' },
     BaseFare: amount,
     Taxes: amount,
-    Coupons: { type: 'array', items: coupon, description: 'One per segment the ticket covers.' },
+    Coupons: { type: 'array', items: coupon, description: 'One per segment of the booking.' },
   },
 } as const;
 
