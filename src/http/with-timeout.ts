@@ -1,13 +1,26 @@
 import { errors } from '../errors/api-error.js';
+import { Deadline } from '../service/deadline.js';
 
-/**
- * Answers 503 UNAVAILABLE when `work` takes longer than `ms`. The work itself goes on and commits
- * or rolls back on its own; a client that retries (with its Idempotency-Key) learns which.
- */
+/** Answers 503 UNAVAILABLE when `work`, which only reads, takes longer than `ms`. */
 export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(errors.unavailable(1)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Answers 503 UNAVAILABLE when `work`, which writes, has not reached its commit within `ms`; the
+ * work then rolls back when it resumes (see Deadline), so the 503 is true: nothing was done. Work
+ * that has reached its commit is answered as it turns out, a commit's time after the limit at most.
+ */
+export function withDeadline<T>(work: (deadline: Deadline) => Promise<T>, ms: number): Promise<T> {
+  const deadline = new Deadline();
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      if (deadline.expire()) reject(errors.unavailable(1));
+    }, ms);
+    work(deadline).then(resolve, reject).finally(() => clearTimeout(timer));
+  });
 }

@@ -11,6 +11,7 @@ import { runStatements, type Statement } from '../store/raw-sql.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from './clock.js';
+import type { Deadline } from './deadline.js';
 
 export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel';
 
@@ -40,6 +41,8 @@ export interface OperationRequest {
   orderId: string;
   references: readonly string[];
   idempotency: { key: string; requestHash: string } | null;
+  /** The request's time limit: past it, nothing is committed. */
+  deadline?: Deadline;
 }
 
 /** A response as sent on the wire, so that a replay is the first response byte for byte. */
@@ -81,7 +84,7 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
  * Applies one operation to each requested booking of an order, in one transaction under the order's
  * lock. Failed items change nothing, so committing the transaction commits exactly what succeeded,
  * together with the audit events and, under an Idempotency-Key, the response itself: a request is
- * either wholly done and replayable, or not done at all.
+ * either wholly done and replayable, or not done at all. Past `request.deadline` it is not done.
  */
 export async function runOperation(
   store: Store, clock: Clock, request: OperationRequest, render: (result: OperationResult) => RenderedResponse,
@@ -90,6 +93,8 @@ export async function runOperation(
     // The lock comes first, so that a duplicate sent while the first is running waits for it and
     // then finds its response.
     const order = await loadOrderRow(tx, request.orderId, request.actor.agencyId, true);
+    // Waiting for the lock may have used up the request's time: the client has its 503 already.
+    if (request.deadline?.expired) throw errors.unavailable(1);
     const now = clock();
     const scope: IdempotencyScope | null = request.idempotency
       ? { agencyId: request.actor.agencyId, operation: request.operation, key: request.idempotency.key }
@@ -113,6 +118,7 @@ export async function runOperation(
       // Another request with this key, for another order, finished first: undo ours.
       if (!kept) throw errors.idempotencyKeyInUse();
     }
+    if (request.deadline && !request.deadline.claimCommit()) throw errors.unavailable(1);
     return { kind: 'processed', result, response };
   });
 }

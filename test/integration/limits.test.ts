@@ -186,6 +186,7 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
     await orderWithPendingChange(service, 'TO-ORD-1', 'TO1', 'TOA001', '2201234500011');
 
     const hold = await holdOrder(service, 'TO-ORD-1');
+    let timedOut: HttpResponse;
     try {
       const started = Date.now();
       const pending = service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-1', ['TOA001']), bearer(token));
@@ -197,24 +198,30 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
       // (Waiting inside SQLite's busy handler would freeze the process for the whole 5 s busy timeout.)
       assert.ok(Date.now() - healthStarted < 1000, `/healthz answered in ${Date.now() - healthStarted} ms while a request waited for the store`);
 
-      const response = await pending;
+      timedOut = await pending;
       const elapsed = Date.now() - started;
-      assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
+      assertFailureEnvelope(timedOut, INVOLUNTARY_CANCEL, {
         status: 503, code: 'UNAVAILABLE', sender: senderOf('TO1'), orderId: 'TO-ORD-1', references: ['TOA001'],
       });
-      assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
-      assertSecurityHeaders(response.headers, 'a 503');
+      assert.match(timedOut.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+      assertSecurityHeaders(timedOut.headers, 'a 503');
       assert.ok(elapsed >= 280, `answered after ${elapsed} ms, not before the time-out`);
       assert.ok(elapsed < 2000, `answered after ${elapsed} ms: the time-out is 300 ms`);
     } finally {
       await hold.release();
     }
-    // Once the store is free the request's work completes on its own: the booking is refunded once.
-    for (let attempt = 0; attempt < 100 && (await refundRows(service, 'TO-ORD-1')).length === 0; attempt++) await sleep(20);
+    // The 503 said the item failed, and it did: the work that resumes once the store is free rolls
+    // back. A retry, which waits for that work's lock, is the one that cancels and refunds, once.
+    const retry = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-1', ['TOA001']), bearer(token));
+    assert.equal(retry.status, 200, retry.text);
     assert.deepEqual((await refundRows(service, 'TO-ORD-1')).map((row) => [row.ticket_number, row.amount_minor]), [['2201234500011', 57050]]);
+    const audited = await service.store.db.selectFrom('audit_events').select(['event', 'request_id']).where('order_id', '=', 'TO-ORD-1').where('actor', '=', 'agency').execute();
+    assert.ok(audited.some((row) => row.event === 'TICKET_REFUNDED'));
+    assert.deepEqual(audited.map((row) => row.request_id), audited.map(() => assertRequestId(retry)), 'only the retry changed anything');
+    assert.notEqual(assertRequestId(retry), assertRequestId(timedOut));
   });
 
-  test('the timed-out work goes on once the store is free; a retry with the same Idempotency-Key learns its outcome', async () => {
+  test('the timed-out work commits nothing, not even its kept response: a retry with the same Idempotency-Key is processed anew', async () => {
     const token = await service.tokenFor('TO2');
     await orderWithPendingChange(service, 'TO-ORD-2', 'TO2', 'TOB001', '2201234500012');
     const headers = { ...bearer(token), 'idempotency-key': 'timeout-retry-1' };
@@ -232,18 +239,23 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
     }
     const firstId = assertRequestId(timedOut);
 
-    // The retry waits for the first request's transaction if it is still running, then replays it.
+    // The retry waits for the first request's transaction if it is still running; that one kept
+    // nothing, so the retry is not a replay but the request done for the first time.
     const retry = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']), headers);
     assert.equal(retry.status, 200, retry.text);
-    assert.equal(retry.headers.get('idempotent-replayed'), 'true');
-    assert.equal(retry.headers.get('x-request-id'), firstId, 'the replay is the response of the request that timed out');
-    assert.equal(retry.body.OrderInvoluntaryCancelRS.ShoppingResponseId, firstId);
+    assert.equal(retry.headers.get('idempotent-replayed'), null);
+    const retryId = assertRequestId(retry);
+    assert.notEqual(retryId, firstId);
     assert.deepEqual(retry.body.OrderInvoluntaryCancelRS.Result[0].RefundPaxWiseFare, [{ TicketNumber: '2201234500012', Amount: 570.5 }]);
     assert.deepEqual((await refundRows(service, 'TO-ORD-2')).map((row) => [row.ticket_number, row.amount_minor]), [['2201234500012', 57050]]);
-    // The audit trail names the request that timed out, the one whose id the client was given.
     const audited = await service.store.db.selectFrom('audit_events').select(['event', 'request_id']).where('order_id', '=', 'TO-ORD-2').where('actor', '=', 'agency').execute();
-    assert.deepEqual(audited.map((row) => row.request_id), audited.map(() => firstId));
     assert.ok(audited.some((row) => row.event === 'TICKET_REFUNDED'));
+    assert.deepEqual(audited.map((row) => row.request_id), audited.map(() => retryId), 'the audit trail names the request that did the work');
+
+    // From now on the key replays the retry's response.
+    const again = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']), headers);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.headers.get('x-request-id'), retryId);
   });
 
   test('a request that does not wait is not affected by the time-out', async () => {

@@ -6,7 +6,7 @@ import { buildEnvelope } from '../envelope.js';
 import { readIdempotencyKey } from '../idempotency-key.js';
 import { OPERATIONS, type OperationWire } from '../operations.js';
 import { failedItem, successItem } from '../result-items.js';
-import { withTimeout } from '../with-timeout.js';
+import { withDeadline } from '../with-timeout.js';
 import { operationRouteOptions, type OperationRouteDeps } from './operation-hooks.js';
 
 export type { OperationRouteDeps } from './operation-hooks.js';
@@ -48,12 +48,13 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
     // Validation has passed, so the order id and references were readable.
     const orderId = input.orderId!;
     const started = performance.now();
-    const outcome = await withTimeout(runOperation(deps.store, deps.clock, {
+    const outcome = await withDeadline((deadline) => runOperation(deps.store, deps.clock, {
       operation: operation.name,
       actor: { actor: 'agency', agencyId: agency.agencyId, tokenId: request.tokenId, requestId: request.id, operation: operation.title },
       orderId,
       references: input.references!,
       idempotency: readIdempotencyKey(request),
+      deadline,
     }, renderer(operation, deps, request, reply)), deps.requestTimeoutMs);
 
     deps.metrics?.storeSeconds.observe({ operation: operation.title }, (performance.now() - started) / 1000);
