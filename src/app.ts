@@ -66,7 +66,8 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     tokens: new TokenLookup(store),
     clock,
     serviceName: config.serviceName,
-    rateLimiter: config.rateLimitPerSecond > 0 ? new RateLimiter(config.rateLimitPerSecond, Math.max(1, config.rateLimitBurst)) : null,
+    // Contract §9: 0 turns the limit off, for either setting (a burst of nothing would refuse everything).
+    rateLimiter: config.rateLimitPerSecond > 0 && config.rateLimitBurst > 0 ? new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst) : null,
     requestTimeoutMs: config.requestTimeoutMs,
   };
   operationRoutes(app, operationDeps);

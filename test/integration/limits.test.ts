@@ -150,26 +150,31 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
   });
 });
 
-describe('rate limit off: RATE_LIMIT_PER_SECOND=0', () => {
-  let service: TestService;
-  before(async () => {
-    service = await startTestService({ env: { RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_BURST: '3' } });
-  });
-  after(() => service.close());
+for (const [setting, env] of [
+  ['RATE_LIMIT_PER_SECOND=0', { RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_BURST: '3' }],
+  ['RATE_LIMIT_BURST=0', { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '0' }],
+] as const) {
+  describe(`rate limit off: ${setting}`, () => {
+    let service: TestService;
+    before(async () => {
+      service = await startTestService({ env });
+    });
+    after(() => service.close());
 
-  test('many requests at once are all served, without RateLimit-* headers', async () => {
-    const token = await service.tokenFor('RL0');
-    await service.importOrders([simpleOrder('RL0-ORD', 'RL0', 'RLE001', '2201234500006')]);
-    const responses = await Promise.all(Array.from({ length: 30 }, () =>
-      service.post('/AirOrderCancel', CANCEL.build('RL0-ORD', ['NOPE01']), bearer(token))));
-    for (const response of responses) {
-      assert.equal(response.status, 200, response.text);
-      for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) {
-        assert.equal(response.headers.get(name), null, `${name} with rate limiting off`);
+    test('many requests at once are all served, without RateLimit-* headers', async () => {
+      const token = await service.tokenFor('RL0');
+      await service.importOrders([simpleOrder('RL0-ORD', 'RL0', 'RLE001', '2201234500006')]);
+      const responses = await Promise.all(Array.from({ length: 30 }, () =>
+        service.post('/AirOrderCancel', CANCEL.build('RL0-ORD', ['NOPE01']), bearer(token))));
+      for (const response of responses) {
+        assert.equal(response.status, 200, response.text);
+        for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) {
+          assert.equal(response.headers.get(name), null, `${name} with rate limiting off`);
+        }
       }
-    }
+    });
   });
-});
+}
 
 // ---------------------------------------------------------------------------------------------
 // Request time-out
