@@ -13,7 +13,7 @@ export function bookingAuditEvents(orderId: string, currency: string, before: Bo
     const from = previous.get(change.changeId);
     if (from !== change.status) events.push({ orderId, reference, event: 'CHANGE_STATUS', detail: { changeId: change.changeId, from, to: change.status } });
   }
-  if (JSON.stringify(before.segments) !== JSON.stringify(after.segments)) {
+  if (after.segments !== before.segments && JSON.stringify(before.segments) !== JSON.stringify(after.segments)) {
     events.push({ orderId, reference, event: 'ITINERARY_CHANGED', detail: {
       from: before.segments.map((segment) => segment.segmentId), to: after.segments.map((segment) => segment.segmentId),
     } });

@@ -155,9 +155,21 @@ export async function insertOrders(db: Executor, orders: readonly OrderRows[], n
 
 /** What an operation changed on one booking, as statements: its row, its changes' statuses, new refunds. */
 export function bookingWrites(order: OrderRow, before: Booking, after: Booking, now: string): Statement[] {
+  // The rules hand back the very same arrays for what they leave alone (a cancel keeps the
+  // itinerary and the tickets): those columns are not written out again.
+  const columns = ['status = ?', 'cancellation = ?'];
+  const values: unknown[] = [after.status, after.cancellation];
+  if (after.segments !== before.segments) {
+    columns.push('segments = ?');
+    values.push(JSON.stringify(after.segments));
+  }
+  if (after.passengers !== before.passengers) {
+    columns.push('passengers = ?');
+    values.push(JSON.stringify(after.passengers));
+  }
   const statements: Statement[] = [{
-    text: 'update bookings set status = ?, cancellation = ?, segments = ?, passengers = ? where order_id = ? and reference = ?',
-    parameters: [after.status, after.cancellation, JSON.stringify(after.segments), JSON.stringify(after.passengers), order.orderId, after.reference],
+    text: `update bookings set ${columns.join(', ')} where order_id = ? and reference = ?`,
+    parameters: [...values, order.orderId, after.reference],
   }];
   const previousStatus = new Map(before.changes.map((change) => [change.changeId, change.status]));
   for (const change of after.changes) {
