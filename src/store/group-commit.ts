@@ -43,8 +43,11 @@ export function groupCommit(runTransaction: TransactionRunner, maxBatch = 32): <
             }
           });
         } catch (error) {
-          // Nothing of the batch was committed: every caller in it learns so.
-          for (const item of batch) item.reject(error);
+          // Nothing of the batch was committed: every caller in it learns so. When the transaction
+          // could not even begin (the write lock still held after the busy time-out, a read-only
+          // file), the batch is empty: the callers it was begun for learn it instead, rather than
+          // waiting for a retry that may fail the same way forever.
+          for (const item of batch.length > 0 ? batch : queue.splice(0, maxBatch)) item.reject(error);
           continue;
         }
         for (const answer of answers) answer();

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { bookingState, refundRows } from '../helpers/booking-state.js';
 import { bearer, change, simpleOrder } from '../helpers/documents.js';
 import { holdOrder, untilWaitingForLock } from '../helpers/store-hold.js';
+import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import {
   OPERATION_CASES, asHttpResponse, assertFailureEnvelope, assertRequestId, rawRequest, snapshotStore, type SenderBlock,
@@ -261,6 +262,36 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
     const again = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']), headers);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal(again.headers.get('x-request-id'), retryId);
+  });
+
+  test('SQLite: another process holding the write lock past the busy time-out (5 s): 503 then, not a wait for ever', {
+    skip: testStoreKind() === 'sqlite' ? false : 'SQLite only: PostgreSQL locks rows, and its lock waits end at the statement time-out',
+  }, async () => {
+    // A request time-out longer than SQLite's busy time-out, so that the busy time-out is what ends the wait.
+    const patient = await startTestService({ env: { REQUEST_TIMEOUT_MS: '20000' } });
+    try {
+      const token = await patient.tokenFor('TO4');
+      await orderWithPendingChange(patient, 'TO-ORD-4', 'TO4', 'TOD001', '2201234500014');
+      const hold = await holdOrder(patient, 'TO-ORD-4');
+      try {
+        const started = Date.now();
+        const response = await patient.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-4', ['TOD001']), bearer(token));
+        const elapsed = Date.now() - started;
+        assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
+          status: 503, code: 'UNAVAILABLE', sender: senderOf('TO4'), orderId: 'TO-ORD-4', references: ['TOD001'],
+        });
+        assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+        assert.ok(elapsed >= 4500 && elapsed < 12_000, `answered after ${elapsed} ms: the busy time-out is 5 s`);
+        // The process kept answering, and nothing of the refused request is waiting to run.
+        assert.equal((await patient.request('/healthz', { method: 'GET' })).status, 200);
+      } finally {
+        await hold.release();
+      }
+      await sleep(200);
+      assert.deepEqual(await refundRows(patient, 'TO-ORD-4'), []);
+    } finally {
+      await patient.close();
+    }
   });
 
   test('a request that does not wait is not affected by the time-out', async () => {
