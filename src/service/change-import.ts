@@ -5,7 +5,7 @@ import { inDetectionOrder, pendingChanges } from '../domain/booking-outcome.js';
 import type { AirlineChange, Booking } from '../domain/order.js';
 import { placeholders, runSql } from '../store/raw-sql.js';
 import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import { bookingKey, insertChanges, loadBookings, type BookingKey } from '../store/repositories/orders-repository.js';
+import { bookingKey, insertChanges, loadBookings, lockOrders, type BookingKey } from '../store/repositories/orders-repository.js';
 import type { Executor, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 
@@ -86,15 +86,24 @@ export async function importChanges(
 async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: ChangeImportSummary): Promise<void> {
   if (batch.length === 0) return;
   const ids = batch.map(({ document }) => document.change.changeId);
-  const known = new Set((await runSql<{ change_id: string }>(tx, `select change_id from airline_changes where change_id in (${placeholders(ids.length)})`, ids))
-    .map((row) => row.change_id));
   const keys = batch.map(({ document }) => ({ orderId: document.orderId, reference: document.reference }));
+  // A request acting on one of these bookings must not change it between the checks below and the
+  // commit: the changes would be checked against a booking that is no longer so.
+  await lockOrders(tx, keys.map((key) => key.orderId));
+  const known = new Map((await runSql<{ change_id: string; order_id: string; reference: string }>(tx,
+    `select change_id, order_id, reference from airline_changes where change_id in (${placeholders(ids.length)})`, ids))
+    .map((row) => [row.change_id, { orderId: row.order_id, reference: row.reference }]));
   const bookings = await loadBookings(tx, keys);
 
   const accepted: (BookingKey & { change: AirlineChange })[] = [];
   const events: AuditEvent[] = [];
   for (const { label, document } of batch) {
-    if (known.has(document.change.changeId)) {
+    const stored = known.get(document.change.changeId);
+    if (stored) {
+      // A resend is a no-op; the same id for another booking is not a resend, and dropping it would lose the change.
+      if (stored.orderId !== document.orderId || stored.reference !== document.reference) {
+        throw new DocumentError(label, 'changeId', `${document.change.changeId} is already the id of a change of order ${stored.orderId}, booking ${stored.reference}`);
+      }
       summary.alreadyKnown += 1;
       continue;
     }
@@ -109,7 +118,7 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
     const change = { ...document.change, status } as AirlineChange;
     // Later records of the file see this change, as they would see a stored one.
     booking.changes.push(change);
-    known.add(change.changeId);
+    known.set(change.changeId, { orderId: document.orderId, reference: document.reference });
     accepted.push({ orderId: document.orderId, reference: document.reference, change });
     events.push({ orderId: document.orderId, reference: document.reference, event: 'CHANGE_RECORDED',
       detail: { changeId: change.changeId, kind: change.kind, status } });

@@ -1,7 +1,7 @@
 import { DocumentError } from '../documents/document-error.js';
 import { findAgency } from '../store/repositories/agencies-repository.js';
 import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import { insertOrders } from '../store/repositories/orders-repository.js';
+import { insertOrders, lockOrders } from '../store/repositories/orders-repository.js';
 import { placeholders, runSql } from '../store/raw-sql.js';
 import type { Executor, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
@@ -54,6 +54,9 @@ async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean,
     seenInBatch.set(orderId, label);
   }
   const ids = batch.map((order) => order.orderId);
+  // Orders to replace are locked first: a request refunding one of them meanwhile is waited for,
+  // and the refund check below sees its refund.
+  await lockOrders(tx, ids);
   const existing = new Map((await runSql<{ order_id: string; created_at: string }>(tx,
     `select order_id, created_at from orders where order_id in (${placeholders(ids.length)})`, ids))
     .map((row) => [row.order_id, row.created_at]));
@@ -65,8 +68,15 @@ async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean,
     if (!upsert) throw new DocumentError(label, 'orderId', `${orderId} exists already (use --upsert to replace it)`);
   }
   if (existing.size > 0) {
-    // Bookings, changes and refunds go with the order (foreign keys on delete cascade).
     const replaced = [...existing.keys()];
+    // Replacing an order erases its refunds with it: its tickets could then be refunded again.
+    const refunded = new Set((await runSql<{ order_id: string }>(tx,
+      `select distinct order_id from refunds where order_id in (${placeholders(replaced.length)})`, replaced)).map((row) => row.order_id));
+    const first = batch.find((order) => refunded.has(order.orderId));
+    if (first) {
+      throw new DocumentError(first.label, 'orderId', `${first.orderId} has refunds: replacing it would erase them and let its tickets be refunded again`);
+    }
+    // Bookings, changes and refunds go with the order (foreign keys on delete cascade).
     await runSql(tx, `delete from orders where order_id in (${placeholders(replaced.length)})`, replaced);
     summary.replaced += replaced.length;
   }

@@ -218,6 +218,13 @@ describe('changes import: every error names the record and the field, and stores
     ]), 'record 2: removedSegments removes S1, which change AIC-E1, detected later (2026-11-20T08:00:00.000Z), removes too');
   });
 
+  test('a changeId stored, or earlier in the file, for another booking: not a resend, an error', async () => {
+    await rejects(['changes', 'import'], asJsonArray([
+      change('AIC-R1', 'EXIST-1', 'EXI001', ['S1'], [segment('S1B', 1, 14)]),
+      change('AIC-R1', 'FLOWN-1', 'FLN001', ['S2'], [segment('S2B', 2, 14)]),
+    ]), 'record 2: changeId AIC-R1 is already the id of a change of order EXIST-1, booking EXI001');
+  });
+
   test('a change adding a segment id the booking already has', async () => {
     await rejects(['changes', 'import'], asJsonArray([goodChange('AIC-G1'), change('AIC-X', 'FLOWN-1', 'FLN001', ['S2'], [segment('S1', 3)])]),
       'record 2: addedSegments[0].segmentId S1 is already a segment of booking FLN001');

@@ -61,10 +61,25 @@ export interface OrderRow {
  */
 export async function loadOrderRow(db: Executor, orderId: string, agencyId?: string, lock = false): Promise<OrderRow | null> {
   const forUpdate = lock && isPostgres(db) ? ' for update' : '';
-  const [row] = agencyId === undefined
+  const read = async () => (agencyId === undefined
     ? await runSql<OrdersTable>(db, `select * from orders where order_id = ?${forUpdate}`, [orderId])
-    : await runSql<OrdersTable>(db, `select * from orders where order_id = ? and agency_id = ?${forUpdate}`, [orderId, agencyId]);
+    : await runSql<OrdersTable>(db, `select * from orders where order_id = ? and agency_id = ?${forUpdate}`, [orderId, agencyId]))[0];
+  let row = await read();
+  // An order replaced while we waited for its lock (`orders import --upsert` deletes the row and
+  // inserts it anew) is gone for the statement that waited; a new statement sees the new row.
+  if (!row && forUpdate) row = await read();
   return row ? { orderId: row.order_id, agencyId: row.agency_id, currency: row.currency } : null;
+}
+
+/**
+ * Locks orders until the transaction ends (PostgreSQL; SQLite's write transactions serialise
+ * already), in one order so that two such transactions cannot deadlock. What is read about them
+ * afterwards, by later statements, is what the requests holding them before committed.
+ */
+export async function lockOrders(db: Executor, orderIds: readonly string[]): Promise<void> {
+  if (orderIds.length === 0 || !isPostgres(db)) return;
+  const ids = [...new Set(orderIds)].sort();
+  await runSql(db, `select order_id from orders where order_id in (${placeholders(ids.length)}) order by order_id for update`, ids);
 }
 
 type BookingWithChildren = BookingsTable & { changes_json: AirlineChangesTable[] | null; refunds_json: RefundsTable[] | null };
