@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
-import { installErrorHandler } from './http/error-handler.js';
+import { installErrorHandler, routeFrameworkError } from './http/error-handler.js';
 import './http/request-context.js';
 import { answerClientError } from './http/client-errors.js';
 import { installRequestLog } from './http/request-log.js';
@@ -42,6 +42,8 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     // A body that never finishes arriving (slowloris) does not hold a connection forever.
     requestTimeout: 30_000,
     clientErrorHandler: answerClientError,
+    // A path the router cannot read (a malformed percent-escape) is answered like an unknown path.
+    frameworkErrors: routeFrameworkError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, useDefaults: false, allErrors: false } },
   });
   app.decorateRequest('agency', null);

@@ -1,8 +1,40 @@
-import type { FastifyInstance } from 'fastify';
-import { errors } from '../errors/api-error.js';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errors, type ApiError } from '../errors/api-error.js';
 import { buildEnvelope } from './envelope.js';
 import { toApiError } from './error-mapping.js';
 import { failedItem } from './result-items.js';
+
+/** Requests the router could not route (see `routeFrameworkError`), with the error and the URL they came with. */
+const unroutable = new WeakMap<IncomingMessage, { error: FastifyError; url: string }>();
+
+/** A URL no route matches: it decodes to "/%", and no route has a "%" in it. */
+const UNROUTABLE_URL = '/%25';
+
+/**
+ * Fastify's `frameworkErrors`: the router itself failed, on a malformed percent-escape in the path
+ * (FST_ERR_BAD_URL) or an async route constraint that threw (FST_ERR_ASYNC_CONSTRAINT; airorder has
+ * none). Fastify hands such a request over before any hook has run, so it is routed again, to a URL
+ * only the not-found handler serves: it then gets the request id, the security headers, compression
+ * and its log line like every other request, and the error handler answers it.
+ */
+export function routeFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  unroutable.set(request.raw, { error, url: request.url });
+  request.raw.url = UNROUTABLE_URL;
+  request.server.routing(request.raw, reply.raw);
+}
+
+/** The answer to a request no route took: an unknown path, or one the router could not read. */
+function notFoundError(request: FastifyRequest): ApiError {
+  const failed = unroutable.get(request.raw);
+  if (!failed) return errors.routeNotFound(request.method, pathOf(request.url));
+  if (failed.error.code === 'FST_ERR_BAD_URL') return errors.invalidRequest(`The request path is not a valid URL: ${pathOf(failed.url)}.`);
+  return errors.internal();
+}
+
+function pathOf(url: string): string {
+  return url.split('?')[0] ?? '';
+}
 
 /**
  * The one place where request-level failures become responses: the operation's envelope with the
@@ -11,11 +43,9 @@ import { failedItem } from './result-items.js';
 export function installErrorHandler(app: FastifyInstance, serviceName: string, isStoreUnavailable: (error: unknown) => boolean): void {
   app.setErrorHandler((error, request, reply) => {
     const operation = request.routeOptions.config?.operation;
-    // An unknown path is ROUTE_NOT_FOUND whatever its body, which Fastify parses before the not-found handler runs.
-    const apiError = request.is404
-      ? errors.routeNotFound(request.method, request.url.split('?')[0] ?? '')
-      : toApiError(error, operation?.requestRoot, isStoreUnavailable);
-    if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'request failed');
+    // A request no route took is answered as such whatever its body, which Fastify parses before the not-found handler runs.
+    const apiError = request.is404 ? notFoundError(request) : toApiError(error, operation?.requestRoot, isStoreUnavailable);
+    if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: unroutable.get(request.raw)?.error ?? error }, 'request failed');
     else if (apiError.code === 'UNAVAILABLE') request.log.warn({ cause: (error as Error).message }, 'store unavailable');
     request.outcomeCode = apiError.code;
     void reply.code(apiError.status).headers(apiError.headers);
@@ -38,6 +68,6 @@ export function installErrorHandler(app: FastifyInstance, serviceName: string, i
   });
 
   app.setNotFoundHandler((request) => {
-    throw errors.routeNotFound(request.method, request.url.split('?')[0] ?? '');
+    throw notFoundError(request);
   });
 }

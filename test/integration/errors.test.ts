@@ -1,12 +1,13 @@
 /** Request-level errors of contract §5: HTTP status, the full envelope of §4, and no change in the store. */
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Store } from '../../src/store/store.js';
 import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import {
-  asHttpResponse, assertFailureEnvelope, EMPTY_SENDER, errorOf, OPERATION_CASES, rawRequest, snapshotStore, type SenderBlock,
+  asHttpResponse, assertFailureEnvelope, EMPTY_SENDER, errorOf, logLinesOf, OPERATION_CASES, rawRequest, snapshotStore, type SenderBlock,
 } from '../helpers/wire-checks.js';
 
 const PROFILE: SenderBlock = {
@@ -209,6 +210,57 @@ describe('unknown routes', () => {
       assert.deepEqual(await snapshotStore(service), before);
     });
   }
+});
+
+describe('paths the router cannot read (a malformed percent-escape)', () => {
+  /** The same request to an unknown path, whose answer the bad path's must match but for its status and body. */
+  const UNKNOWN = '/AirOrderCancelX';
+
+  for (const [method, path] of [['POST', '/AirOrderCancel%'], ['POST', '/%E0%A4%A'], ['POST', '/AirOrderCancel%zz?x=1'], ['GET', '/docs/%']] as const) {
+    test(`${method} ${path} is 400 INVALID_REQUEST naming the path, answered and logged like an unknown path`, async () => {
+      const before = await snapshotStore(service);
+      const send = (target: string) => service.request(target, {
+        method,
+        headers: { 'content-type': 'application/json', ...bearer(token) },
+        ...(method === 'POST' ? { body: JSON.stringify(OPERATION_CASES[0]!.build('ORD-E1', ['ABC123'])) } : {}),
+      });
+      const response = await send(path);
+      assert.equal(response.status, 400, response.text);
+      const pathOnly = path.split('?')[0];
+      assert.deepEqual(response.body, { Errors: [{ Code: 'INVALID_REQUEST', Message: `The request path is not a valid URL: ${pathOnly}.` }] });
+      assert.deepEqual(await snapshotStore(service), before);
+
+      // The same headers as an unknown path's answer (request id, security headers, content type), with the same values.
+      const unknown = await send(UNKNOWN);
+      assert.equal(unknown.status, 404);
+      const requestId = response.headers.get('x-request-id');
+      assert.match(requestId ?? '', /^[0-9a-f-]{36}$/);
+      assert.notEqual(requestId, unknown.headers.get('x-request-id'));
+      assert.deepEqual([...response.headers.keys()].sort(), [...unknown.headers.keys()].sort());
+      for (const name of [...unknown.headers.keys()].filter((header) => !['date', 'x-request-id', 'content-length'].includes(header))) {
+        assert.equal(response.headers.get(name), unknown.headers.get(name), name);
+      }
+
+      // One log line, under the id the client was sent, like every request's.
+      const lines = await logLinesOf(service, requestId!);
+      assert.equal(lines.length, 1, JSON.stringify(lines));
+      assert.deepEqual({ code: lines[0]!.code, status: lines[0]!.status, msg: lines[0]!.msg }, { code: 'INVALID_REQUEST', status: 400, msg: 'request' });
+      assert.equal(typeof lines[0]!.latencyMs, 'number');
+    });
+  }
+
+  test('the connection stays usable: a valid request after a bad path on one keep-alive connection is served', async () => {
+    const port = Number(new URL(service.baseUrl).port);
+    const answers = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect({ host: '127.0.0.1', port });
+      let received = '';
+      socket.on('connect', () => socket.write('GET /%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+      socket.on('data', (chunk: Buffer) => { received += chunk.toString('latin1'); });
+      socket.on('end', () => resolve(received));
+      socket.on('error', reject);
+    });
+    assert.deepEqual([...answers.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]), ['400', '200']);
+  });
 });
 
 /** Makes the database refuse updates of one booking, on either store; returns how to undo it. */

@@ -368,6 +368,7 @@ describe('request headers over 8 KiB, and security headers on every response', (
     responses.push(['403', await post('/AirOrderCancel', CANCEL.build('HL-ORD-1', ['HLA001'], { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } }), bearer(token))]);
     responses.push(['404 order', await post('/AirOrderInvoluntaryAccept', OPERATION_CASES[1]!.build('NO-SUCH', ['HLA001']), bearer(token))]);
     responses.push(['404 route', await post('/Nowhere', body, bearer(token))]);
+    responses.push(['400 path', await post('/AirOrderCancel%', body, bearer(token))]);
     responses.push(['415', await service.request('/AirOrderCancel', { method: 'POST', headers: { 'content-type': 'text/plain', ...bearer(token) }, body })]);
     responses.push(['413', await post('/AirOrderCancel', JSON.stringify({ OrderCancelRQ: { Pad: 'x'.repeat(70 * 1024) } }), bearer(token))]);
     responses.push(['400 key', await post('/AirOrderCancel', body, { ...bearer(token), 'idempotency-key': 'k'.repeat(256) })]);
@@ -377,7 +378,7 @@ describe('request headers over 8 KiB, and security headers on every response', (
     const statuses = responses.map(([what, response]) => [what, response.status]);
     assert.deepEqual(statuses, [
       ['200', 200], ['200 with a success', 200], ['401', 401], ['401 invalid', 401], ['400 JSON', 400], ['400 schema', 400],
-      ['403', 403], ['404 order', 404], ['404 route', 404], ['415', 415], ['413', 413], ['400 key', 400],
+      ['403', 403], ['404 order', 404], ['404 route', 404], ['400 path', 400], ['415', 415], ['413', 413], ['400 key', 400],
       ['GET /healthz', 200], ['GET /readyz', 200], ['gzip', 200],
     ]);
     for (const [what, response] of responses) assertSecurityHeaders(response.headers, what);
