@@ -10,10 +10,21 @@ const PRINTABLE = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 export function readIdempotencyKey(request: FastifyRequest): { key: string; requestHash: string } | null {
   const header = request.headers['idempotency-key'];
   if (header === undefined) return null;
-  if (Array.isArray(header) || !PRINTABLE.test(header)) {
+  // Node joins a repeated header into one value ("x1, y1"), which could also be one key with ", " in
+  // it: only the raw headers tell the two apart.
+  if (typeof header !== 'string' || timesSent(request.raw.rawHeaders, 'idempotency-key') > 1 || !PRINTABLE.test(header)) {
     throw errors.invalidRequest('The Idempotency-Key header must be 1 to 255 printable ASCII characters, sent once.');
   }
   return { key: header, requestHash: createHash('sha256').update(jsonText(request.body)).digest('hex') };
+}
+
+/** How many times a header (name in lower case) was sent; `rawHeaders` alternates names and values. */
+function timesSent(rawHeaders: string[], name: string): number {
+  let count = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    if (rawHeaders[index]!.toLowerCase() === name) count++;
+  }
+  return count;
 }
 
 type Piece = { text: string } | { value: unknown };

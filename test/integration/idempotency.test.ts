@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bookingState, refundRows } from '../helpers/booking-state.js';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
+import { socketRequest } from '../helpers/raw-socket.js';
 import { holdKeptResponses, holdOrder, untilWaitingForLock } from '../helpers/store-hold.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
@@ -469,6 +470,47 @@ describe('Idempotency-Key', () => {
       assert.equal(response.status, 200, `key ${JSON.stringify(key)}: ${response.text}`);
     }
     assert.equal((await keptRows(service)).filter((row) => ['!', 'k'.repeat(255), printable, 'a key with spaces'].includes(row.idempotency_key)).length, 4);
+  });
+
+  test('a repeated Idempotency-Key header, in any case, is 400 INVALID_REQUEST and changes nothing; one key with ", " in it is a key', async () => {
+    await orderWithPendingChange(service, 'IK-ORD-R', 'IKA', 'IKR019', '2201234510019');
+    const before = await fullSnapshot(service);
+    const body = JSON.stringify(INVOLUNTARY_CANCEL.build('IK-ORD-R', ['IKR019']));
+    const port = Number(new URL(service.baseUrl).port);
+    // Over a bare socket, so that each header line is sent exactly as written.
+    const send = async (keys: [string, string][]) => {
+      const response = await socketRequest(port, {
+        path: INVOLUNTARY_CANCEL.path,
+        headers: [['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Authorization', `Bearer ${tokenA}`], ...keys, ['Content-Length', String(Buffer.byteLength(body))]],
+        body,
+      });
+      assert.ok(response, 'answered');
+      return asHttpResponse({ status: response.status, headers: { ...response.headers }, raw: response.raw });
+    };
+
+    const repeated: [string, string][][] = [
+      [['Idempotency-Key', 'x1'], ['Idempotency-Key', 'y1']],
+      [['Idempotency-Key', 'x1'], ['idempotency-key', 'x1']],
+      [['IDEMPOTENCY-KEY', 'x1, y1'], ['X-Client', 'between'], ['Idempotency-Key', 'z1']],
+    ];
+    for (const keys of repeated) {
+      const response = await send(keys);
+      assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
+        status: 400, code: 'INVALID_REQUEST', sender: senderOf('IKA'), orderId: 'IK-ORD-R', references: ['IKR019'],
+      });
+      assert.match(response.body.OrderInvoluntaryCancelRS.Errors[0].Message, /Idempotency-Key .*sent once/, JSON.stringify(keys));
+    }
+    assert.deepEqual(await fullSnapshot(service), before, 'no refund, no kept response');
+
+    // "x1, y1" sent once is one key (what Node would make of x1 and y1 sent apart): processed, kept, replayed.
+    const first = await send([['Idempotency-Key', 'x1, y1']]);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(resultOf(first, INVOLUNTARY_CANCEL)[0].RefundAmount, 570.5);
+    const again = await send([['Idempotency-Key', 'x1, y1']]);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.text, first.text);
+    assert.deepEqual((await keptRows(service)).filter((row) => row.idempotency_key.startsWith('x1')).map((row) => row.idempotency_key), ['x1, y1']);
+    assert.equal((await refundRows(service, 'IK-ORD-R')).length, 1);
   });
 });
 
