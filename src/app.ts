@@ -37,10 +37,21 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     // Keys that could pollute prototypes are dropped while parsing; unknown fields are ignored anyway.
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
-    // Node's default is 16 KiB; a token and a few headers need far less.
-    http: { maxHeaderSize: 8 * 1024 },
-    // A body that never finishes arriving (slowloris) does not hold a connection forever.
-    requestTimeout: 30_000,
+    http: {
+      // Node's default is 16 KiB; a token and a few headers need far less.
+      maxHeaderSize: 8 * 1024,
+      // A request that never finishes arriving (slowloris) does not hold a connection forever. The
+      // limit is given to Node here, for headers and body alike: set only afterwards, as Fastify's
+      // `requestTimeout` does, it would leave the headers' limit at Node's 60 s, and Node then
+      // applies the longer of the two to the whole request.
+      requestTimeout: config.receiveTimeoutMs,
+      headersTimeout: config.receiveTimeoutMs,
+      // How often Node looks for requests past the limit: every 30 s by default, which could add
+      // 30 s to it. The look is cheap: every second, or a tenth of a shorter limit.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.receiveTimeoutMs / 10)),
+    },
+    // Fastify sets this on the server after making it, 0 (no limit) when left out.
+    requestTimeout: config.receiveTimeoutMs,
     clientErrorHandler: answerClientError,
     // A path the router cannot read (a malformed percent-escape) is answered like an unknown path.
     frameworkErrors: routeFrameworkError,

@@ -24,6 +24,8 @@ export interface Config {
   readonly rateLimitBurst: number;
   /** A request not answered by then is answered 503 UNAVAILABLE. */
   readonly requestTimeoutMs: number;
+  /** A request not received in full (headers and body) by then is answered 408 REQUEST_TIMEOUT. */
+  readonly receiveTimeoutMs: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -41,6 +43,7 @@ const DEFAULTS = {
   RATE_LIMIT_PER_SECOND: '50',
   RATE_LIMIT_BURST: '100',
   REQUEST_TIMEOUT_MS: '15000',
+  RECEIVE_TIMEOUT_MS: '30000',
 } as const;
 
 export class ConfigError extends Error {}
@@ -79,6 +82,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     rateLimitPerSecond: integer('RATE_LIMIT_PER_SECOND', read('RATE_LIMIT_PER_SECOND'), 0, 1_000_000),
     rateLimitBurst: integer('RATE_LIMIT_BURST', read('RATE_LIMIT_BURST'), 0, 1_000_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS'), 100, 600_000),
+    receiveTimeoutMs: integer('RECEIVE_TIMEOUT_MS', read('RECEIVE_TIMEOUT_MS'), 1000, 600_000),
   });
 }
 

@@ -6,15 +6,17 @@
  * covered by validation.test.ts.)
  */
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { REQUEST_ERRORS } from '../../src/errors/error-codes.js';
 import { bookingState, refundRows } from '../helpers/booking-state.js';
 import { bearer, change, simpleOrder } from '../helpers/documents.js';
 import { holdOrder, untilWaitingForLock } from '../helpers/store-hold.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import {
-  OPERATION_CASES, asHttpResponse, assertFailureEnvelope, assertRequestId, rawRequest, snapshotStore, type SenderBlock,
+  OPERATION_CASES, asHttpResponse, assertFailureEnvelope, assertRequestId, logLinesOf, rawRequest, snapshotStore, type SenderBlock,
 } from '../helpers/wire-checks.js';
 
 const [CANCEL, , INVOLUNTARY_CANCEL] = OPERATION_CASES as [typeof OPERATION_CASES[0], typeof OPERATION_CASES[1], typeof OPERATION_CASES[2]];
@@ -304,6 +306,107 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// Receive time-out
+
+/**
+ * Opens a connection and writes `pieces` to it, `gapMs` apart (the last one is followed by silence).
+ * Resolves once the server has closed the connection, with what it sent and when it closed
+ * (milliseconds after the first piece was written).
+ */
+function sendInPieces(port: number, pieces: string[], gapMs: number): Promise<{ status: number; headers: Headers; body: string; elapsedMs: number }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let received = '';
+    let started = 0;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the connection was still open after 10 s; received: ${received}`));
+    }, 10_000);
+    socket.on('connect', async () => {
+      started = Date.now();
+      for (const [index, piece] of pieces.entries()) {
+        if (index > 0) await sleep(gapMs);
+        if (socket.destroyed || !socket.writable) return;
+        socket.write(piece);
+      }
+    });
+    socket.on('data', (chunk: Buffer) => { received += chunk.toString('utf8'); });
+    // Writing to a connection the server has just closed may fail; 'close' follows either way.
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const [head = '', body = ''] = received.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = new Headers();
+      for (const line of lines) headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body, elapsedMs: Date.now() - started });
+    });
+  });
+}
+
+describe('receive time-out (RECEIVE_TIMEOUT_MS=1000)', () => {
+  let service: TestService;
+  let port: number;
+  let token: string;
+  before(async () => {
+    service = await startTestService({ env: { RECEIVE_TIMEOUT_MS: '1000' } });
+    port = Number(new URL(service.baseUrl).port);
+    token = await service.tokenFor('RT1');
+    await service.importOrders([simpleOrder('RT-ORD-1', 'RT1', 'RTA001', '2201234500031')]);
+  });
+  after(() => service.close());
+
+  const body = JSON.stringify(CANCEL.build('RT-ORD-1', ['RTA001']));
+  const head = (contentLength: number) => `POST /AirOrderCancel HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n`
+    + `Authorization: Bearer ${token}\r\nConnection: close\r\nContent-Length: ${contentLength}\r\n\r\n`;
+
+  const incomplete: [string, () => string[], number][] = [
+    // Content-Length 200, 81 bytes sent, then silence.
+    ['a body that stops arriving', () => [head(200) + body.slice(0, 81)], 0],
+    // Never silent for more than 150 ms, yet never done: the limit is on the whole request.
+    ['a body sent a few bytes at a time, never in full in time', () => [head(body.length), ...Array.from({ length: 30 }, (_, i) => body.slice(i * 3, i * 3 + 3))], 150],
+    ['headers that stop arriving', () => [head(body.length).slice(0, 60)], 0],
+  ];
+  for (const [what, pieces, gapMs] of incomplete) {
+    test(`${what}: 408 REQUEST_TIMEOUT at the time-out, in the plain form, with X-Request-Id, security headers and a log line; nothing is processed`, async () => {
+      const before = await snapshotStore(service);
+      const response = await sendInPieces(port, pieces(), gapMs);
+      assert.equal(response.status, 408, response.body);
+      assert.ok(response.elapsedMs >= 950, `answered after ${response.elapsedMs} ms, not before the time-out`);
+      // Node looks for late requests every 100 ms at this setting (every second at most, whatever the time-out).
+      assert.ok(response.elapsedMs < 2500, `answered after ${response.elapsedMs} ms: the time-out is 1 s`);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+      assert.deepEqual(JSON.parse(response.body), { Errors: [{ Code: 'REQUEST_TIMEOUT', Message: REQUEST_ERRORS.REQUEST_TIMEOUT.message }] });
+      assertSecurityHeaders(response.headers, 'a 408');
+      const requestId = response.headers.get('x-request-id');
+      assert.match(requestId ?? '', /^[0-9a-f-]{36}$/);
+      const lines = await logLinesOf(service, requestId!);
+      assert.equal(lines.length, 1, JSON.stringify(lines));
+      assert.deepEqual({ code: lines[0]!.code, status: lines[0]!.status, msg: lines[0]!.msg }, { code: 'REQUEST_TIMEOUT', status: 408, msg: 'request' });
+      assert.deepEqual(await snapshotStore(service), before);
+    });
+  }
+
+  test('a slow client that sends the whole request within the time-out is served', async () => {
+    const third = Math.ceil(body.length / 3);
+    const response = await sendInPieces(port, [head(body.length) + body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)], 200);
+    assert.equal(response.status, 200, response.body);
+    assert.equal(JSON.parse(response.body).OrderViewRS.Response[0].BookingStatus, 'CANCELED');
+  });
+
+  test('by default the time-out is 30 s for headers and body alike, looked for every second', async () => {
+    const defaults = await startTestService();
+    try {
+      const server = defaults.app.server as typeof defaults.app.server & { connectionsCheckingInterval: number };
+      // A headers' time-out longer than the request's (Node's 60 s) would make Node use the longer one for both.
+      assert.deepEqual([server.requestTimeout, server.headersTimeout, server.connectionsCheckingInterval], [30_000, 30_000, 1_000]);
+    } finally {
+      await defaults.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 // Header limit and security headers
 
 describe('request headers over 8 KiB, and security headers on every response', () => {
@@ -335,6 +438,11 @@ describe('request headers over 8 KiB, and security headers on every response', (
       assert.equal(response.body.Errors[0].Code, 'REQUEST_HEADER_TOO_LARGE');
       assert.ok(response.body.Errors[0].Message.length > 0);
       assertSecurityHeaders(response.headers, 'a 431');
+      // No route saw it, but it is still a request answered: an id, and its log line under that id.
+      const requestId = response.headers.get('x-request-id');
+      assert.match(requestId ?? '', /^[0-9a-f-]{36}$/);
+      const lines = await logLinesOf(service, requestId!);
+      assert.deepEqual(lines.map((line) => [line.msg, line.code, line.status]), [['request', 'REQUEST_HEADER_TOO_LARGE', 431]]);
     }
     // Many headers that only together exceed the limit are the same.
     const many: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
