@@ -5,7 +5,7 @@ import {
   type Booking, type Coupon, type Order, type Passenger, type Segment, type Ticket,
 } from '../domain/order.js';
 import { FieldError } from './document-error.js';
-import { child, type FieldPath } from './field-path.js';
+import { child, pathText, type FieldPath } from './field-path.js';
 import { amount, array, object, oneOf, text, unique } from './field-readers.js';
 import { readSegment } from './segment-reader.js';
 
@@ -84,15 +84,27 @@ function readBooking(value: unknown, path: FieldPath, currency: string): Booking
   };
 }
 
-// Loops rather than nested flatMap, which allocates an array per passenger: this runs for every imported order.
-function ticketNumbers(bookings: readonly Booking[]): string[] {
-  const numbers: string[] = [];
-  for (const booking of bookings) {
-    for (const passenger of booking.passengers) {
-      if (passenger.ticket) numbers.push(passenger.ticket.ticketNumber);
+/**
+ * Ticket numbers are unique within an order. Unlike the other `repeats` checks the values sit in
+ * different passengers, so the error names where the repeat stands and where the number was first.
+ * Loops rather than nested flatMap, which allocates an array per passenger: this runs for every imported order.
+ */
+function checkTicketNumbers(bookings: readonly Booking[]): void {
+  const firstSeen = new Map<string, FieldPath>();
+  for (let bookingIndex = 0; bookingIndex < bookings.length; bookingIndex += 1) {
+    const passengers = bookings[bookingIndex]!.passengers;
+    for (let passengerIndex = 0; passengerIndex < passengers.length; passengerIndex += 1) {
+      const ticket = passengers[passengerIndex]!.ticket;
+      if (!ticket) continue;
+      const passengerPath = child(child(child('bookings', bookingIndex), 'passengers'), passengerIndex);
+      const first = firstSeen.get(ticket.ticketNumber);
+      if (first) {
+        throw new FieldError(child(child(passengerPath, 'ticket'), 'ticketNumber'),
+          `repeats the ticketNumber ${ticket.ticketNumber} of ${pathText(first)}`);
+      }
+      firstSeen.set(ticket.ticketNumber, passengerPath);
     }
   }
-  return numbers;
 }
 
 /** Checks an order document (contract §11) and turns it into a domain order, amounts in minor units. */
@@ -102,7 +114,7 @@ export function readOrderDocument(value: unknown): Order {
   if (!isKnownCurrency(currency)) throw new FieldError('currency', `is not an ISO 4217 currency: ${currency}`);
   const bookings = array(raw.bookings, 'bookings', 1, 20).map((booking, index) => readBooking(booking, child('bookings', index), currency));
   unique(bookings.map((booking) => booking.reference), 'bookings', 'gdsBookingReference');
-  unique(ticketNumbers(bookings), 'tickets', 'ticketNumber');
+  checkTicketNumbers(bookings);
   return {
     orderId: text(raw.orderId, 'orderId', ORDER_ID, 'must be 1 to 64 letters, digits or - _ . /'),
     agencyId: text(raw.agencyId, 'agencyId', AGENCY_ID, 'must be 1 to 64 characters without surrounding spaces'),

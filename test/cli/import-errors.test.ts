@@ -159,7 +159,10 @@ describe('orders import: every error names the record and the field, and stores 
     await rejects(['orders', 'import'], asJsonArray([good('OK-L1'), order('BAD-TKT2', 'AG1', 'EUR', [
       booking('TKTA01', [segment('S1')], [passenger('P1', ticketDoc(same))]),
       booking('TKTB01', [segment('S1')], [passenger('P1', ticketDoc(same))]),
-    ])]), `record 2: tickets[1] repeats the ticketNumber ${same}`);
+    ])]), `record 2: bookings[1].passengers[0].ticket.ticketNumber repeats the ticketNumber ${same} of bookings[0].passengers[0]`);
+    await rejects(['orders', 'import'], asJsonArray([good('OK-L1'), order('BAD-TKT1', 'AG1', 'EUR', [
+      booking('TKTC01', [segment('S1')], [passenger('P1', ticketDoc(same)), passenger('P2', ticketDoc(same))]),
+    ])]), `record 2: bookings[0].passengers[1].ticket.ticketNumber repeats the ticketNumber ${same} of bookings[0].passengers[0]`);
     await rejects(['orders', 'import'], asJsonArray([good('OK-L1'), order('BAD-SEG2', 'AG1', 'EUR', [
       booking('SEGD01', [segment('S1', 1), segment('S1', 2)], [passenger('P1', null)]),
     ])]), 'record 2: bookings[0].segments[1] repeats the segmentId S1');
