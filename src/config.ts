@@ -2,6 +2,10 @@ import path from 'node:path';
 
 export type Durability = 'process' | 'power';
 
+/** pino's levels, as README lists them: checked at start, so a typo stops every command at once rather than `serve` inside the logger. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = typeof LOG_LEVELS[number];
+
 export interface Config {
   readonly databaseUrl: string;
   readonly port: number;
@@ -9,7 +13,7 @@ export interface Config {
   /** `process`: a committed change survives the process being killed (SQLite WAL, synchronous=NORMAL).
    *  `power`: it also survives power loss (synchronous=FULL), at some cost in write throughput. */
   readonly durability: Durability;
-  readonly logLevel: string;
+  readonly logLevel: LogLevel;
   readonly serviceName: string;
   readonly bodyLimitBytes: number;
   readonly shutdownGraceMs: number;
@@ -67,12 +71,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
   if (durability !== 'process' && durability !== 'power') {
     throw new ConfigError(`DURABILITY must be "process" or "power", got "${durability}".`);
   }
+  const logLevel = read('LOG_LEVEL');
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}".`);
+  }
   return Object.freeze({
     databaseUrl,
     port: integer('PORT', read('PORT'), 0, 65535),
     host: read('HOST'),
     durability,
-    logLevel: read('LOG_LEVEL'),
+    logLevel: logLevel as LogLevel,
     serviceName: 'airorder',
     bodyLimitBytes: 64 * 1024,
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', read('SHUTDOWN_GRACE_MS'), 0, 600_000),
