@@ -65,8 +65,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
   const read = (name: keyof typeof DEFAULTS): string => overrides[name] ?? env[name] ?? DEFAULTS[name];
   const databaseUrl = read('DATABASE_URL');
   if (!databaseUrl.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be sqlite:PATH or postgres://user:password@host:port/database, got "${databaseUrl}".`);
+    throw new ConfigError(`DATABASE_URL must be sqlite:PATH or postgres://user:password@host:port/database, got "${withoutPassword(databaseUrl)}".`);
   }
+  // An empty PATH would resolve to the working directory, which no one means.
+  if (databaseUrl === 'sqlite:') throw new ConfigError('DATABASE_URL must name a file after sqlite:, got "sqlite:".');
   const durability = read('DURABILITY');
   if (durability !== 'process' && durability !== 'power') {
     throw new ConfigError(`DURABILITY must be "process" or "power", got "${durability}".`);
@@ -92,6 +94,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS'), 100, 600_000),
     receiveTimeoutMs: integer('RECEIVE_TIMEOUT_MS', read('RECEIVE_TIMEOUT_MS'), 1000, 600_000),
   });
+}
+
+/** DATABASE_URL as it may be shown in a message: `scheme://user:password@…` without the password. */
+export function withoutPassword(databaseUrl: string): string {
+  // Up to the last @ of the whole text, not of the host part: a password with a / or ? in it would
+  // end that part early. At worst this hides more than the password.
+  return databaseUrl.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:).*@/i, '$1***@');
 }
 
 /** The file path of an sqlite: URL, resolved against the working directory. */

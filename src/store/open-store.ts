@@ -1,12 +1,53 @@
-import { sqlitePath, type Config } from '../config.js';
-import { openPostgresStore } from './postgres-store.js';
+import fs from 'node:fs';
+import { ConfigError, sqlitePath, withoutPassword, type Config } from '../config.js';
+import { checkPostgresUrl, openPostgresStore } from './postgres-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
+
+/**
+ * An SQLite file that cannot be opened (a directory, a file that is not a database, a folder that
+ * cannot be made) is a mistake in DATABASE_URL: reported as one, not as a crash. Another process
+ * holding the file's lock is not, and stays as it is.
+ */
+function sqliteFileError(databaseUrl: string, file: string, error: unknown): unknown {
+  const code = String((error as { code?: unknown } | null)?.code);
+  const aboutTheFile = /^E[A-Z]+$/.test(code) || (code.startsWith('SQLITE_') && !/^SQLITE_(BUSY|LOCKED)/.test(code));
+  if (!aboutTheFile) return error;
+  const reason = isDirectory(file) ? `${file} is a directory, not a database file` : `${file}: ${(error as Error).message}`;
+  return new ConfigError(`DATABASE_URL "${databaseUrl}" cannot be used: ${reason}.`);
+}
+
+/** SQLite says only "unable to open database file" for a directory. */
+function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** pg's own messages ("Invalid URL") never hold the URL, so the password stays out of this one. */
+function postgresUrlError(databaseUrl: string, error: unknown): ConfigError {
+  const reason = (error as { code?: unknown } | null)?.code === 'ERR_INVALID_URL'
+    ? 'it is not a valid URL (the form is postgres://user:password@host:port/database)'
+    : (error as Error).message;
+  return new ConfigError(`DATABASE_URL "${withoutPassword(databaseUrl)}" cannot be used: ${reason}.`);
+}
 
 /** `serving`: for the long-running service (background work that a CLI command would only pay to start). */
 export function openStore(config: Config, { serving = false }: { serving?: boolean } = {}): Store {
   if (config.databaseUrl.startsWith('sqlite:')) {
-    return openSqliteStore(sqlitePath(config.databaseUrl), config.durability, { backgroundCheckpoints: serving });
+    const file = sqlitePath(config.databaseUrl);
+    try {
+      return openSqliteStore(file, config.durability, { backgroundCheckpoints: serving });
+    } catch (error) {
+      throw sqliteFileError(config.databaseUrl, file, error);
+    }
+  }
+  try {
+    checkPostgresUrl(config.databaseUrl);
+  } catch (error) {
+    throw postgresUrlError(config.databaseUrl, error);
   }
   return openPostgresStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,

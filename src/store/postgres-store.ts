@@ -23,6 +23,15 @@ export function isPostgresUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Throws if pg cannot read the URL. pg reads it only when the pool first connects, inside the first
+ * query, where a malformed URL would look like a failing query; a client that never connects reads
+ * it at once, with the parser the pool's clients use.
+ */
+export function checkPostgresUrl(connectionString: string): void {
+  new pg.Client({ connectionString });
+}
+
+/**
  * The store for several processes or machines. Requests on one order serialise on the order row's
  * lock (SELECT … FOR UPDATE), held until the transaction commits; other orders proceed in parallel.
  */

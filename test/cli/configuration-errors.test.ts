@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { CliSandbox } from '../helpers/cli.js';
 
@@ -34,5 +36,47 @@ describe('a bad setting stops every command with one line naming it', () => {
       const result = await sandbox.run(['migrate'], { env: { LOG_LEVEL: level } });
       assert.equal(result.code, 0, `LOG_LEVEL=${level}: ${result.stderr}`);
     }
+  });
+});
+
+describe('a DATABASE_URL that cannot be used stops the command with one line naming it, the path and why', () => {
+  test('an SQLite path that is a directory', async () => {
+    const dir = path.join(sandbox.dir, 'a-folder');
+    fs.mkdirSync(dir);
+    for (const args of [['migrate'], ['orders', 'show', 'ORD-1'], ['serve']]) {
+      assert.equal(await stops(args, { DATABASE_URL: `sqlite:${dir}`, PORT: '0' }),
+        `error: DATABASE_URL "sqlite:${dir}" cannot be used: ${dir} is a directory, not a database file.`);
+    }
+  });
+
+  test('an empty SQLite path, which would otherwise mean the working directory', async () => {
+    assert.equal(await stops(['migrate'], { DATABASE_URL: 'sqlite:' }), 'error: DATABASE_URL must name a file after sqlite:, got "sqlite:".');
+  });
+
+  test('an SQLite path that is a file but not a database, which is left as it was', async () => {
+    const file = sandbox.write('notes.txt', 'these are not the orders you are looking for\n');
+    assert.equal(await stops(['migrate'], { DATABASE_URL: 'sqlite:notes.txt' }),
+      `error: DATABASE_URL "sqlite:notes.txt" cannot be used: ${file}: file is not a database.`);
+    assert.equal(fs.readFileSync(file, 'utf8'), 'these are not the orders you are looking for\n');
+  });
+
+  test('an SQLite path under a file, where no folder can be made', async () => {
+    const file = sandbox.write('plain-file', '');
+    const line = await stops(['migrate'], { DATABASE_URL: 'sqlite:plain-file/x.db' });
+    assert.ok(line.startsWith(`error: DATABASE_URL "sqlite:plain-file/x.db" cannot be used: ${file}/x.db: E`), line);
+  });
+
+  test('a malformed PostgreSQL URL, without its password', async () => {
+    for (const url of ['postgres://airorder:s3cret@db.internal:notaport/airorder', 'postgresql://airorder:s3cret@db.internal:99999/airorder']) {
+      const line = await stops(['migrate'], { DATABASE_URL: url });
+      assert.equal(line, `error: DATABASE_URL "${url.replace(':s3cret@', ':***@')}" cannot be used: `
+        + 'it is not a valid URL (the form is postgres://user:password@host:port/database).');
+      assert.ok(!line.includes('s3cret'), line);
+    }
+  });
+
+  test('a URL of neither kind is shown without its password too', async () => {
+    assert.equal(await stops(['migrate'], { DATABASE_URL: 'postgress://airorder:s3cret@db.internal/airorder' }),
+      'error: DATABASE_URL must be sqlite:PATH or postgres://user:password@host:port/database, got "postgress://airorder:***@db.internal/airorder".');
   });
 });
