@@ -85,10 +85,11 @@ export function buildCli(): Command {
     .addOption(new Option('--port <port>', 'port to listen on (default 8080)').env('PORT'))
     .addOption(new Option('--host <host>', 'address to listen on (default 127.0.0.1)').env('HOST'))
     .addOption(new Option('--workers <n>', 'processes sharing the port: a number, or auto for one per core (default 1)', ).env('WORKERS').argParser(workers))
-    .option('--demo [orders]', 'load demo data first (default 50 orders) and print a token with ready-to-paste curl calls')
-    .action(async (options: { port?: string; host?: string; workers?: number; demo?: string | boolean }) => {
+    // The count is optional: commander parses one given with the option, and leaves `true` without one.
+    .option('--demo [orders]', 'load demo data first (default 50 orders) and print a token with ready-to-paste curl calls', positiveInteger)
+    .action(async (options: { port?: string; host?: string; workers?: number; demo?: number | true }) => {
       const config = configFrom(global(), { ...(options.port ? { PORT: options.port } : {}), ...(options.host ? { HOST: options.host } : {}) });
-      const demoOrders = options.demo === undefined || options.demo === false ? null : options.demo === true ? 50 : positiveInteger(options.demo);
+      const demoOrders = options.demo === undefined ? null : options.demo === true ? 50 : options.demo;
       await serve(config, { workers: options.workers ?? 1, demoOrders });
     });
 

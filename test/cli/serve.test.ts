@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
 import { after, describe, test } from 'node:test';
 import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
@@ -66,6 +67,31 @@ describe('airorder serve', () => {
       assert.equal(server.stdout().includes(token), false, 'the token is in the log');
     } finally {
       assert.equal((await stop(server)).code, 0);
+    }
+  });
+
+  test('serve --demo without a count loads 50 orders, also when another option follows it', async () => {
+    const box = sandbox();
+    const server = await box.serve(['--demo', '--host', '127.0.0.1'], { waitForStderr: 'curl ' });
+    try {
+      assert.equal(box.query("select count(*) as n from orders where agency_id = 'DEMO01'")[0].n, 50);
+    } finally {
+      assert.equal((await stop(server)).code, 0);
+    }
+  });
+
+  test('serve --demo with a count that is not a whole number from 1 is refused as an argument, before the store is touched', async () => {
+    const box = sandbox();
+    for (const count of ['abc', '0', '1.5']) {
+      const result = await box.run(['serve', '--demo', count], { env: { PORT: '0' }, timeoutMs: 15_000 });
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(result.stdout, '');
+      const lines = result.stderr.trimEnd().split('\n');
+      assert.deepEqual(lines, [
+        `error: option '--demo [orders]' argument '${count}' is invalid. must be a whole number from 1 to 9999999.`,
+        '(run airorder --help for usage)',
+      ]);
+      assert.equal(fs.existsSync(box.dbFile), false, 'nothing ran: no database was created');
     }
   });
 
