@@ -4,7 +4,7 @@ import type { OperationEnvelope, WireError } from './wire.js';
 export const API_ERROR_CODES = [
   'AUTH_MISSING', 'AUTH_INVALID', 'SENDER_MISMATCH', 'INVALID_JSON', 'INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE',
   'PAYLOAD_TOO_LARGE', 'ORDER_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE', 'RATE_LIMITED',
-  'INTERNAL_ERROR', 'UNAVAILABLE', 'REQUEST_HEADER_TOO_LARGE', 'ROUTE_NOT_FOUND',
+  'INTERNAL_ERROR', 'UNAVAILABLE', 'REQUEST_HEADER_TOO_LARGE', 'REQUEST_TIMEOUT', 'ROUTE_NOT_FOUND',
 ] as const;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -98,7 +98,10 @@ export class AirOrderUnavailableError extends AirOrderError {}
 /** 500 INTERNAL_ERROR: a bug in the service; nothing was committed. */
 export class AirOrderInternalError extends AirOrderError {}
 
-/** No response arrived: connection refused or reset, DNS failure, TLS failure. */
+/**
+ * No response arrived (connection refused or reset, DNS failure, TLS failure), or the service did
+ * not receive the whole request in time (408 REQUEST_TIMEOUT, a stalled connection): retried.
+ */
 export class AirOrderConnectionError extends AirOrderError {}
 
 /** No response within the client's time-out. The request may or may not have been applied. */
@@ -127,6 +130,8 @@ const CLASS_BY_CODE: Record<ApiErrorCode, ErrorClass> = {
   RATE_LIMITED: AirOrderRateLimitError,
   INTERNAL_ERROR: AirOrderInternalError,
   UNAVAILABLE: AirOrderUnavailableError,
+  // The request never arrived whole, so nothing was processed: a connection failure, retried.
+  REQUEST_TIMEOUT: AirOrderConnectionError,
 };
 
 /** For answers without a catalogue code (a proxy's page): the class the HTTP status suggests. */

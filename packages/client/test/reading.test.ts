@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { test } from 'node:test';
 import { errorFromResponse } from '../src/errors.js';
 import {
-  AirOrderIdempotencyError, AirOrderInvalidResponseError, AirOrderUnavailableError, OPERATIONS, VERSION, decimalToMinor, isRetryable,
+  AirOrderConnectionError, AirOrderIdempotencyError, AirOrderInvalidResponseError, AirOrderUnavailableError, OPERATIONS, VERSION, decimalToMinor, isRetryable,
   minorToDecimal, parseFailureText, parseRefundText, parseRetryAfter, retryDelayMs,
 } from '../src/index.js';
 import { readInvoluntaryAcceptResult, readInvoluntaryCancelResult, type ResponseContext } from '../src/results.js';
@@ -130,6 +130,12 @@ test('409 IDEMPOTENCY_KEY_IN_USE is retried, 422 IDEMPOTENCY_KEY_REUSED and 500 
   assert.equal(reused.requestId, 'req-9', 'from ShoppingResponseId when the header is missing');
   assert.equal(isRetryable(reused), false);
   assert.equal(isRetryable(errorFromResponse({ status: 500, headers: new Headers(), text: envelope('INTERNAL_ERROR', 'bug') }, 'k')), false);
+
+  const stalled = errorFromResponse({ status: 408, headers: new Headers({ 'x-request-id': 'req-8' }),
+    text: JSON.stringify({ Errors: [{ Code: 'REQUEST_TIMEOUT', Message: 'The request was not received in full in time.' }] }) }, 'k');
+  assert.ok(stalled instanceof AirOrderConnectionError, '408: the request never arrived whole');
+  assert.equal(stalled.code, 'REQUEST_TIMEOUT');
+  assert.equal(isRetryable(stalled), true);
 
   const gateway = errorFromResponse({ status: 503, headers: new Headers({ 'retry-after': '2' }), text: '<html>Service Unavailable</html>' }, 'k');
   assert.ok(gateway instanceof AirOrderUnavailableError, 'a proxy 503 without the catalogue body');
