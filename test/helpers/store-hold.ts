@@ -14,18 +14,28 @@ export interface StoreHold {
   release(): Promise<void>;
 }
 
-async function holdInTransaction(service: TestService, statement: string, parameters: unknown[]): Promise<{ hold: StoreHold; rowCount: number | null }> {
+/** Another client's open transaction that has run `statements`; the last one's row count. */
+async function holdInTransaction(service: TestService, statements: readonly (readonly [string, unknown[]])[]): Promise<{ hold: StoreHold; rowCount: number | null }> {
   const client = new pg.Client(service.databaseUrl);
   await client.connect();
   await client.query('begin');
-  const result = await client.query(statement, parameters);
-  return { hold: { release: async () => { await client.query('commit'); await client.end(); } }, rowCount: result.rowCount };
+  let rowCount: number | null = null;
+  for (const [text, parameters] of statements) rowCount = (await client.query(text, parameters)).rowCount;
+  return { hold: { release: async () => { await client.query('commit'); await client.end(); } }, rowCount };
+}
+
+/**
+ * PostgreSQL: another client's open transaction that has run `statements` (as a request or an
+ * import in flight would) and holds what they locked until released, which commits it.
+ */
+export async function holdAfter(service: TestService, statements: readonly string[]): Promise<StoreHold> {
+  return (await holdInTransaction(service, statements.map((text) => [text, []] as const))).hold;
 }
 
 /** A request on `orderId` waits until the hold is released. */
 export async function holdOrder(service: TestService, orderId: string): Promise<StoreHold> {
   if (testStoreKind() === 'postgres') {
-    const { hold, rowCount } = await holdInTransaction(service, 'select order_id from orders where order_id = $1 for update', [orderId]);
+    const { hold, rowCount } = await holdInTransaction(service, [['select order_id from orders where order_id = $1 for update', [orderId]]]);
     assert.equal(rowCount, 1);
     return hold;
   }
@@ -36,7 +46,7 @@ export async function holdOrder(service: TestService, orderId: string): Promise<
 
 /** PostgreSQL: no request can write a kept response until the hold is released. */
 export async function holdKeptResponses(service: TestService): Promise<StoreHold> {
-  return (await holdInTransaction(service, 'lock table idempotency_keys in exclusive mode', [])).hold;
+  return (await holdInTransaction(service, [['lock table idempotency_keys in exclusive mode', []]])).hold;
 }
 
 /** Until `count` of the service's requests wait for a lock (PostgreSQL shows it; SQLite gets a pause). */

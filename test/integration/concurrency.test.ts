@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from '../helpers/documents.js';
 import { bookingState, changeStatuses, couponsOf, refundRows } from '../helpers/booking-state.js';
-import pg from 'pg';
-import { untilWaitingForLock } from '../helpers/store-hold.js';
+import { holdAfter, untilWaitingForLock } from '../helpers/store-hold.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
@@ -150,17 +149,15 @@ const POSTGRES_ONLY = testStoreKind() === 'postgres' ? false : 'PostgreSQL only:
 test('PostgreSQL: a change import waits for a request holding the order, and checks the booking as that request left it', { skip: POSTGRES_ONLY }, async () => {
   await service.importOrders([order('ORD-P5', 'AG1', 'EUR', [booking('CHG001', [segment('S1', 1)], [passenger('P1', null)])])]);
   // Another transaction holds the order and cancels the booking, as a request in flight would.
-  const request = new pg.Client(service.databaseUrl);
-  await request.connect();
-  await request.query('begin');
-  await request.query("select order_id from orders where order_id = 'ORD-P5' for update");
-  await request.query("update bookings set status = 'CANCELED', cancellation = 'VOLUNTARY' where order_id = 'ORD-P5'");
+  const request = await holdAfter(service, [
+    "select order_id from orders where order_id = 'ORD-P5' for update",
+    "update bookings set status = 'CANCELED', cancellation = 'VOLUNTARY' where order_id = 'ORD-P5'",
+  ]);
   const importing = service.importChanges([change('P5-C', 'ORD-P5', 'CHG001', ['S1'], [segment('S1B', 1, 14)])]);
   try {
     await untilWaitingForLock(service);
   } finally {
-    await request.query('commit');
-    await request.end();
+    await request.release();
   }
   await importing;
   // Checked against the cancelled booking, the change awaits nothing: CLOSED, not PENDING.
@@ -170,20 +167,18 @@ test('PostgreSQL: a change import waits for a request holding the order, and che
 test('PostgreSQL: a request on an order being replaced (orders import --upsert) acts on the new order once it is in, not 404', { skip: POSTGRES_ONLY }, async () => {
   await service.importOrders([order('ORD-P6', 'AG1', 'EUR', [booking('REP001', [segment('S1', 1)], [passenger('P1', null)])])]);
   // What an upsert does, held open: the order deleted and inserted anew in one transaction.
-  const upsert = new pg.Client(service.databaseUrl);
-  await upsert.connect();
-  await upsert.query('begin');
-  await upsert.query("create temp table saved_orders as select * from orders where order_id = 'ORD-P6'");
-  await upsert.query("create temp table saved_bookings as select * from bookings where order_id = 'ORD-P6'");
-  await upsert.query("delete from orders where order_id = 'ORD-P6'");
-  await upsert.query('insert into orders select * from saved_orders');
-  await upsert.query('insert into bookings select * from saved_bookings');
+  const upsert = await holdAfter(service, [
+    "create temp table saved_orders as select * from orders where order_id = 'ORD-P6'",
+    "create temp table saved_bookings as select * from bookings where order_id = 'ORD-P6'",
+    "delete from orders where order_id = 'ORD-P6'",
+    'insert into orders select * from saved_orders',
+    'insert into bookings select * from saved_bookings',
+  ]);
   const pending = service.post('/AirOrderCancel', cancelRQ('ORD-P6', ['REP001']), bearer(token));
   try {
     await untilWaitingForLock(service);
   } finally {
-    await upsert.query('commit');
-    await upsert.end();
+    await upsert.release();
   }
   const response = await pending;
   assert.equal(response.status, 200, response.text);
