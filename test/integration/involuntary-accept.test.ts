@@ -203,3 +203,26 @@ test('mixed outcomes: HTTP 200, Errors, the accepted booking committed, the fail
   assert.deepEqual(await bookingState(service, 'ORD-A11', 'CCC333'), beforeC);
   assert.deepEqual(await changeStatuses(service, 'ORD-A11', 'CCC333'), { 'A11-C': 'PENDING' });
 });
+
+test('coupons move in the change\'s order, whatever order the ticket lists them in', async () => {
+  await service.importOrders([order('ORD-CPO', 'AG1', 'EUR', [booking('CPO001', [segment('S1', 1), segment('S2', 5)], [
+    passenger('P1', { ticketNumber: '2201234567801', baseFare: '400.00', taxes: '0.00',
+      coupons: [{ segmentId: 'S2', value: '300.00' }, { segmentId: 'S1', value: '100.00' }] }),
+  ])])]);
+  await service.importChanges([change('CPO-C', 'ORD-CPO', 'CPO001', ['S1', 'S2'], [segment('A', 1, 14), segment('B', 5, 14)])]);
+  assert.equal((await accept('ORD-CPO', ['CPO001'])).Result[0].Status, 'SUCCESS');
+  assert.deepEqual(couponsOf(await bookingState(service, 'ORD-CPO', 'CPO001')), [[['A', 'OPEN', 10000], ['B', 'OPEN', 30000]]]);
+});
+
+test('a refunded coupon split by a change is not refunded again by an involuntary cancel', async () => {
+  await service.importOrders([order('ORD-RFS', 'AG1', 'EUR', [booking('RFS001', [segment('S1', 1), segment('S2', 5)], [
+    passenger('P1', { ticketNumber: '2201234567802', baseFare: '200.00', taxes: '0.00',
+      coupons: [{ segmentId: 'S1', status: 'REFUNDED', value: '100.00' }, { segmentId: 'S2', value: '100.00' }] }),
+  ])])]);
+  await service.importChanges([change('RFS-C1', 'ORD-RFS', 'RFS001', ['S1'], [segment('A1', 1, 12), segment('A2', 1, 16)])]);
+  assert.equal((await accept('ORD-RFS', ['RFS001'])).Result[0].Status, 'SUCCESS');
+  await service.importChanges([change('RFS-C2', 'ORD-RFS', 'RFS001', ['S2'], [], 'FLIGHT_CANCELLATION', '2026-11-21T08:00:00Z')]);
+  const response = await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('ORD-RFS', ['RFS001']), bearer(token));
+  assert.equal(response.status, 200, response.text);
+  assert.deepEqual(response.body.OrderInvoluntaryCancelRS.Result[0].RefundPaxWiseFare, [{ TicketNumber: '2201234567802', Amount: 100 }]);
+});
