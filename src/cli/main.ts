@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config.js';
+import { isSystemError } from '../errors/system-error.js';
 import { setUpDemo } from '../demo/demo-setup.js';
 import { DocumentError } from '../documents/document-error.js';
 import type { RawRecord } from '../documents/document-reader.js';
@@ -151,10 +152,7 @@ export function buildCli(): Command {
     .argument('<file>', 'a file, or - for standard input')
     .option('--upsert', 'replace orders whose orderId exists already')
     .action(async (file: string, options: { upsert?: boolean }) => {
-      printJson(await importFile(global(), file, 'orders', (path) => {
-        const prepared = preparedInThread(path);
-        return { records: prepared.batches, bytesRead: prepared.bytesRead };
-      },
+      printJson(await importFile(global(), file, 'orders', preparedInThread,
         (store, batches, progress) => importOrders(store, clock, batches, options.upsert ?? false, progress)));
     });
   orders.command('show')
@@ -200,7 +198,7 @@ export async function runCli(argv: string[]): Promise<void> {
   } catch (error) {
     if (error instanceof DocumentError || error instanceof AdminError || error instanceof ConfigError) {
       process.stderr.write(`error: ${error.message}\n`);
-    } else if (/^E[A-Z]+$/.test(String((error as NodeJS.ErrnoException | null)?.code))) {
+    } else if (isSystemError(error)) {
       // The system refused a file (missing, a directory, not readable): its message says which.
       process.stderr.write(`error: ${(error as Error).message}\n`);
     } else {

@@ -7,7 +7,7 @@ import type { PreparedOrder } from './order-preparation.js';
 const WORKER = new URL(`./order-preparation-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
 
 export interface PreparedInput {
-  batches: AsyncIterable<PreparedOrder[]>;
+  records: AsyncIterable<PreparedOrder[]>;
   /** How much of the input the thread had read when it prepared the last batch taken. */
   bytesRead(): number;
 }
@@ -60,5 +60,5 @@ export function preparedInThread(file: string): PreparedInput {
       await worker.terminate();
     }
   }
-  return { batches: batches(), bytesRead: () => bytesRead };
+  return { records: batches(), bytesRead: () => bytesRead };
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { ConfigError, sqlitePath, withoutPassword, type Config } from '../config.js';
+import { isSystemError } from '../errors/system-error.js';
 import { checkPostgresUrl, openPostgresStore } from './postgres-store.js';
 import { openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
@@ -11,7 +12,7 @@ import type { Store } from './store.js';
  */
 function sqliteFileError(databaseUrl: string, file: string, error: unknown): unknown {
   const code = String((error as { code?: unknown } | null)?.code);
-  const aboutTheFile = /^E[A-Z]+$/.test(code) || (code.startsWith('SQLITE_') && !/^SQLITE_(BUSY|LOCKED)/.test(code));
+  const aboutTheFile = isSystemError(error) || (code.startsWith('SQLITE_') && !/^SQLITE_(BUSY|LOCKED)/.test(code));
   if (!aboutTheFile) return error;
   const reason = isDirectory(file) ? `${file} is a directory, not a database file` : `${file}: ${(error as Error).message}`;
   return new ConfigError(`DATABASE_URL "${databaseUrl}" cannot be used: ${reason}.`);
