@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseDuration } from './duration.js';
 
 export type Durability = 'process' | 'power';
 
@@ -30,6 +31,16 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** A request not received in full (headers and body) by then is answered 408 REQUEST_TIMEOUT. */
   readonly receiveTimeoutMs: number;
+  /** How long before a pending change's deadline `airline_change.deadline_approaching` is sent. */
+  readonly deadlineWarningMs: number;
+  /** Delays between a failed webhook attempt and the next; after the last, the delivery has failed. */
+  readonly webhookRetrySchedule: readonly number[];
+  /** Webhook endpoints may be plain http (tests, closed networks); https only otherwise. */
+  readonly webhookAllowHttp: boolean;
+  /** Webhook endpoints may resolve to loopback, private or reserved addresses (server-side request forgery otherwise). */
+  readonly webhookAllowPrivateNetworks: boolean;
+  /** A webhook attempt not answered (status and body) by then has failed. */
+  readonly webhookTimeoutMs: number;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -48,6 +59,11 @@ const DEFAULTS = {
   RATE_LIMIT_BURST: '100',
   REQUEST_TIMEOUT_MS: '15000',
   RECEIVE_TIMEOUT_MS: '30000',
+  DEADLINE_WARNING: '24h',
+  WEBHOOK_RETRY_SCHEDULE: '5s,1m,5m,30m,2h,6h,12h,24h,24h',
+  WEBHOOK_ALLOW_HTTP: 'false',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
+  WEBHOOK_TIMEOUT_MS: '10000',
 } as const;
 
 export class ConfigError extends Error {}
@@ -58,6 +74,27 @@ function integer(name: string, value: string, min: number, max: number): number 
     throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${value}".`);
   }
   return parsed;
+}
+
+function duration(name: string, value: string): number {
+  const ms = parseDuration(value);
+  if (ms === null) throw new ConfigError(`${name} must be a number and a unit, such as 30s, 15m, 12h or 90d, got "${value}".`);
+  return ms;
+}
+
+function durations(name: string, value: string): number[] {
+  const parts = value.split(',');
+  if (parts.length > 30) throw new ConfigError(`${name} may list at most 30 delays, got ${parts.length}.`);
+  return parts.map((part) => {
+    const ms = parseDuration(part);
+    if (ms === null) throw new ConfigError(`${name} must be delays separated by commas, such as 5s,1m,5m, got "${value}".`);
+    return ms;
+  });
+}
+
+function flag(name: string, value: string): boolean {
+  if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, got "${value}".`);
+  return value === 'true';
 }
 
 /** Reads the environment once, checks it, and freezes the result; nothing else reads process.env. */
@@ -93,6 +130,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     rateLimitBurst: integer('RATE_LIMIT_BURST', read('RATE_LIMIT_BURST'), 0, 1_000_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS'), 100, 600_000),
     receiveTimeoutMs: integer('RECEIVE_TIMEOUT_MS', read('RECEIVE_TIMEOUT_MS'), 1000, 600_000),
+    deadlineWarningMs: duration('DEADLINE_WARNING', read('DEADLINE_WARNING')),
+    webhookRetrySchedule: Object.freeze(durations('WEBHOOK_RETRY_SCHEDULE', read('WEBHOOK_RETRY_SCHEDULE'))),
+    webhookAllowHttp: flag('WEBHOOK_ALLOW_HTTP', read('WEBHOOK_ALLOW_HTTP')),
+    webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', read('WEBHOOK_ALLOW_PRIVATE_NETWORKS')),
+    webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', read('WEBHOOK_TIMEOUT_MS'), 100, 600_000),
   });
 }
 

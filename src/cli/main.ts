@@ -18,7 +18,7 @@ import { openStore } from '../store/open-store.js';
 import { auditTrail } from '../store/repositories/audit-repository.js';
 import { loadOrder } from '../store/repositories/orders-repository.js';
 import { parseWorkers, serve } from './serve.js';
-import { parseDuration } from './duration.js';
+import { parseDuration } from '../duration.js';
 import { importProgress } from './progress.js';
 import { configFrom, withStore, type GlobalOptions } from './with-store.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CHANGE_KINDS, type AirlineChange } from '../domain/order.js';
+import { CHANGE_KINDS, CONSEQUENCES, type AirlineChange } from '../domain/order.js';
 import { FieldError } from './document-error.js';
 import { child } from './field-path.js';
 import { array, instant, object, oneOf, optionalText, text, unique } from './field-readers.js';
@@ -13,7 +13,7 @@ export interface ChangeDocument {
 }
 
 /**
- * Checks an airline-change document (contract §11). Without a changeId, the id is derived from the
+ * Checks an airline-change document (contract §11; the deadline fields: docs/webhooks.md). Without a changeId, the id is derived from the
  * content, so that an airline resending the same change does not create a second one.
  */
 export function readChangeDocument(value: unknown): ChangeDocument {
@@ -31,11 +31,18 @@ export function readChangeDocument(value: unknown): ChangeDocument {
   if (removedSegments.length === 0 && addedSegments.length === 0) {
     throw new FieldError('removedSegments', 'and addedSegments are both empty: the change changes nothing');
   }
+  // Without a deadline nothing happens by itself; the consequence is the airline's default all the same, shown to the agency.
+  const actionDeadline = raw.actionDeadline === undefined || raw.actionDeadline === null
+    ? null : new Date(instant(raw.actionDeadline, 'actionDeadline')).toISOString();
+  const consequenceOfInaction = oneOf(raw.consequenceOfInaction, 'consequenceOfInaction', CONSEQUENCES, addedSegments.length > 0 ? 'ACCEPT' : 'CANCEL');
+  if (consequenceOfInaction === 'ACCEPT' && addedSegments.length === 0) {
+    throw new FieldError('consequenceOfInaction', 'is ACCEPT, but the change adds no flight to replace the removed ones: it can only be CANCEL');
+  }
   const changeId = optionalText(raw.changeId, 'changeId', /^[A-Za-z0-9_.-]{1,64}$/, 'must be 1 to 64 letters, digits, - _ or .')
     ?? `AIC-${createHash('sha256').update(JSON.stringify([orderId, reference, kind, detectedAt, removedSegments, addedSegments])).digest('hex').slice(0, 20)}`;
   return {
     orderId,
     reference,
-    change: { changeId, kind, detectedAt, removedSegments, addedSegments, status: 'PENDING' },
+    change: { changeId, kind, detectedAt, removedSegments, addedSegments, status: 'PENDING', actionDeadline, consequenceOfInaction },
   };
 }

@@ -38,6 +38,8 @@ export function orderView(order: Order) {
         detectedAt: change.detectedAt,
         removedSegments: change.removedSegments,
         addedSegments: change.addedSegments,
+        ...(change.actionDeadline ? { actionDeadline: change.actionDeadline } : {}),
+        consequenceOfInaction: change.consequenceOfInaction,
         status: change.status,
       })),
       refunds: booking.refunds.map((refund) => ({

@@ -1,6 +1,6 @@
 import { changedTo, failed, pendingChanges, unchanged, type BookingOutcome } from './booking-outcome.js';
 import type { Booking } from './order.js';
-import { involuntaryRefund } from './refund-calculator.js';
+import { refundQuote } from './refund-quote.js';
 
 /**
  * AirOrderInvoluntaryCancel on one booking: cancels it because of pending airline changes and
@@ -15,8 +15,7 @@ export function involuntaryCancel(booking: Booking, now: string): BookingOutcome
   if (pendingChanges(booking).length === 0) {
     return failed('NO_PENDING_CHANGE', `Booking ${booking.reference} has no airline-initiated change awaiting action.`);
   }
-  const tickets = booking.passengers.flatMap((passenger) => passenger.ticket ? [passenger.ticket] : []);
-  const refunds = tickets.map((ticket) => ({ ...involuntaryRefund(ticket), createdAt: now }));
+  const refunds = refundQuote(booking).tickets.map((ticket) => ({ ...ticket, createdAt: now }));
   return changedTo({
     ...booking,
     status: 'CANCELED',

@@ -8,11 +8,14 @@ export type CouponStatus = 'OPEN' | 'USED' | 'REFUNDED';
 export type ChangeKind = 'SCHEDULE_CHANGE' | 'FLIGHT_CANCELLATION' | 'ROUTING_CHANGE';
 export type ChangeStatus = 'PENDING' | 'ACCEPTED' | 'CANCELED' | 'CLOSED';
 export type QuoteType = 'FULL' | 'PARTIAL';
+/** What happens to a pending change when its deadline passes without the agency acting. */
+export type Consequence = 'ACCEPT' | 'CANCEL';
 
 export const PASSENGER_TYPES: readonly PassengerType[] = ['ADT', 'CHD', 'INF'];
 export const COUPON_STATUSES: readonly CouponStatus[] = ['OPEN', 'USED', 'REFUNDED'];
 export const BOOKING_STATUSES: readonly BookingStatus[] = ['CONFIRMED', 'CANCELED'];
 export const CHANGE_KINDS: readonly ChangeKind[] = ['SCHEDULE_CHANGE', 'FLIGHT_CANCELLATION', 'ROUTING_CHANGE'];
+export const CONSEQUENCES: readonly Consequence[] = ['ACCEPT', 'CANCEL'];
 
 export interface Segment {
   segmentId: string;
@@ -52,6 +55,9 @@ export interface AirlineChange {
   removedSegments: string[];
   addedSegments: Segment[];
   status: ChangeStatus;
+  /** When the airline applies `consequenceOfInaction` if the agency has not acted; null: no time limit. */
+  actionDeadline: string | null;
+  consequenceOfInaction: Consequence;
 }
 
 export interface Refund {

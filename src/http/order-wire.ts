@@ -1,7 +1,9 @@
+import { pendingChanges } from '../domain/booking-outcome.js';
 import { toWireAmount } from '../domain/money.js';
-import type { Booking, Order, Segment } from '../domain/order.js';
+import type { AirlineChange, Booking, Order, Segment } from '../domain/order.js';
+import { refundQuote, type RefundQuote } from '../domain/refund-quote.js';
 
-function wireSegment(segment: Segment) {
+export function wireSegment(segment: Segment) {
   return {
     SegmentID: segment.segmentId,
     Carrier: segment.carrier,
@@ -10,6 +12,28 @@ function wireSegment(segment: Segment) {
     Destination: segment.destination,
     Departure: segment.departure,
     Arrival: segment.arrival,
+  };
+}
+
+/** An airline change as AirOrderRetrieve and the events show it; ActionDeadline only when the airline set one. */
+export function wireChange(change: AirlineChange) {
+  return {
+    ChangeID: change.changeId,
+    Kind: change.kind,
+    Status: change.status,
+    DetectedAt: change.detectedAt,
+    RemovedSegments: change.removedSegments,
+    AddedSegments: change.addedSegments.map(wireSegment),
+    ...(change.actionDeadline ? { ActionDeadline: change.actionDeadline } : {}),
+    ConsequenceOfInaction: change.consequenceOfInaction,
+  };
+}
+
+export function wireRefundQuote(quote: RefundQuote, currency: string) {
+  return {
+    Amount: toWireAmount(quote.amount, currency),
+    QuoteType: quote.quoteType,
+    Tickets: quote.tickets.map((ticket) => ({ TicketNumber: ticket.ticketNumber, Amount: toWireAmount(ticket.amount, currency) })),
   };
 }
 
@@ -33,20 +57,15 @@ function wireBooking(booking: Booking, currency: string) {
         },
       } : {}),
     })),
-    AirlineChanges: booking.changes.map((change) => ({
-      ChangeID: change.changeId,
-      Kind: change.kind,
-      Status: change.status,
-      DetectedAt: change.detectedAt,
-      RemovedSegments: change.removedSegments,
-      AddedSegments: change.addedSegments.map(wireSegment),
-    })),
+    AirlineChanges: booking.changes.map(wireChange),
     Refunds: booking.refunds.map((refund) => ({
       TicketNumber: refund.ticketNumber,
       Amount: money(refund.amount),
       QuoteType: refund.quoteType,
       CreatedAt: refund.createdAt,
     })),
+    // What AirOrderInvoluntaryCancel would refund now: shown while there is a change to answer.
+    ...(booking.status === 'CONFIRMED' && pendingChanges(booking).length > 0 ? { RefundQuote: wireRefundQuote(refundQuote(booking), currency) } : {}),
   };
 }
 

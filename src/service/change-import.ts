@@ -5,7 +5,10 @@ import { inDetectionOrder, pendingChanges } from '../domain/booking-outcome.js';
 import type { AirlineChange, Booking } from '../domain/order.js';
 import { placeholders, runSql } from '../store/raw-sql.js';
 import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import { bookingKey, insertChanges, loadBookings, lockOrders, type BookingKey } from '../store/repositories/orders-repository.js';
+import { bookingKey, insertChanges, loadBookings, loadOrderRows, lockOrders, type BookingKey } from '../store/repositories/orders-repository.js';
+import { appendEvents } from '../store/repositories/events-repository.js';
+import { changeNotice } from '../events/booking-events.js';
+import type { AgencyEvent } from '../events/event-types.js';
 import type { Executor, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 
@@ -94,9 +97,11 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
     `select change_id, order_id, reference from airline_changes where change_id in (${placeholders(ids.length)})`, ids))
     .map((row) => [row.change_id, { orderId: row.order_id, reference: row.reference }]));
   const bookings = await loadBookings(tx, keys);
+  const orders = await loadOrderRows(tx, keys.map((key) => key.orderId));
 
   const accepted: (BookingKey & { change: AirlineChange })[] = [];
   const events: AuditEvent[] = [];
+  const announced: AgencyEvent[] = [];
   for (const { label, document } of batch) {
     const stored = known.get(document.change.changeId);
     if (stored) {
@@ -122,10 +127,13 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
     accepted.push({ orderId: document.orderId, reference: document.reference, change });
     events.push({ orderId: document.orderId, reference: document.reference, event: 'CHANGE_RECORDED',
       detail: { changeId: change.changeId, kind: change.kind, status } });
+    // The booking as it now stands, with this change among its pending ones: what the agency can do about it.
+    announced.push(changeNotice('airline_change.detected', orders.get(document.orderId)!, booking, change));
   }
   if (accepted.length === 0) return;
   await insertChanges(tx, accepted, now);
   // One sequence across the import: the trail lists the changes in the file's order.
   await appendAuditEvents(tx, OPERATOR_CHANGE_IMPORT, events, now, summary.imported);
+  await appendEvents(tx, announced, now);
   summary.imported += accepted.length;
 }

@@ -2,16 +2,21 @@ import { acceptChanges } from '../domain/accept-changes.js';
 import { failed, type BookingOutcome } from '../domain/booking-outcome.js';
 import { cancelBooking } from '../domain/cancel-booking.js';
 import { involuntaryCancel } from '../domain/involuntary-cancel.js';
+import { dueChanges } from '../domain/deadline-consequence.js';
 import type { Booking } from '../domain/order.js';
+import { bookingEvents } from '../events/booking-events.js';
+import type { AgencyEvent, EventActor } from '../events/event-types.js';
 import { errors } from '../errors/api-error.js';
 import { auditInsert, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
 import { deleteKeptResponse, findKeptResponse, keepResponse, type IdempotencyScope } from '../store/repositories/idempotency-repository.js';
 import { bookingWrites, loadOrderBookings, loadOrderRow, touchOrder, type OrderRow } from '../store/repositories/orders-repository.js';
+import { eventWrites } from '../store/repositories/events-repository.js';
 import { runStatements, type Statement } from '../store/raw-sql.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from './clock.js';
 import type { Deadline } from './deadline.js';
+import { applyDueDeadlines } from './deadline-consequences.js';
 
 export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel';
 
@@ -61,6 +66,8 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
   const items: ItemResult[] = [];
   const writes: Statement[] = [];
   const events: AuditEvent[] = [];
+  const announced: AgencyEvent[] = [];
+  const by: EventActor = request.actor.actor === 'agency' ? 'AGENCY' : 'OPERATOR';
   for (const reference of request.references) {
     const booking = bookings.find((candidate) => candidate.reference === reference);
     if (!booking) {
@@ -72,12 +79,38 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
       writes.push(...bookingWrites(order, booking, outcome.booking, now));
       // One sequence across the request: the trail lists the bookings' events in request order.
       events.push(...bookingAuditEvents(order.orderId, order.currency, booking, outcome.booking));
+      announced.push(...bookingEvents(order, booking, outcome.booking, by));
     }
     items.push({ reference, outcome });
   }
   if (writes.length > 0) writes.push(touchOrder(order.orderId, now));
   if (events.length > 0) writes.push(auditInsert(request.actor, events, now));
+  writes.push(...eventWrites(announced, now));
   return { result: { orderId: order.orderId, currency: order.currency, items }, writes };
+}
+
+/** Thrown inside an operation's transaction when a requested booking has a deadline that has passed. */
+class DeadlinePassed extends Error {}
+
+/** How often a request applies passed deadlines and tries again (a deadline passes once, so twice is plenty). */
+const DEADLINE_ROUNDS = 3;
+
+/**
+ * Applies one operation to each requested booking of an order. A booking whose change's deadline
+ * has passed gets the deadline's consequence first, in a transaction of its own, exactly as the
+ * scheduler would have applied it: the outcome never depends on which came first.
+ */
+export async function runOperation(
+  store: Store, clock: Clock, request: OperationRequest, render: (result: OperationResult) => RenderedResponse,
+): Promise<OperationOutcome> {
+  for (let round = 1; ; round += 1) {
+    try {
+      return await runOperationOnce(store, clock, request, render);
+    } catch (error) {
+      if (!(error instanceof DeadlinePassed) || round >= DEADLINE_ROUNDS) throw error;
+      await applyDueDeadlines(store, clock, request.orderId, request.references);
+    }
+  }
 }
 
 /**
@@ -86,7 +119,7 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
  * together with the audit events and, under an Idempotency-Key, the response itself: a request is
  * either wholly done and replayable, or not done at all. Past `request.deadline` it is not done.
  */
-export async function runOperation(
+async function runOperationOnce(
   store: Store, clock: Clock, request: OperationRequest, render: (result: OperationResult) => RenderedResponse,
 ): Promise<OperationOutcome> {
   return store.transaction(async (tx): Promise<OperationOutcome> => {
@@ -109,7 +142,9 @@ export async function runOperation(
     }
     if (!order) return { kind: 'order-not-found' };
 
-    const { result, writes } = applyRules(order, await loadOrderBookings(tx, order.orderId, request.references), request, now);
+    const bookings = await loadOrderBookings(tx, order.orderId, request.references);
+    if (bookings.some((booking) => dueChanges(booking, now).length > 0)) throw new DeadlinePassed();
+    const { result, writes } = applyRules(order, bookings, request, now);
     await runStatements(tx, writes);
     const response = render(result);
     if (scope && request.idempotency) {

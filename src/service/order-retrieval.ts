@@ -1,7 +1,10 @@
 import { failed, unchanged } from '../domain/booking-outcome.js';
+import { dueChanges } from '../domain/deadline-consequence.js';
 import type { Order } from '../domain/order.js';
 import { loadOrder } from '../store/repositories/orders-repository.js';
 import type { Store } from '../store/store.js';
+import type { Clock } from './clock.js';
+import { applyDueDeadlines } from './deadline-consequences.js';
 import type { ItemResult } from './order-operations.js';
 
 export interface RetrievalRequest {
@@ -22,10 +25,19 @@ export interface RetrievedOrder {
  * event). One read-only transaction, so that the bookings, their changes and their refunds are read
  * at one instant. Another agency's order is null, exactly like a missing one.
  */
-export async function retrieveOrder(store: Store, request: RetrievalRequest): Promise<RetrievedOrder | null> {
-  const order = await store.reader.transaction().setIsolationLevel('repeatable read').setAccessMode('read only')
+export async function retrieveOrder(store: Store, clock: Clock, request: RetrievalRequest): Promise<RetrievedOrder | null> {
+  const read = () => store.reader.transaction().setIsolationLevel('repeatable read').setAccessMode('read only')
     .execute((tx) => loadOrder(tx, request.orderId, request.agencyId));
+  let order = await read();
   if (!order) return null;
+  // A deadline that has passed is applied before the order is shown, as a change would apply it:
+  // what the agency reads never depends on whether the scheduler got there first.
+  const now = clock();
+  if (order.bookings.some((booking) => request.references.includes(booking.reference) && dueChanges(booking, now).length > 0)) {
+    await applyDueDeadlines(store, clock, request.orderId, request.references);
+    order = await read();
+    if (!order) return null;
+  }
   const items = request.references.map((reference): ItemResult => {
     const booking = order.bookings.find((candidate) => candidate.reference === reference);
     return {

@@ -51,6 +51,9 @@ export interface AirlineChangesTable {
   status: string;
   created_at: string;
   resolved_at: string | null;
+  action_deadline: string | null;
+  consequence: string;
+  warned_at: string | null;
 }
 
 export interface RefundsTable {
@@ -95,6 +98,54 @@ export interface AuditEventsTable {
   occurred_at: string;
 }
 
+export interface EventsTable {
+  position: Generated<number>;
+  event_id: string;
+  /** PostgreSQL: the id of the transaction that wrote the event; SQLite: 0. */
+  tx: number | string;
+  agency_id: string;
+  type: string;
+  occurred_at: string;
+  /** JSON: the event's data, in the interface's PascalCase */
+  data: string;
+}
+
+export interface WebhookEndpointsTable {
+  endpoint_id: string;
+  agency_id: string;
+  url: string;
+  /** `*` or event types separated by commas */
+  events: string;
+  status: string;
+  status_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: string | null;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  event_id: string;
+  endpoint_id: string;
+  agency_id: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface BackgroundLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   agencies: AgenciesTable;
   access_tokens: AccessTokensTable;
@@ -104,6 +155,10 @@ export interface Database {
   refunds: RefundsTable;
   idempotency_keys: IdempotencyKeysTable;
   audit_events: AuditEventsTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  background_leases: BackgroundLeasesTable;
 }
 
 export type { Generated };

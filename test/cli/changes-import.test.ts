@@ -36,7 +36,8 @@ describe('changes import', () => {
     const shown = await sandbox.show('CH-1');
     assert.deepEqual(shown.bookings[0].changes, [{
       changeId: 'AIC-77', orderId: 'CH-1', gdsBookingReference: 'CHG001', kind: 'SCHEDULE_CHANGE',
-      detectedAt: '2026-11-20T08:00:00.000Z', removedSegments: ['S1'], addedSegments: [segment('S1B', 1, 14)], status: 'PENDING',
+      detectedAt: '2026-11-20T08:00:00.000Z', removedSegments: ['S1'], addedSegments: [segment('S1B', 1, 14)], consequenceOfInaction: 'ACCEPT',
+      status: 'PENDING',
     }]);
     // Importing a change does not touch the itinerary: only accepting it does.
     assert.deepEqual(shown.bookings[0].segments, [segment('S1')]);

@@ -19,7 +19,8 @@ export function pax(passengerId: string, tkt: Ticket | null): Passenger {
 }
 
 export function pendingChange(changeId: string, removed: string[], added: Segment[], detectedAt = '2026-11-20T08:00:00Z'): AirlineChange {
-  return { changeId, kind: 'SCHEDULE_CHANGE', detectedAt, removedSegments: removed, addedSegments: added, status: 'PENDING' };
+  return { changeId, kind: 'SCHEDULE_CHANGE', detectedAt, removedSegments: removed, addedSegments: added, status: 'PENDING',
+    actionDeadline: null, consequenceOfInaction: added.length > 0 ? 'ACCEPT' : 'CANCEL' };
 }
 
 export function confirmedBooking(partial: Partial<Booking> = {}): Booking {

@@ -54,9 +54,11 @@ const ABC123_WIRE = {
   }],
   AirlineChanges: [{
     ChangeID: 'C-R1', Kind: 'SCHEDULE_CHANGE', Status: 'PENDING', DetectedAt: '2026-11-20T08:00:00.000Z',
-    RemovedSegments: ['S1'], AddedSegments: [wireSegment('S1B', 1, 14)],
+    RemovedSegments: ['S1'], AddedSegments: [wireSegment('S1B', 1, 14)], ConsequenceOfInaction: 'ACCEPT',
   }],
   Refunds: [],
+  // A pending change: what AirOrderInvoluntaryCancel would refund now.
+  RefundQuote: { Amount: 570.5, QuoteType: 'FULL', Tickets: [{ TicketNumber: '2201234567890', Amount: 570.5 }] },
 };
 
 const XYZ789_WIRE = {

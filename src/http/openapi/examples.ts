@@ -50,6 +50,7 @@ function sampleBooking(reference: string, ticketNumber: string, passenger: [stri
     changes: [{
       changeId: `AIC-${reference}`, kind: 'SCHEDULE_CHANGE', detectedAt: '2026-11-20T08:00:00Z',
       removedSegments: ['S1'], addedSegments: [S1B], status: 'PENDING',
+      actionDeadline: '2026-11-27T08:00:00.000Z', consequenceOfInaction: 'ACCEPT',
     }],
     refunds: [],
   };

@@ -18,7 +18,7 @@ export function retrieveRoute(app: FastifyInstance, deps: OperationRouteDeps): v
     const input = request.envelopeInput!;
     // Validation has passed, so the order id and references were readable.
     const orderId = input.orderId!;
-    const retrieved = await withTimeout(retrieveOrder(deps.store, {
+    const retrieved = await withTimeout(retrieveOrder(deps.store, deps.clock, {
       agencyId: request.agency!.agencyId, orderId, references: input.references!,
     }), deps.requestTimeoutMs);
     if (!retrieved) throw errors.orderNotFound(orderId);

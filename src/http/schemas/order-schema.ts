@@ -55,7 +55,7 @@ const passenger = {
 
 const airlineChange = {
   type: 'object',
-  required: ['ChangeID', 'Kind', 'Status', 'DetectedAt', 'RemovedSegments', 'AddedSegments'],
+  required: ['ChangeID', 'Kind', 'Status', 'DetectedAt', 'RemovedSegments', 'AddedSegments', 'ConsequenceOfInaction'],
   properties: {
     ChangeID: str,
     Kind: { type: 'string', enum: ['SCHEDULE_CHANGE', 'FLIGHT_CANCELLATION', 'ROUTING_CHANGE'] },
@@ -67,6 +67,27 @@ const airlineChange = {
     DetectedAt: dateTime,
     RemovedSegments: { type: 'array', items: str, description: 'SegmentIDs the change takes out of the itinerary.' },
     AddedSegments: { type: 'array', items: segment, description: 'The replacement flights; empty when the change only removes flights.' },
+    ActionDeadline: { ...dateTime, description: 'When the airline applies ConsequenceOfInaction if the change is still PENDING. Absent: no time limit.' },
+    ConsequenceOfInaction: {
+      type: 'string',
+      enum: ['ACCEPT', 'CANCEL'],
+      description: 'What happens at ActionDeadline: ACCEPT as AirOrderInvoluntaryAccept would, or CANCEL as AirOrderInvoluntaryCancel would, with its refunds.',
+    },
+  },
+} as const;
+
+export const refundQuoteSchema = {
+  type: 'object',
+  description: 'What AirOrderInvoluntaryCancel would refund now: shown on a confirmed booking with a pending change.',
+  required: ['Amount', 'QuoteType', 'Tickets'],
+  properties: {
+    Amount: amount,
+    QuoteType: { type: 'string', enum: ['FULL', 'PARTIAL'], description: 'PARTIAL when a coupon of any ticket was flown.' },
+    Tickets: {
+      type: 'array',
+      description: 'Per ticket, in passenger order.',
+      items: { type: 'object', required: ['TicketNumber', 'Amount'], properties: { TicketNumber: str, Amount: amount } },
+    },
   },
 } as const;
 
@@ -91,6 +112,7 @@ const booking = {
     Passengers: { type: 'array', items: passenger },
     AirlineChanges: { type: 'array', items: airlineChange, description: 'Airline-initiated changes, in detection order.' },
     Refunds: { type: 'array', items: refund, description: 'Per ticket, in passenger order; empty until AirOrderInvoluntaryCancel.' },
+    RefundQuote: refundQuoteSchema,
   },
 } as const;
 

@@ -1,13 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import { insertRows, placeholders, type Statement } from '../raw-sql.js';
 import type { Executor } from '../store.js';
+import { nextEventId } from '../sortable-id.js';
 
 export interface Actor {
-  actor: 'agency' | 'operator';
+  /** `system`: the service itself, applying a deadline's consequence. */
+  actor: 'agency' | 'operator' | 'system';
   agencyId: string | null;
   tokenId: string | null;
   requestId: string | null;
-  /** The API operation (AirOrderCancel, …) or the CLI command (orders import, …). */
+  /** The API operation (AirOrderCancel, …), the CLI command (orders import, …) or `deadline`. */
   operation: string;
 }
 
@@ -24,18 +25,6 @@ export interface AuditRecord extends AuditEvent, Actor {
 }
 
 const AUDIT_COLUMNS = ['event_id', 'order_id', 'reference', 'sequence', 'event', 'detail', 'actor', 'agency_id', 'token_id', 'request_id', 'operation', 'occurred_at'];
-
-let counter = 0;
-const processTag = randomBytes(4).toString('hex');
-
-/**
- * Ids that sort in the order events were written by this process: the time, a counter, then a
- * tag of the process so that ids of several processes never collide.
- */
-function nextEventId(): string {
-  counter = (counter + 1) % 0x1_0000_0000;
-  return `evt_${Date.now().toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}${processTag}`;
-}
 
 function auditRow(actor: Actor, event: AuditEvent, sequence: number, now: string): unknown[] {
   return [nextEventId(), event.orderId, event.reference, sequence, event.event,

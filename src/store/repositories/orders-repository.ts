@@ -1,4 +1,4 @@
-import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, ChangeStatus, Order, QuoteType, Refund } from '../../domain/order.js';
+import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, ChangeStatus, Consequence, Order, QuoteType, Refund } from '../../domain/order.js';
 import type { Executor } from '../store.js';
 import { insertRows, isPostgres, placeholders, runSql, type Statement } from '../raw-sql.js';
 import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
@@ -23,6 +23,8 @@ export function changeFromRow(row: AirlineChangesTable): AirlineChange {
     removedSegments: JSON.parse(row.removed_segments),
     addedSegments: JSON.parse(row.added_segments),
     status: row.status as ChangeStatus,
+    actionDeadline: row.action_deadline,
+    consequenceOfInaction: row.consequence as Consequence,
   };
 }
 
@@ -69,6 +71,14 @@ export async function loadOrderRow(db: Executor, orderId: string, agencyId?: str
   // inserts it anew) is gone for the statement that waited; a new statement sees the new row.
   if (!row && forUpdate) row = await read();
   return row ? { orderId: row.order_id, agencyId: row.agency_id, currency: row.currency } : null;
+}
+
+/** The own rows of several orders, by id (the missing ones left out). */
+export async function loadOrderRows(db: Executor, orderIds: readonly string[]): Promise<Map<string, OrderRow>> {
+  const ids = [...new Set(orderIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await runSql<OrdersTable>(db, `select order_id, agency_id, currency from orders where order_id in (${placeholders(ids.length)})`, ids);
+  return new Map(rows.map((row) => [row.order_id, { orderId: row.order_id, agencyId: row.agency_id, currency: row.currency }]));
 }
 
 /**
@@ -142,9 +152,11 @@ export async function loadBookings(db: Executor, keys: readonly BookingKey[]): P
 /** Inserts airline changes; the caller has made sure their ids are new. */
 export async function insertChanges(db: Executor, changes: readonly (BookingKey & { change: AirlineChange })[], now: string): Promise<void> {
   await insertRows(db, 'airline_changes',
-    ['change_id', 'order_id', 'reference', 'kind', 'detected_at', 'removed_segments', 'added_segments', 'status', 'created_at', 'resolved_at'],
+    ['change_id', 'order_id', 'reference', 'kind', 'detected_at', 'removed_segments', 'added_segments', 'status', 'created_at', 'resolved_at',
+      'action_deadline', 'consequence'],
     changes.map(({ orderId, reference, change }) => [change.changeId, orderId, reference, change.kind, change.detectedAt,
-      JSON.stringify(change.removedSegments), JSON.stringify(change.addedSegments), change.status, now, null]));
+      JSON.stringify(change.removedSegments), JSON.stringify(change.addedSegments), change.status, now, null,
+      change.actionDeadline, change.consequenceOfInaction]));
 }
 
 /** A booking's row values, in the order `insertOrders` writes them. */

@@ -1,0 +1,107 @@
+import { applyDeadlineConsequence, dueChanges } from '../domain/deadline-consequence.js';
+import { bookingEvents, changeNotice } from '../events/booking-events.js';
+import type { AgencyEvent } from '../events/event-types.js';
+import { runStatements, type Statement } from '../store/raw-sql.js';
+import { auditInsert, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
+import { approachingDeadlines, markWarned, passedDeadlines, stillToWarn, type ChangeRef } from '../store/repositories/deadlines-repository.js';
+import { eventWrites } from '../store/repositories/events-repository.js';
+import { bookingWrites, loadOrderBookings, loadOrderRow, touchOrder } from '../store/repositories/orders-repository.js';
+import type { Store } from '../store/store.js';
+import { bookingAuditEvents } from './audit-events.js';
+import type { Clock } from './clock.js';
+
+const DEADLINE_ACTOR: Actor = { actor: 'system', agencyId: null, tokenId: null, requestId: null, operation: 'deadline' };
+
+/**
+ * Applies the consequence of every passed deadline on the order's bookings (all of them, or the
+ * named ones), in one transaction under the order's lock, as the agency's own call would: the
+ * accept or involuntary-cancel rules, audited as `system`/`deadline` and announced with events.
+ * Read again under the lock, so a request or another process that got there first leaves nothing
+ * to do. Returns how many bookings it changed.
+ */
+export async function applyDueDeadlines(store: Store, clock: Clock, orderId: string, references?: readonly string[]): Promise<number> {
+  return store.transaction(async (tx) => {
+    const order = await loadOrderRow(tx, orderId, undefined, true);
+    if (!order) return 0;
+    const now = clock();
+    const writes: Statement[] = [];
+    const audit: AuditEvent[] = [];
+    const announced: AgencyEvent[] = [];
+    let changed = 0;
+    for (const booking of await loadOrderBookings(tx, orderId, references)) {
+      const applied = applyDeadlineConsequence(booking, now);
+      if (!applied || !applied.outcome.ok || !applied.outcome.changed) continue;
+      const after = applied.outcome.booking;
+      writes.push(...bookingWrites(order, booking, after, now));
+      audit.push({ orderId, reference: booking.reference, event: 'DEADLINE_PASSED', detail: {
+        consequence: applied.consequence,
+        changeIds: dueChanges(booking, now).map((change) => change.changeId),
+      } }, ...bookingAuditEvents(orderId, order.currency, booking, after));
+      announced.push(...bookingEvents(order, booking, after, 'DEADLINE'));
+      changed += 1;
+    }
+    if (writes.length === 0) return 0;
+    writes.push(touchOrder(orderId, now), auditInsert(DEADLINE_ACTOR, audit, now), ...eventWrites(announced, now));
+    await runStatements(tx, writes);
+    return changed;
+  });
+}
+
+/**
+ * Sends `airline_change.deadline_approaching` once for each of these changes still pending, under
+ * the order's lock so that a change resolved meanwhile is not announced.
+ */
+async function warnOrder(store: Store, clock: Clock, orderId: string, changes: readonly ChangeRef[]): Promise<number> {
+  return store.transaction(async (tx) => {
+    const order = await loadOrderRow(tx, orderId, undefined, true);
+    if (!order) return 0;
+    const due = await stillToWarn(tx, changes.map((change) => change.changeId));
+    if (due.size === 0) return 0;
+    const now = clock();
+    const announced: AgencyEvent[] = [];
+    for (const booking of await loadOrderBookings(tx, orderId, [...new Set(changes.map((change) => change.reference))])) {
+      for (const change of booking.changes) {
+        if (due.has(change.changeId)) announced.push(changeNotice('airline_change.deadline_approaching', order, booking, change));
+      }
+    }
+    await runStatements(tx, [markWarned([...due], now), ...eventWrites(announced, now)]);
+    return announced.length;
+  });
+}
+
+function byOrder(changes: readonly ChangeRef[]): Map<string, ChangeRef[]> {
+  const orders = new Map<string, ChangeRef[]>();
+  for (const change of changes) orders.set(change.orderId, [...(orders.get(change.orderId) ?? []), change]);
+  return orders;
+}
+
+const BATCH = 200;
+
+export interface DeadlineRound {
+  /** Bookings whose deadline's consequence was applied. */
+  applied: number;
+  /** Changes announced as approaching their deadline. */
+  warned: number;
+}
+
+/**
+ * One round of the deadline work: every passed deadline's consequence, then every approaching
+ * deadline's warning (`warningMs` ahead). Each order in its own transaction, so one order's failure
+ * does not hold back the others; what is left is found again by the next round.
+ */
+export async function deadlineRound(store: Store, clock: Clock, warningMs: number): Promise<DeadlineRound> {
+  const round: DeadlineRound = { applied: 0, warned: 0 };
+  for (;;) {
+    const passed = await passedDeadlines(store.reader, clock(), BATCH);
+    let progress = 0;
+    for (const [orderId, changes] of byOrder(passed)) {
+      progress += await applyDueDeadlines(store, clock, orderId, [...new Set(changes.map((change) => change.reference))]);
+    }
+    round.applied += progress;
+    if (passed.length < BATCH || progress === 0) break;
+  }
+  const now = clock();
+  const approaching = await approachingDeadlines(store.reader, now, new Date(Date.parse(now) + warningMs).toISOString(), 10_000);
+  for (const [orderId, changes] of byOrder(approaching)) round.warned += await warnOrder(store, clock, orderId, changes);
+  return round;
+}
