@@ -4,12 +4,17 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { migrateToLatest } from './store/migrator.js';
 import { openStore } from './store/open-store.js';
+import { DeadlineScheduler } from './service/deadline-scheduler.js';
+import { systemClock } from './service/clock.js';
+import { purgeEvents } from './store/repositories/events-repository.js';
 import { purgeExpiredResponses } from './store/repositories/idempotency-repository.js';
 import type { Store } from './store/store.js';
 
 const PURGE_EVERY_MS = 10 * 60_000;
+/** How long events stay in the feed (and their deliveries in `webhook deliveries`). */
+export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
-/** Idempotency keys live 24 hours; expired ones are removed in the background. */
+/** Idempotency keys live 24 hours and events 30 days; older ones are removed in the background. */
 function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
   const timer = setInterval(() => {
     // In a transaction like any write: on SQLite its BEGIN waits for another process's write lock
@@ -17,6 +22,9 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
     store.transaction((tx) => purgeExpiredResponses(tx, new Date().toISOString()))
       .then((count) => { if (count > 0) app.log.info({ count }, 'expired idempotency keys removed'); })
       .catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys'));
+    store.transaction((tx) => purgeEvents(tx, new Date(Date.now() - EVENT_RETENTION_MS).toISOString()))
+      .then((count) => { if (count > 0) app.log.info({ count }, 'events older than 30 days removed'); })
+      .catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'could not remove old events'));
   }, PURGE_EVERY_MS);
   timer.unref();
   return timer;
@@ -43,12 +51,16 @@ export async function startServer(config: Config, options: { migrate: boolean } 
   flushLog.unref();
   const app = await buildApp({ config, store, logger: { level: config.logLevel, stream: destination } });
   const purge = schedulePurge(store, app);
+  // Passed deadlines are applied, and approaching ones announced, by one process at a time.
+  const deadlines = new DeadlineScheduler(store, systemClock, config.deadlineWarningMs, app.log);
   app.addHook('onClose', async () => {
     clearInterval(purge);
+    await deadlines.stop();
     clearInterval(flushLog);
     await store.close();
   });
   const address = await app.listen({ port: config.port, host: config.host });
+  deadlines.start();
   // What an operator checks first: which store, and on SQLite which durability, this process runs with.
   app.log.info({ address, store: store.dialect, ...(store.dialect === 'sqlite' ? { durability: config.durability } : {}) }, 'listening');
 
