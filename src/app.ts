@@ -11,6 +11,7 @@ import { healthRoutes } from './http/routes/health-routes.js';
 import { operationRoutes } from './http/routes/operation-routes.js';
 import { metricsRoute } from './http/routes/metrics-route.js';
 import { retrieveRoute } from './http/routes/retrieve-route.js';
+import { eventListRoute } from './http/routes/event-list-route.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
 import { registerDocsPage } from './http/openapi/docs-page.js';
 import { openApiRoute, registerOpenApi } from './http/openapi/openapi-document.js';
@@ -85,6 +86,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   };
   operationRoutes(app, operationDeps);
   retrieveRoute(app, operationDeps);
+  eventListRoute(app, operationDeps);
   openApiRoute(app);
   await registerDocsPage(app);
   return app;

@@ -53,8 +53,9 @@ export function installErrorHandler(app: FastifyInstance, serviceName: string, i
     if (!operation) return reply.send({ Errors: [{ Code: failure.code, Message: failure.message }] });
 
     const input = request.envelopeInput;
-    const items = input?.references && input.orderId
-      ? input.references.map((reference) => failedItem(operation.name, input.orderId!, reference, failure))
+    const name = operation.name;
+    const items = input?.references && input.orderId && name !== 'eventList'
+      ? input.references.map((reference) => failedItem(name, input.orderId!, reference, failure))
       : [];
     return reply.send(buildEnvelope({
       operation,

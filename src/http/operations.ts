@@ -1,7 +1,7 @@
 import type { OperationName } from '../service/order-operations.js';
 
-/** Every operation on the wire: the three of the interface, which change orders, and the read. */
-export type WireOperationName = OperationName | 'retrieve';
+/** Every operation on the wire: the three of the interface, which change orders, the read, and the event feed. */
+export type WireOperationName = OperationName | 'retrieve' | 'eventList';
 
 export interface OperationWire<Name extends WireOperationName = WireOperationName> {
   name: Name;
@@ -10,7 +10,7 @@ export interface OperationWire<Name extends WireOperationName = WireOperationNam
   path: string;
   requestRoot: string;
   responseRoot: string;
-  resultKey: 'Response' | 'Result';
+  resultKey: 'Response' | 'Result' | 'Events';
   /** Whether the operation changes orders (and so takes an Idempotency-Key); a read changes nothing. */
   changesOrders: boolean;
 }
@@ -36,5 +36,11 @@ export const RETRIEVE: OperationWire<'retrieve'> = {
   requestRoot: 'OrderRetrieveRQ', responseRoot: 'OrderViewRS', resultKey: 'Response', changesOrders: false,
 };
 
-/** The four operations in the order the documentation lists them. */
-export const ALL_OPERATIONS: readonly OperationWire[] = [...Object.values(OPERATIONS), RETRIEVE];
+/** The agency's events, oldest first, for agencies without a webhook endpoint (docs/webhooks.md). */
+export const EVENT_LIST: OperationWire<'eventList'> = {
+  name: 'eventList', title: 'AirOrderEventList', path: '/AirOrderEventList',
+  requestRoot: 'OrderEventListRQ', responseRoot: 'OrderEventListRS', resultKey: 'Events', changesOrders: false,
+};
+
+/** The operations in the order the documentation lists them. */
+export const ALL_OPERATIONS: readonly OperationWire[] = [...Object.values(OPERATIONS), RETRIEVE, EVENT_LIST];

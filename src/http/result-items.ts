@@ -9,13 +9,16 @@ export interface WireFailure {
   message: string;
 }
 
+/** The operations whose result array has one item per booking reference (not the event feed). */
+export type ItemOperationName = Exclude<WireOperationName, 'eventList'>;
+
 /** The text a failed item carries in Msg or ErrorMsg. */
 export function failureText(failure: WireFailure): string {
   return `${failure.code}: ${failure.message}`;
 }
 
 /** AirOrderRetrieve's items are AirOrderCancel's: the booking's status as it stands. */
-export function successItem(operation: WireOperationName, orderId: string, reference: string, booking: Booking, currency: string) {
+export function successItem(operation: ItemOperationName, orderId: string, reference: string, booking: Booking, currency: string) {
   switch (operation) {
     case 'cancel':
     case 'retrieve':
@@ -39,7 +42,7 @@ export function successItem(operation: WireOperationName, orderId: string, refer
 }
 
 /** A failed item never claims a status or a refund it does not know. */
-export function failedItem(operation: WireOperationName, orderId: string, reference: string, failure: WireFailure) {
+export function failedItem(operation: ItemOperationName, orderId: string, reference: string, failure: WireFailure) {
   const text = failureText(failure);
   switch (operation) {
     case 'cancel':

@@ -7,9 +7,11 @@ import { errors, type ApiError } from '../../errors/api-error.js';
 import type { RequestErrorCode } from '../../errors/error-codes.js';
 import type { Agency } from '../../store/repositories/agencies-repository.js';
 import { buildEnvelope } from '../envelope.js';
-import type { OperationWire, WireOperationName } from '../operations.js';
+import { bookingEvents, changeNotice } from '../../events/booking-events.js';
+import { feedItem } from '../../events/wire-event.js';
+import type { OperationWire } from '../operations.js';
 import { wireOrder } from '../order-wire.js';
-import { failedItem, successItem, type WireFailure } from '../result-items.js';
+import { failedItem, successItem, type ItemOperationName, type WireFailure } from '../result-items.js';
 import { FIELD_RULES } from '../schemas/field-rules.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
@@ -66,7 +68,7 @@ const WITHOUT_CHANGE: Booking = { ...ABC123, changes: [] };
 const CANCELLED: Booking = { ...ABC123, status: 'CANCELED', cancellation: 'VOLUNTARY', changes: [{ ...ABC123.changes[0]!, status: 'CLOSED' }] };
 const REMOVE_ONLY: Booking = { ...ABC123, changes: [{ ...ABC123.changes[0]!, kind: 'FLIGHT_CANCELLATION', addedSegments: [] }] };
 
-function applyRule(operation: WireOperationName, booking: Booking): BookingOutcome {
+function applyRule(operation: ItemOperationName, booking: Booking): BookingOutcome {
   switch (operation) {
     case 'cancel': return cancelBooking(booking);
     case 'involuntaryAccept': return acceptChanges(booking);
@@ -82,8 +84,24 @@ const SAMPLE_SENDER = {
   Contacts: { Contact: [{ EmailContact: SAMPLE_AGENCY.email }] },
 };
 
+/** The agency's events after an airline change was imported and one booking cancelled because of it. */
+function sampleEvents() {
+  const cancelled = afterOk(involuntaryCancel(DEF456, NOW));
+  const stored = [
+    changeNotice('airline_change.detected', SAMPLE_ORDER, ABC123, ABC123.changes[0]!),
+    ...bookingEvents(SAMPLE_ORDER, DEF456, cancelled, 'AGENCY'),
+  ].map((event, index) => ({ ...event, eventId: `evt_0193a4c2e1f0${String(index + 1).padStart(8, '0')}5c1e9a7b`, occurredAt: NOW }));
+  return stored.map(feedItem);
+}
+
 /** Request examples: the Query alone, and the full envelope of the interface. */
 export function requestExamples(operation: OperationWire): Record<string, NamedExample> {
+  if (operation.name === 'eventList') {
+    return {
+      first: { summary: 'From the oldest kept event', value: { [operation.requestRoot]: { Query: { Limit: 100 } } } },
+      next: { summary: 'The next page: After is the previous page\'s NextAfter', value: { [operation.requestRoot]: { Query: { After: sampleEvents().at(-1)!.EventID, Limit: 100 } } } },
+    };
+  }
   const references = operation.name === 'retrieve' ? ['ABC123', 'DEF456'] : ['ABC123'];
   const query = { OrderID: SAMPLE_ORDER.orderId, GdsBookingReference: references };
   return {
@@ -104,6 +122,8 @@ export function requestExamples(operation: OperationWire): Record<string, NamedE
 interface ItemCase { reference: string; outcome: BookingOutcome }
 
 function processedEnvelope(operation: OperationWire, cases: ItemCase[]) {
+  const name = operation.name;
+  if (name === 'eventList') throw new Error('The event feed has no booking items');
   const failures: WireFailure[] = cases.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]);
   const shown = cases.flatMap(({ outcome }) => outcome.ok ? [outcome.booking] : []);
   return buildEnvelope({
@@ -114,8 +134,8 @@ function processedEnvelope(operation: OperationWire, cases: ItemCase[]) {
     agency: SAMPLE_AGENCY,
     ...(operation.name === 'retrieve' ? { extra: { Order: wireOrder(SAMPLE_ORDER, shown) } } : {}),
     items: cases.map(({ reference, outcome }) => outcome.ok
-      ? successItem(operation.name, SAMPLE_ORDER.orderId, reference, outcome.booking, SAMPLE_ORDER.currency)
-      : failedItem(operation.name, SAMPLE_ORDER.orderId, reference, outcome)),
+      ? successItem(name, SAMPLE_ORDER.orderId, reference, outcome.booking, SAMPLE_ORDER.currency)
+      : failedItem(name, SAMPLE_ORDER.orderId, reference, outcome)),
     failures,
   });
 }
@@ -124,11 +144,24 @@ const ITEM_SCENARIOS: Booking[] = [WITHOUT_CHANGE, CANCELLED, REMOVE_ONLY];
 
 /** HTTP 200 examples: every item SUCCESS, and each item-level failure the operation can answer. */
 export function successExamples(operation: OperationWire): Record<string, NamedExample> {
-  const doc = OPERATION_DOCS[operation.name];
-  const success = operation.name === 'retrieve'
+  const name = operation.name;
+  if (name === 'eventList') {
+    const events = sampleEvents();
+    return {
+      SUCCESS: {
+        summary: 'A page of events, oldest first',
+        value: buildEnvelope({
+          operation, serviceName: SERVICE_NAME, referenceVersion: '1.0', requestId: REQUEST_ID, agency: SAMPLE_AGENCY,
+          extra: { NextAfter: events.at(-1)!.EventID }, items: events, failures: [],
+        }),
+      },
+    };
+  }
+  const doc = OPERATION_DOCS[name];
+  const success = name === 'retrieve'
     // The second booking was cancelled because of its airline change: the order shows its refund.
     ? [{ reference: 'ABC123', outcome: unchanged(ABC123) }, { reference: 'DEF456', outcome: unchanged(afterOk(involuntaryCancel(DEF456, NOW))) }]
-    : [{ reference: 'ABC123', outcome: applyRule(operation.name, ABC123) }];
+    : [{ reference: 'ABC123', outcome: applyRule(name, ABC123) }];
   const examples: Record<string, NamedExample> = {
     SUCCESS: { summary: 'Every item SUCCESS', value: processedEnvelope(operation, success) },
   };
@@ -143,7 +176,7 @@ export function successExamples(operation: OperationWire): Record<string, NamedE
       };
       continue;
     }
-    const outcome = ITEM_SCENARIOS.map((booking) => applyRule(operation.name, booking)).find((candidate) => !candidate.ok && candidate.code === code);
+    const outcome = ITEM_SCENARIOS.map((booking) => applyRule(name, booking)).find((candidate) => !candidate.ok && candidate.code === code);
     if (!outcome) throw new Error(`No example booking answers ${code} to ${operation.title}`);
     examples[code] = { summary: `${code}: the item FAILED, HTTP 200`, value: processedEnvelope(operation, [{ reference: 'ABC123', outcome }]) };
   }
@@ -173,6 +206,9 @@ function errorCase(operation: OperationWire, code: RequestErrorCode): ErrorCase 
       return { error: errors.senderMismatch('Party.Sender.TravelAgencySender.AgencyID'), authenticated: true, readable: true, summary: 'The request names another agency' };
     case 'INVALID_JSON': return { error: errors.invalidJson('Unexpected end of JSON input'), authenticated: false, readable: false, summary: 'The body is not JSON' };
     case 'INVALID_REQUEST':
+      if (operation.name === 'eventList') {
+        return { error: errors.invalidRequest(`${operation.requestRoot}.Query.Limit ${FIELD_RULES.Limit}.`), authenticated: true, readable: false, summary: 'A field breaks the schema; the message names it' };
+      }
       return {
         error: errors.invalidRequest(`${operation.requestRoot}.Query.GdsBookingReference[0] ${FIELD_RULES.GdsBookingReference}.`),
         authenticated: true, readable: false, summary: 'A field breaks the schema; the message names it',
@@ -194,6 +230,7 @@ function errorCase(operation: OperationWire, code: RequestErrorCode): ErrorCase 
 export function errorExample(operation: OperationWire, code: RequestErrorCode): NamedExample {
   const { error, authenticated, readable, orderId = SAMPLE_ORDER.orderId, summary } = errorCase(operation, code);
   const failure = { code: error.code, message: error.message };
+  const name = operation.name;
   return {
     summary: `${code}: ${summary}`,
     value: buildEnvelope({
@@ -202,7 +239,7 @@ export function errorExample(operation: OperationWire, code: RequestErrorCode): 
       referenceVersion: '1.0',
       requestId: REQUEST_ID,
       agency: authenticated ? SAMPLE_AGENCY : null,
-      items: readable ? [failedItem(operation.name, orderId, 'ABC123', failure)] : [],
+      items: readable && name !== 'eventList' ? [failedItem(name, orderId, 'ABC123', failure)] : [],
       failures: [failure],
     }),
   };

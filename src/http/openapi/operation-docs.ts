@@ -55,6 +55,18 @@ BOOKING_NOT_FOUND and is absent from \`Order.Bookings\`. Reading changes nothing
 takes no Idempotency-Key.\n\n${COMMON}`,
     itemErrors: ['BOOKING_NOT_FOUND'],
   },
+  eventList: {
+    summary: 'List the agency\'s events (extension)',
+    tag: 'Events',
+    description: `The agency's events after \`Query.After\` (an event id; from the oldest kept event when
+absent), oldest first, at most \`Query.Limit\` (1 to 500, default 100), for agencies without a webhook
+endpoint: airline changes detected, their deadlines approaching, changes resolved, bookings cancelled
+and refunded. Send \`NextAfter\` as \`After\` to read the next page: a client that pages this way sees
+every event exactly once, also while new ones arrive. Events are kept 30 days; an \`After\` that names
+no kept event of the agency is INVALID_REQUEST. Another agency's events never appear. Reading changes
+nothing, so the operation takes no Idempotency-Key.`,
+    itemErrors: [],
+  },
 };
 
 const READ_ERRORS: readonly RequestErrorCode[] = [
@@ -65,7 +77,9 @@ const IDEMPOTENCY_ERRORS: readonly RequestErrorCode[] = ['IDEMPOTENCY_KEY_IN_USE
 
 /** The request-level codes an operation can answer; the idempotency ones only where a key is taken. */
 export function requestErrorsOf(operation: OperationWire): RequestErrorCode[] {
-  return [...READ_ERRORS, ...(operation.changesOrders ? IDEMPOTENCY_ERRORS : [])];
+  // The feed names no order, so it never answers ORDER_NOT_FOUND.
+  const read = operation.name === 'eventList' ? READ_ERRORS.filter((code) => code !== 'ORDER_NOT_FOUND') : READ_ERRORS;
+  return [...read, ...(operation.changesOrders ? IDEMPOTENCY_ERRORS : [])];
 }
 
 /** The request-level codes of an operation grouped by HTTP status, statuses ascending. */

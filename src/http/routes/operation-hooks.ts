@@ -30,11 +30,11 @@ export interface OperationRouteDeps {
  * authentication, the rate limit and the sender check. Failures become the operation's envelope in
  * the error handler, which finds the operation in the route's config.
  */
-export function operationRouteOptions(operation: OperationWire, deps: OperationRouteDeps) {
+export function operationRouteOptions(operation: OperationWire, deps: OperationRouteDeps, body: object = requestSchema(operation.requestRoot)) {
   const envelopeSchema = responseSchema(operation);
   return {
     config: { operation },
-    schema: { body: requestSchema(operation.requestRoot), response: { 200: envelopeSchema, default: envelopeSchema } },
+    schema: { body, response: { 200: envelopeSchema, default: envelopeSchema } },
     onRequest: async (request: FastifyRequest) => {
       if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) throw errors.unsupportedMediaType();
     },

@@ -14,6 +14,8 @@ export const FIELD_RULES: Record<string, string> = {
   AgencyID: 'must be a string of 1 to 64 characters',
   EmailContact: 'must be an e-mail address',
   Name: 'must be a string of at most 200 characters',
+  After: 'must be an event id (evt_ and 28 hexadecimal digits), the NextAfter of a previous page',
+  Limit: 'must be a whole number from 1 to 500',
 };
 
 const orderIdRegex = new RegExp(ORDER_ID_PATTERN);

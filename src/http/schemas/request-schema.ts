@@ -4,8 +4,40 @@ import {
 
 const name = { type: 'string', maxLength: 200 } as const;
 
-/** Shared by the three operations; the root key alone differs. Unknown fields are allowed and ignored. */
+const ORDER_QUERY = {
+  type: 'object',
+  required: ['OrderID', 'GdsBookingReference'],
+  properties: {
+    OrderID: { type: 'string', pattern: ORDER_ID_PATTERN },
+    GdsBookingReference: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_REFERENCES,
+      items: { type: 'string', pattern: BOOKING_REFERENCE_PATTERN },
+    },
+  },
+} as const;
+
+/** Shared by the operations on an order; the root key alone differs. Unknown fields are allowed and ignored. */
 export function requestSchema(rootKey: string) {
+  return envelopeRequestSchema(rootKey, ORDER_QUERY, true);
+}
+
+export const EVENT_ID_PATTERN = '^evt_[0-9a-f]{28}$';
+export const MAX_EVENTS_PER_PAGE = 500;
+
+/** AirOrderEventList: both query fields are optional, and so is the Query itself. */
+export function eventListRequestSchema(rootKey: string) {
+  return envelopeRequestSchema(rootKey, {
+    type: 'object',
+    properties: {
+      After: { type: 'string', pattern: EVENT_ID_PATTERN, description: 'The last event id seen (NextAfter of the previous page); from the oldest kept event when absent.' },
+      Limit: { type: 'integer', minimum: 1, maximum: MAX_EVENTS_PER_PAGE, default: 100, description: 'Events per page, 1 to 500 (default 100).' },
+    },
+  } as const, false);
+}
+
+function envelopeRequestSchema<Query extends object>(rootKey: string, query: Query, queryRequired: boolean) {
   return {
     type: 'object',
     required: [rootKey],
@@ -13,7 +45,7 @@ export function requestSchema(rootKey: string) {
     properties: {
       [rootKey]: {
         type: 'object',
-        required: ['Query'],
+        ...(queryRequired ? { required: ['Query'] } : {}),
         properties: {
           Document: {
             type: 'object',
@@ -53,19 +85,7 @@ export function requestSchema(rootKey: string) {
               },
             },
           },
-          Query: {
-            type: 'object',
-            required: ['OrderID', 'GdsBookingReference'],
-            properties: {
-              OrderID: { type: 'string', pattern: ORDER_ID_PATTERN },
-              GdsBookingReference: {
-                type: 'array',
-                minItems: 1,
-                maxItems: MAX_REFERENCES,
-                items: { type: 'string', pattern: BOOKING_REFERENCE_PATTERN },
-              },
-            },
-          },
+          Query: query,
         },
       },
     },

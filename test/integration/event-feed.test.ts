@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runSql } from '../../src/store/raw-sql.js';
+import { bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
+import { startTestService, type TestService } from '../helpers/test-service.js';
+
+/**
+ * Events are written with the change they report (the outbox), and AirOrderEventList pages through
+ * an agency's events: oldest first, each exactly once, never another agency's.
+ */
+let service: TestService;
+let token: string;
+let otherToken: string;
+
+before(async () => {
+  service = await startTestService();
+  token = await service.tokenFor('AG1');
+  otherToken = await service.tokenFor('AG2');
+});
+after(() => service.close());
+
+function listRQ(query?: object) {
+  return { OrderEventListRQ: query === undefined ? {} : { Query: query } };
+}
+
+async function page(query?: object, as = token) {
+  const response = await service.post('/AirOrderEventList', listRQ(query), bearer(as));
+  assert.equal(response.status, 200, response.text);
+  const rs = response.body.OrderEventListRS;
+  assert.deepEqual(rs.Success, {});
+  assert.equal(response.headers.get('x-request-id'), rs.ShoppingResponseId);
+  return rs as { Events: { EventID: string; Type: string; Timestamp: string; Data: any }[]; NextAfter: string };
+}
+
+/** Every event of the agency, paged with NextAfter from `after`. */
+async function readAll(after?: string, limit = 100, as = token) {
+  const events: { EventID: string; Type: string; Data: any }[] = [];
+  let cursor = after;
+  for (;;) {
+    const rs = await page(cursor === undefined || cursor === '' ? { Limit: limit } : { After: cursor, Limit: limit }, as);
+    events.push(...rs.Events);
+    if (rs.Events.length === 0) return { events, next: rs.NextAfter };
+    cursor = rs.NextAfter;
+  }
+}
+
+async function storedEventCount(agencyId: string): Promise<number> {
+  const [row] = await runSql<{ n: number | string }>(service.store.reader, 'select count(*) as n from events where agency_id = ?', [agencyId]);
+  return Number(row!.n);
+}
+
+describe('events of the operations', () => {
+  test('an airline change imported: airline_change.detected with the change, what can be done and the refund quote', async () => {
+    await service.importOrders([simpleOrder('EV-1', 'AG1', 'EVA001')]);
+    const before = (await readAll()).next;
+    await service.importChanges([{
+      ...change('EVC-1', 'EV-1', 'EVA001', ['S1'], [segment('S1B', 1, 14)]),
+      actionDeadline: '2026-11-25T08:00:00+01:00',
+    }]);
+    const { events } = await readAll(before);
+    const detected = events.filter((event) => event.Type === 'airline_change.detected');
+    assert.equal(detected.length, 1);
+    assert.match(detected[0]!.EventID, /^evt_[0-9a-f]{28}$/);
+    assert.deepEqual(detected[0]!.Data, {
+      OrderID: 'EV-1', GdsBookingReference: 'EVA001', Currency: 'EUR',
+      Change: {
+        ChangeID: 'EVC-1', Kind: 'SCHEDULE_CHANGE', Status: 'PENDING', DetectedAt: '2026-11-20T08:00:00.000Z',
+        RemovedSegments: ['S1'],
+        AddedSegments: [{ SegmentID: 'S1B', Carrier: 'LH', FlightNumber: '400', Origin: 'FRA', Destination: 'JFK', Departure: '2026-12-01T14:00:00Z', Arrival: '2026-12-01T16:00:00Z' }],
+        // Normalised to UTC, as every instant the service writes.
+        ActionDeadline: '2026-11-25T07:00:00.000Z', ConsequenceOfInaction: 'ACCEPT',
+      },
+      AvailableActions: ['ACCEPT', 'CANCEL'],
+      RefundQuote: { Amount: 570.5, QuoteType: 'FULL', Tickets: [{ TicketNumber: '2201234567890', Amount: 570.5 }] },
+    });
+  });
+
+  test('a change that only removes flights can only be cancelled: AvailableActions is CANCEL alone, the consequence CANCEL', async () => {
+    await service.importOrders([simpleOrder('EV-2', 'AG1', 'EVA002', '2201234567892')]);
+    const before = (await readAll()).next;
+    await service.importChanges([change('EVC-2', 'EV-2', 'EVA002', ['S1'], [], 'FLIGHT_CANCELLATION')]);
+    const [detected] = (await readAll(before)).events;
+    assert.equal(detected!.Type, 'airline_change.detected');
+    assert.deepEqual(detected!.Data.AvailableActions, ['CANCEL']);
+    assert.equal(detected!.Data.Change.ConsequenceOfInaction, 'CANCEL');
+    assert.equal(detected!.Data.Change.ActionDeadline, undefined, 'no deadline given, none shown');
+  });
+
+  test('AirOrderInvoluntaryCancel: the change resolved, the booking cancelled and refunded, amounts as AirOrderRetrieve writes them', async () => {
+    await service.importOrders([order('EV-3', 'AG1', 'KWD', [booking('EVA003', [segment('S1'), segment('S2', 3)], [
+      passenger('P1', { ticketNumber: '2201234567893', baseFare: '100.000', taxes: '0.125', coupons: [{ segmentId: 'S1', status: 'USED', value: '50.000' }, { segmentId: 'S2', status: 'OPEN', value: '50.125' }] }),
+    ])])]);
+    await service.importChanges([change('EVC-3', 'EV-3', 'EVA003', ['S2'], [segment('S2B', 3, 15)])]);
+    const before = (await readAll()).next;
+    const response = await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('EV-3', ['EVA003']), bearer(token));
+    assert.equal(response.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 50.125);
+    const { events } = await readAll(before);
+    assert.deepEqual(events.map((event) => event.Type), ['airline_change.resolved', 'booking.canceled', 'booking.refunded']);
+    assert.equal(events[0]!.Data.Change.Status, 'CANCELED');
+    assert.equal(events[0]!.Data.ResolvedBy, 'AGENCY');
+    assert.deepEqual(events[1]!.Data, { OrderID: 'EV-3', GdsBookingReference: 'EVA003', Cancellation: 'INVOLUNTARY', CanceledBy: 'AGENCY' });
+    assert.deepEqual(events[2]!.Data, {
+      OrderID: 'EV-3', GdsBookingReference: 'EVA003', Currency: 'KWD', RefundAmount: 50.125,
+      Tickets: [{ TicketNumber: '2201234567893', Amount: 50.125, QuoteType: 'PARTIAL' }], RefundedBy: 'AGENCY',
+    });
+
+    // A retry refunds nothing and announces nothing.
+    await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('EV-3', ['EVA003']), bearer(token));
+    assert.deepEqual((await readAll(events.at(-1)!.EventID)).events, []);
+  });
+
+  test('AirOrderCancel with a pending change: booking.canceled and the change CLOSED; a failed item announces nothing', async () => {
+    await service.importOrders([simpleOrder('EV-4', 'AG1', 'EVA004', '2201234567894')]);
+    await service.importChanges([change('EVC-4', 'EV-4', 'EVA004', ['S1'], [segment('S1B', 1, 14)])]);
+    const before = (await readAll()).next;
+    const count = await storedEventCount('AG1');
+    const response = await service.post('/AirOrderCancel', cancelRQ('EV-4', ['EVA004', 'NOPE99']), bearer(token));
+    assert.equal(response.body.OrderViewRS.Response[1].Status, 'FAILED');
+    const { events } = await readAll(before);
+    assert.deepEqual(events.map((event) => [event.Type, event.Data.GdsBookingReference]), [['airline_change.resolved', 'EVA004'], ['booking.canceled', 'EVA004']]);
+    assert.equal(events[0]!.Data.Change.Status, 'CLOSED');
+    assert.equal(events[1]!.Data.Cancellation, 'VOLUNTARY');
+    assert.equal(await storedEventCount('AG1'), count + 2);
+  });
+
+  test('a request that is refused stores no event (another agency\'s order, a bad body)', async () => {
+    await service.importOrders([simpleOrder('EV-5', 'AG1', 'EVA005', '2201234567895')]);
+    const count = await storedEventCount('AG1') + await storedEventCount('AG2');
+    assert.equal((await service.post('/AirOrderCancel', cancelRQ('EV-5', ['EVA005']), bearer(otherToken))).status, 404);
+    assert.equal((await service.post('/AirOrderCancel', cancelRQ('EV-5', ['!']), bearer(token))).status, 400);
+    assert.equal(await storedEventCount('AG1') + await storedEventCount('AG2'), count);
+  });
+});
+
+describe('AirOrderEventList', () => {
+  test('another agency\'s events never appear', async () => {
+    await service.importOrders([simpleOrder('EV-6', 'AG2', 'EVA006', '2201234567896')]);
+    await service.post('/AirOrderCancel', cancelRQ('EV-6', ['EVA006']), bearer(otherToken));
+    const mine = (await readAll()).events;
+    const theirs = (await readAll(undefined, 100, otherToken)).events;
+    assert.ok(mine.length > 0 && theirs.length > 0);
+    assert.ok(mine.every((event) => !event.Data.OrderID.startsWith('EV-6')));
+    assert.deepEqual(theirs.map((event) => event.Data.OrderID), ['EV-6']);
+    // An id of another agency's event is no cursor for this one.
+    const response = await service.post('/AirOrderEventList', listRQ({ After: theirs[0]!.EventID }), bearer(token));
+    assert.equal(response.status, 400);
+    assert.equal(response.body.OrderEventListRS.Errors[0].Code, 'INVALID_REQUEST');
+    assert.match(response.body.OrderEventListRS.Errors[0].Message, /OrderEventListRQ\.Query\.After names no event of this agency/);
+    assert.deepEqual(response.body.OrderEventListRS.Events, []);
+  });
+
+  test('the envelope: no Query is the first page; an empty page keeps After as NextAfter; bad Limit and After name the field', async () => {
+    const first = await page();
+    assert.ok(first.Events.length > 0);
+    const last = (await readAll()).next;
+    const empty = await page({ After: last });
+    assert.deepEqual(empty.Events, []);
+    assert.equal(empty.NextAfter, last);
+    const none = await page(undefined, await service.tokenFor('AG3'));
+    assert.deepEqual([none.Events, none.NextAfter], [[], '']);
+
+    for (const [query, field] of [[{ Limit: 0 }, 'Limit'], [{ Limit: 501 }, 'Limit'], [{ Limit: 2.5 }, 'Limit'], [{ After: 'evt_x' }, 'After'], [{ After: 7 }, 'After']] as const) {
+      const response = await service.post('/AirOrderEventList', listRQ(query), bearer(token));
+      assert.equal(response.status, 400, JSON.stringify(query));
+      assert.match(response.body.OrderEventListRS.Errors[0].Message, new RegExp(`^OrderEventListRQ\\.Query\\.${field} `));
+    }
+    assert.equal((await service.post('/AirOrderEventList', listRQ(), {})).status, 401);
+  });
+
+  test('paged with NextAfter while events arrive, every event is seen exactly once, in the order the store lists them', async () => {
+    const orders = Array.from({ length: 30 }, (_, index) => simpleOrder(`EVP-${index}`, 'AG1', `EVP${String(index).padStart(3, '0')}`, `22099${String(index).padStart(8, '0')}`));
+    await service.importOrders(orders);
+    const start = (await readAll()).next;
+    const seen: string[] = [];
+    let cursor = start;
+    let writing = true;
+    const writes = (async () => {
+      for (const document of orders) {
+        await service.post('/AirOrderCancel', cancelRQ(document.orderId, [document.bookings[0]!.gdsBookingReference]), bearer(token));
+      }
+      writing = false;
+    })();
+    // Small pages, read as fast as the cancels land.
+    while (writing || cursor !== (await page({ After: cursor, Limit: 500 })).NextAfter) {
+      const rs = await page({ After: cursor, Limit: 3 });
+      seen.push(...rs.Events.map((event) => event.EventID));
+      cursor = rs.NextAfter;
+    }
+    await writes;
+    seen.push(...(await readAll(cursor)).events.map((event) => event.EventID));
+    assert.equal(new Set(seen).size, seen.length, 'no event twice');
+    assert.equal(seen.length, 30, 'one booking.canceled per cancel, none missed');
+    const [row] = await runSql<{ n: number | string }>(service.store.reader,
+      "select count(*) as n from events where agency_id = 'AG1' and type = 'booking.canceled' and data like '%EVP-%'", []);
+    assert.equal(Number(row!.n), 30);
+  });
+});
