@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { auditTrail } from '../../src/store/repositories/audit-repository.js';
+import { runSql } from '../../src/store/raw-sql.js';
+import { DeadlineScheduler } from '../../src/service/deadline-scheduler.js';
+import { acceptRQ, bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
+import { startTestService, type TestService } from '../helpers/test-service.js';
+
+/**
+ * Deadlines on a controlled clock: no test waits for real time. The scheduler is driven by its
+ * tick(), as `serve` drives it every second; requests see the same clock.
+ */
+let now = '2026-11-21T09:00:00.000Z';
+const clock = () => now;
+const HOUR = 3_600_000;
+const at = (base: string, hours: number) => new Date(Date.parse(base) + hours * HOUR).toISOString();
+
+let service: TestService;
+let token: string;
+let scheduler: DeadlineScheduler;
+const quiet = { info: () => {}, warn: () => {} };
+
+before(async () => {
+  service = await startTestService({ clock });
+  token = await service.tokenFor('AG1');
+  scheduler = new DeadlineScheduler(service.store, clock, 24 * HOUR, quiet);
+});
+after(() => service.close());
+
+async function eventsOf(orderId: string) {
+  const rows = await runSql<{ type: string; data: string }>(service.store.reader,
+    'select type, data from events where agency_id = ? order by tx, position', ['AG1']);
+  return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) })).filter((event) => event.data.OrderID === orderId);
+}
+
+async function retrieve(orderId: string, reference: string) {
+  const response = await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: orderId, GdsBookingReference: [reference] } } }, bearer(token));
+  assert.equal(response.status, 200, response.text);
+  return response.body.OrderViewRS.Order.Bookings[0];
+}
+
+async function refundCount(orderId: string): Promise<number> {
+  const [row] = await runSql<{ n: number | string }>(service.store.reader, 'select count(*) as n from refunds where order_id = ?', [orderId]);
+  return Number(row!.n);
+}
+
+test('an ACCEPT deadline: warned once a day ahead, then accepted by the scheduler as the agency would, by system/deadline', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  const deadline = at(now, 48);
+  await service.importOrders([simpleOrder('DL-1', 'AG1', 'DLA001', '2201234560001')]);
+  await service.importChanges([{ ...change('DLC-1', 'DL-1', 'DLA001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: deadline }]);
+  assert.deepEqual((await retrieve('DL-1', 'DLA001')).AirlineChanges[0].ActionDeadline, deadline);
+
+  assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 }, '48 h ahead: nothing yet');
+  now = at(deadline, -23);
+  assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 1 });
+  assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 }, 'warned once');
+  const warned = (await eventsOf('DL-1')).filter((event) => event.type === 'airline_change.deadline_approaching');
+  assert.equal(warned.length, 1);
+  assert.deepEqual(warned[0]!.data.AvailableActions, ['ACCEPT', 'CANCEL']);
+  assert.equal(warned[0]!.data.Change.ActionDeadline, deadline);
+  assert.equal(warned[0]!.data.RefundQuote.Amount, 570.5);
+
+  now = at(deadline, -0.001);
+  assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 }, 'not before the deadline');
+  now = deadline;
+  assert.deepEqual(await scheduler.tick(), { applied: 1, warned: 0 });
+  const shown = await retrieve('DL-1', 'DLA001');
+  assert.deepEqual(shown.Segments.map((s: any) => s.SegmentID), ['S1B']);
+  assert.equal(shown.AirlineChanges[0].Status, 'ACCEPTED');
+  assert.equal(shown.RefundQuote, undefined, 'nothing pending: no quote');
+
+  const trail = await auditTrail(service.store.reader, 'DL-1');
+  const byDeadline = trail.filter((event) => event.operation === 'deadline');
+  assert.ok(byDeadline.length >= 2);
+  assert.ok(byDeadline.every((event) => event.actor === 'system' && event.agencyId === null && event.occurredAt === deadline));
+  assert.deepEqual(byDeadline[0]!.detail, { consequence: 'ACCEPT', changeIds: ['DLC-1'] });
+  const resolved = (await eventsOf('DL-1')).filter((event) => event.type === 'airline_change.resolved');
+  assert.deepEqual(resolved.map((event) => [event.data.Change.Status, event.data.ResolvedBy]), [['ACCEPTED', 'DEADLINE']]);
+
+  // The agency's accept afterwards is a retry of what the deadline did.
+  const accept = await service.post('/AirOrderInvoluntaryAccept', acceptRQ('DL-1', ['DLA001']), bearer(token));
+  assert.equal(accept.body.OrderInvoluntaryAcceptRS.Result[0].Status, 'SUCCESS');
+  assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 });
+});
+
+test('a CANCEL deadline (nothing replaces the flight): cancelled and refunded with events, as AirOrderInvoluntaryCancel would', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  await service.importOrders([order('DL-2', 'AG1', 'JPY', [booking('DLA002', [segment('S1'), segment('S2', 3)], [
+    passenger('P1', { ticketNumber: '2201234560002', baseFare: '30000', taxes: '1001', coupons: [{ segmentId: 'S1', status: 'USED', value: '15000' }, { segmentId: 'S2', status: 'OPEN', value: '16001' }] }),
+  ])])]);
+  await service.importChanges([{ ...change('DLC-2', 'DL-2', 'DLA002', ['S2'], [], 'FLIGHT_CANCELLATION'), actionDeadline: at(now, 1) }]);
+  now = at(now, 2);
+  assert.deepEqual(await scheduler.tick(), { applied: 1, warned: 0 });
+  const shown = await retrieve('DL-2', 'DLA002');
+  assert.equal(shown.BookingStatus, 'CANCELED');
+  assert.deepEqual(shown.Refunds, [{ TicketNumber: '2201234560002', Amount: 16001, QuoteType: 'PARTIAL', CreatedAt: now }]);
+  assert.deepEqual((await eventsOf('DL-2')).map((event) => event.type),
+    ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded']);
+  const refunded = (await eventsOf('DL-2')).at(-1)!;
+  assert.deepEqual(refunded.data, { OrderID: 'DL-2', GdsBookingReference: 'DLA002', Currency: 'JPY', RefundAmount: 16001,
+    Tickets: [{ TicketNumber: '2201234560002', Amount: 16001, QuoteType: 'PARTIAL' }], RefundedBy: 'DEADLINE' });
+
+  // The agency's involuntary cancel afterwards answers with the stored refund and refunds nothing again.
+  const again = await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('DL-2', ['DLA002']), bearer(token));
+  assert.equal(again.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 16001);
+  assert.equal(await refundCount('DL-2'), 1);
+});
+
+test('a request on a booking whose deadline has passed gets the consequence first, without the scheduler', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  await service.importOrders([simpleOrder('DL-3', 'AG1', 'DLA003', '2201234560003'), simpleOrder('DL-4', 'AG1', 'DLA004', '2201234560004')]);
+  await service.importChanges([
+    { ...change('DLC-3', 'DL-3', 'DLA003', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(now, 1), consequenceOfInaction: 'CANCEL' },
+    { ...change('DLC-4', 'DL-4', 'DLA004', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(now, 1) },
+  ]);
+  now = at(now, 1);
+  // CANCEL was the airline's default: the accept comes too late.
+  const accept = await service.post('/AirOrderInvoluntaryAccept', acceptRQ('DL-3', ['DLA003']), bearer(token));
+  assert.equal(accept.body.OrderInvoluntaryAcceptRS.Result[0].Status, 'FAILED');
+  assert.match(accept.body.OrderInvoluntaryAcceptRS.Result[0].ErrorMsg, /^BOOKING_CANCELED: /);
+  assert.equal(await refundCount('DL-3'), 1);
+  // ACCEPT was the default: reading shows the accepted itinerary, and the agency's cancel then cancels it voluntarily.
+  assert.equal((await retrieve('DL-4', 'DLA004')).AirlineChanges[0].Status, 'ACCEPTED');
+  const cancel = await service.post('/AirOrderCancel', cancelRQ('DL-4', ['DLA004']), bearer(token));
+  assert.equal(cancel.body.OrderViewRS.Response[0].BookingStatus, 'CANCELED');
+  assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 }, 'nothing left for the scheduler');
+});
+
+test('the scheduler and requests racing on one booking past its deadline: one outcome, one refund, one set of events', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  const orders = Array.from({ length: 6 }, (_, index) => simpleOrder(`DLR-${index}`, 'AG1', `DLR00${index}`, `220123457000${index}`));
+  await service.importOrders(orders);
+  await service.importChanges(orders.map((document, index) => ({
+    ...change(`DLRC-${index}`, document.orderId, document.bookings[0]!.gdsBookingReference, ['S1'], [], 'FLIGHT_CANCELLATION'),
+    actionDeadline: at(now, 1),
+  })));
+  now = at(now, 1);
+  const requests = orders.flatMap((document) => [0, 1, 2].map(() =>
+    service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(document.orderId, [document.bookings[0]!.gdsBookingReference]), bearer(token))));
+  const [round, ...responses] = await Promise.all([scheduler.tick(), ...requests]);
+  assert.ok(round !== null && round.applied <= orders.length);
+  for (const response of responses) {
+    const item = response.body.OrderInvoluntaryCancelRS.Result[0];
+    assert.deepEqual([item.Status, item.RefundAmount], ['SUCCESS', 570.5], response.text);
+  }
+  for (const document of orders) {
+    assert.equal(await refundCount(document.orderId), 1, document.orderId);
+    const types = (await eventsOf(document.orderId)).map((event) => event.type);
+    assert.deepEqual(types, ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded'], document.orderId);
+  }
+});
+
+test('a second process does not run deadlines while the first holds the lease', async () => {
+  const other = new DeadlineScheduler(service.store, clock, 24 * HOUR, quiet);
+  assert.notEqual(await scheduler.tick(), null);
+  assert.equal(await other.tick(), null);
+  await scheduler.stop();
+  assert.notEqual(await other.tick(), null, 'released at stop: the other takes over at once');
+  await other.stop();
+});
+
+test('the change document: a bad actionDeadline or consequence is refused with its field; ACCEPT needs a replacement', async () => {
+  await service.importOrders([simpleOrder('DL-5', 'AG1', 'DLA005', '2201234560005')]);
+  const base = change('DLC-5', 'DL-5', 'DLA005', ['S1'], []);
+  await assert.rejects(service.importChanges([{ ...base, actionDeadline: 'tomorrow' }]), /record 1: actionDeadline must be an ISO-8601 date-time/);
+  await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'WAIT' }]), /record 1: consequenceOfInaction must be one of ACCEPT, CANCEL/);
+  await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'ACCEPT' }]), /record 1: consequenceOfInaction is ACCEPT, but the change adds no flight/);
+});
