@@ -15,5 +15,8 @@ export function curlExamples(baseUrl: string, demo: DemoSummary): string {
   if (cancel) lines.push('# Cancel a booking', curl(baseUrl, demo.token, '/AirOrderCancel', 'OrderCancelRQ', cancel), '');
   if (involuntaryAccept) lines.push('# Accept an airline schedule change', curl(baseUrl, demo.token, '/AirOrderInvoluntaryAccept', 'OrderInvoluntaryAcceptRQ', involuntaryAccept), '');
   if (involuntaryCancel) lines.push('# Cancel because of an airline change, with refunds', curl(baseUrl, demo.token, '/AirOrderInvoluntaryCancel', 'OrderInvoluntaryCancelRQ', involuntaryCancel), '');
+  const feed = JSON.stringify({ OrderEventListRQ: { Query: { Limit: 20 } } });
+  lines.push('# What happened: the agency\'s events, oldest first (then send NextAfter as Query.After)',
+    `curl -s ${baseUrl}/AirOrderEventList -H 'Authorization: Bearer ${demo.token}' -H 'Content-Type: application/json' -d '${feed}'`, '');
   return lines.join('\n');
 }

@@ -122,21 +122,24 @@ export function demoData(count: number, clockNow = Date.now()): DemoData {
       const last = segments.at(-1)!;
       const roll = random.next();
       const detectedAt = at(now, -random.int(1, 48));
+      // The airline's time limit: from 6 hours (already "approaching") to 4 days ahead, never drawn
+      // from `random`, so the demo's orders stay the same as before deadlines existed.
+      const actionDeadline = at(now, 6 + (index * 7 + b * 13) % 91);
       if (roll < 0.2) {
         changes.push({
-          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'SCHEDULE_CHANGE', detectedAt,
+          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'SCHEDULE_CHANGE', detectedAt, actionDeadline,
           removedSegments: [last.segmentId],
           addedSegments: [{ ...last, segmentId: `${last.segmentId}B`, departure: at(Date.parse(last.departure), 4), arrival: at(Date.parse(last.arrival), 4) }],
         });
       } else if (roll < 0.35) {
         changes.push({
-          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'FLIGHT_CANCELLATION', detectedAt,
+          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'FLIGHT_CANCELLATION', detectedAt, actionDeadline,
           removedSegments: [last.segmentId], addedSegments: [],
         });
       } else if (roll < 0.45) {
         const departure = Date.parse(last.departure);
         changes.push({
-          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'ROUTING_CHANGE', detectedAt,
+          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'ROUTING_CHANGE', detectedAt, actionDeadline,
           removedSegments: [last.segmentId],
           addedSegments: [
             { segmentId: `${last.segmentId}R1`, carrier: last.carrier, flightNumber: String(random.int(100, 999)), origin: last.origin, destination: 'AMS', departure: at(departure, 1), arrival: at(departure, 3) },

@@ -6,8 +6,10 @@ const sandbox = new CliSandbox();
 after(() => sandbox.cleanup());
 
 const INITIAL_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'bookings', 'orders', 'refunds'];
-const APP_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'bookings', 'idempotency_keys', 'orders', 'refunds'];
-const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit'];
+const SECOND_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'bookings', 'idempotency_keys', 'orders', 'refunds'];
+const APP_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
+  'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
+const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -25,6 +27,12 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   assert.equal(again.stdout, 'nothing to do\n');
   assert.deepEqual(appTables(), APP_TABLES);
 
+  const rollbackThird = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackThird.code, 0, rollbackThird.stderr);
+  assert.equal(rollbackThird.stdout, 'Down 003-events-webhooks-deadlines\n');
+  assert.deepEqual(appTables(), SECOND_TABLES);
+  assert.deepEqual(sandbox.query<{ name: string }>('select name from pragma_table_info(\'airline_changes\') order by cid').map((row) => row.name).slice(-3),
+    ['status', 'created_at', 'resolved_at'], 'the deadline columns are gone');
   const rollback = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollback.code, 0, rollback.stderr);
   assert.equal(rollback.stdout, 'Down 002-idempotency-and-audit\n');

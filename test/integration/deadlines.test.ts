@@ -129,15 +129,16 @@ test('a request on a booking whose deadline has passed gets the consequence firs
 
 test('the scheduler and requests racing on one booking past its deadline: one outcome, one refund, one set of events', async () => {
   now = '2026-11-21T09:00:00.000Z';
-  const orders = Array.from({ length: 6 }, (_, index) => simpleOrder(`DLR-${index}`, 'AG1', `DLR00${index}`, `220123457000${index}`));
+  const referenceOf = (index: number) => `DLR00${index}`;
+  const orders = Array.from({ length: 6 }, (_, index) => simpleOrder(`DLR-${index}`, 'AG1', referenceOf(index), `220123457000${index}`));
   await service.importOrders(orders);
   await service.importChanges(orders.map((document, index) => ({
-    ...change(`DLRC-${index}`, document.orderId, document.bookings[0]!.gdsBookingReference, ['S1'], [], 'FLIGHT_CANCELLATION'),
+    ...change(`DLRC-${index}`, document.orderId, referenceOf(index), ['S1'], [], 'FLIGHT_CANCELLATION'),
     actionDeadline: at(now, 1),
   })));
   now = at(now, 1);
-  const requests = orders.flatMap((document) => [0, 1, 2].map(() =>
-    service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(document.orderId, [document.bookings[0]!.gdsBookingReference]), bearer(token))));
+  const requests = orders.flatMap((document, index) => [0, 1, 2].map(() =>
+    service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(document.orderId, [referenceOf(index)]), bearer(token))));
   const [round, ...responses] = await Promise.all([scheduler.tick(), ...requests]);
   assert.ok(round !== null && round.applied <= orders.length);
   for (const response of responses) {

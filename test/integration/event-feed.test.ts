@@ -175,8 +175,8 @@ describe('AirOrderEventList', () => {
     let cursor = start;
     let writing = true;
     const writes = (async () => {
-      for (const document of orders) {
-        await service.post('/AirOrderCancel', cancelRQ(document.orderId, [document.bookings[0]!.gdsBookingReference]), bearer(token));
+      for (const [index, document] of orders.entries()) {
+        await service.post('/AirOrderCancel', cancelRQ(document.orderId, [`EVP${String(index).padStart(3, '0')}`]), bearer(token));
       }
       writing = false;
     })();

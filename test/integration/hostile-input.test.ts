@@ -591,6 +591,11 @@ async function runBatch(batch: Parts[]): Promise<void> {
       return row.order_id === ORDER_ID && succeeded.has(String(row.reference));
     }
     if (change.table === 'orders') return row.order_id === ORDER_ID && succeeded.size > 0;
+    // Events report what a SUCCESS changed, on the booking it names; they are only ever added.
+    if (change.table === 'events') {
+      const data = JSON.parse(String(row.data)) as { OrderID?: string; GdsBookingReference?: string };
+      return isAdded && data.OrderID === ORDER_ID && succeeded.has(String(data.GdsBookingReference));
+    }
     if (change.table === 'idempotency_keys') return isAdded && answered200.has(String(row.request_id)) && row.response_status === '200';
     return false;
   };

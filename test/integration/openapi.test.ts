@@ -1,6 +1,6 @@
 /**
  * GET /openapi.json: a valid OpenAPI 3.1 document made from the routes' own schemas, listing the
- * four operations with every status and error code they answer, each with an example; and every
+ * five operations with every status and error code they answer, each with an example; and every
  * response the service really sends, for each operation and outcome, matches the document's schema
  * for its status (with no field the document does not name). Also: the Postman files in
  * docs/postman are the ones generated from this document. Runs on the store named by TEST_STORE.
@@ -15,9 +15,9 @@ import addFormatsModule from 'ajv-formats';
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { requestSchema } from '../../src/http/schemas/request-schema.js';
+import { requestSchemaFor } from '../../src/http/schemas/request-schema.js';
 import { responseSchema } from '../../src/http/schemas/response-schema.js';
-import { OPERATIONS, RETRIEVE, type OperationWire } from '../../src/http/operations.js';
+import { ALL_OPERATIONS, OPERATIONS, RETRIEVE, type OperationWire } from '../../src/http/operations.js';
 import { POSTMAN_FILES, postmanCollection, postmanEnvironment, type OpenApiDocument } from '../../scripts/postman-collection.js';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { testStoreKind } from '../helpers/test-database.js';
@@ -27,7 +27,7 @@ import { startTestService, type HttpResponse, type TestService } from '../helper
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-const FOUR: OperationWire[] = [...Object.values(OPERATIONS), RETRIEVE];
+const ALL: readonly OperationWire[] = ALL_OPERATIONS;
 const CHANGING_ERRORS: Record<string, string[]> = {
   400: ['INVALID_JSON', 'INVALID_REQUEST'], 401: ['AUTH_MISSING', 'AUTH_INVALID'], 403: ['SENDER_MISMATCH'], 404: ['ORDER_NOT_FOUND'],
   409: ['IDEMPOTENCY_KEY_IN_USE'], 413: ['PAYLOAD_TOO_LARGE'], 415: ['UNSUPPORTED_MEDIA_TYPE'], 422: ['IDEMPOTENCY_KEY_REUSED'],
@@ -40,8 +40,11 @@ const ITEM_ERRORS: Record<string, string[]> = {
   involuntaryAccept: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED'],
   involuntaryCancel: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE'],
   retrieve: ['BOOKING_NOT_FOUND'],
+  eventList: [],
 };
-const errorsOf = (operation: OperationWire) => operation.changesOrders ? CHANGING_ERRORS : READ_ERRORS;
+/** The event feed names no order: it never answers 404. */
+const FEED_ERRORS = Object.fromEntries(Object.entries(READ_ERRORS).filter(([status]) => status !== '404'));
+const errorsOf = (operation: OperationWire) => operation.changesOrders ? CHANGING_ERRORS : operation.name === 'eventList' ? FEED_ERRORS : READ_ERRORS;
 
 let service: TestService;
 let token: string;
@@ -125,9 +128,9 @@ describe('the OpenAPI document', () => {
     assert.match(scheme.description, /bare token/i);
   });
 
-  test('lists exactly the four operations, each secured, summarised and tagged', () => {
-    assert.deepEqual(Object.keys(document.paths).sort(), FOUR.map((operation) => operation.path).sort());
-    for (const operation of FOUR) {
+  test('lists exactly the five operations, each secured, summarised and tagged', () => {
+    assert.deepEqual(Object.keys(document.paths).sort(), ALL.map((operation) => operation.path).sort());
+    for (const operation of ALL) {
       assert.deepEqual(Object.keys(document.paths[operation.path]), ['post']);
       const op = operationOf(operation);
       assert.equal(op.operationId, operation.title);
@@ -139,11 +142,11 @@ describe('the OpenAPI document', () => {
   });
 
   test('its request and response schemas are the ones the routes validate and serialise with', () => {
-    for (const operation of FOUR) {
+    for (const operation of ALL) {
       const op = operationOf(operation);
       assert.equal(op.requestBody.required, true);
       const request = resolve(op.requestBody.content['application/json'].schema);
-      assert.deepEqual(request, JSON.parse(JSON.stringify(requestSchema(operation.requestRoot))), operation.path);
+      assert.deepEqual(request, JSON.parse(JSON.stringify(requestSchemaFor(operation))), operation.path);
       for (const [status, response] of Object.entries<any>(op.responses)) {
         assert.deepEqual(resolve(response.content['application/json'].schema), JSON.parse(JSON.stringify(responseSchema(operation))), `${operation.path} ${status}`);
       }
@@ -156,7 +159,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('every operation documents 200 and each error status it answers, with an example of every code', () => {
-    for (const operation of FOUR) {
+    for (const operation of ALL) {
       const op = operationOf(operation);
       const errors = errorsOf(operation);
       assert.deepEqual(Object.keys(op.responses), ['200', ...Object.keys(errors)], operation.path);
@@ -170,7 +173,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('every example matches its schema: the request examples, and each response example its status\'s', () => {
-    for (const operation of FOUR) {
+    for (const operation of ALL) {
       const op = operationOf(operation);
       const validateRequest = ajv.compile(resolve(op.requestBody.content['application/json'].schema));
       const requestExamples = Object.entries<any>(op.requestBody.content['application/json'].examples);
@@ -191,7 +194,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('the Idempotency-Key header on the three operations that change orders, not on the read', () => {
-    for (const operation of FOUR) {
+    for (const operation of ALL) {
       const parameters = operationOf(operation).parameters ?? [];
       if (!operation.changesOrders) {
         assert.deepEqual(parameters, [], operation.path);
@@ -204,7 +207,7 @@ describe('the OpenAPI document', () => {
   });
 
   test('response headers: X-Request-Id on every response, Retry-After, RateLimit-*, WWW-Authenticate and Idempotent-Replayed where sent', () => {
-    for (const operation of FOUR) {
+    for (const operation of ALL) {
       const responses = operationOf(operation).responses;
       for (const [status, response] of Object.entries<any>(responses)) {
         assert.ok(response.headers['X-Request-Id'], `${operation.path} ${status}`);
@@ -235,11 +238,11 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(collection.auth, { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] });
     assert.deepEqual(environment.values.map((value: any) => value.key), ['baseUrl', 'token']);
     const requests = collection.item.flatMap((folder: any) => folder.item);
-    assert.deepEqual(requests.map((item: any) => item.request.url.raw).sort(), FOUR.map((operation) => `{{baseUrl}}${operation.path}`).sort());
+    assert.deepEqual(requests.map((item: any) => item.request.url.raw).sort(), ALL.map((operation) => `{{baseUrl}}${operation.path}`).sort());
     for (const item of requests) {
       assert.equal(item.request.method, 'POST');
       assert.ok(JSON.parse(item.request.body.raw));
-      const operation = FOUR.find((candidate) => item.request.url.raw.endsWith(candidate.path))!;
+      const operation = ALL.find((candidate) => item.request.url.raw.endsWith(candidate.path))!;
       const documented = Object.values<any>(operationOf(operation).responses)
         .reduce((count, response) => count + Object.keys(response.content['application/json'].examples).length, 0);
       assert.equal(item.response.length, documented, `${operation.path}: every response example is saved`);
@@ -318,8 +321,31 @@ async function holdStore(target: TestService): Promise<() => Promise<void>> {
   return async () => { db.exec('commit'); db.close(); };
 }
 
+/** The operations on one order (the event feed names none). */
+const ORDER_OPERATIONS = ALL.filter((operation) => operation.name !== 'eventList');
+const FEED = ALL.find((operation) => operation.name === 'eventList')!;
+
 describe('every response the service sends matches the document', () => {
-  for (const operation of FOUR) {
+  test(`${FEED.path}: 200 with events and without, and each request-level error the test can cause`, async () => {
+    await freshOrder();
+    const post = (payload: unknown, headers: Record<string, string> = bearer(token)) => service.post(FEED.path, payload, headers);
+    const first = await post({ OrderEventListRQ: { Query: { Limit: 2 } } });
+    assertDocumented(FEED, first, 'SUCCESS', 'a page of events');
+    assert.equal(first.body.OrderEventListRS.Events.length, 2);
+    assertDocumented(FEED, await post({ OrderEventListRQ: {} }), 'SUCCESS', 'no Query');
+    assertDocumented(FEED, await post('{"broken":'), 'INVALID_JSON', 'INVALID_JSON');
+    assertDocumented(FEED, await post({ OrderEventListRQ: { Query: { Limit: 0 } } }), 'INVALID_REQUEST', 'INVALID_REQUEST');
+    assertDocumented(FEED, await post({ OrderEventListRQ: { Query: { After: 'evt_0000000000000000000000000000' } } }), 'INVALID_REQUEST', 'unknown After');
+    assertDocumented(FEED, await post({ OrderEventListRQ: {} }, {}), 'AUTH_MISSING', 'AUTH_MISSING');
+    assertDocumented(FEED, await post({ OrderEventListRQ: {} }, bearer('aot_unknown')), 'AUTH_INVALID', 'AUTH_INVALID');
+    assertDocumented(FEED, await post({ OrderEventListRQ: { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } } }), 'SENDER_MISMATCH', 'SENDER_MISMATCH');
+    assertDocumented(FEED, await post(JSON.stringify({ OrderEventListRQ: { Pad: 'x'.repeat(70 * 1024) } })), 'PAYLOAD_TOO_LARGE', 'PAYLOAD_TOO_LARGE');
+    assertDocumented(FEED, await service.request(FEED.path, {
+      method: 'POST', headers: { 'content-type': 'text/plain', ...bearer(token) }, body: '{"OrderEventListRQ":{}}',
+    }), 'UNSUPPORTED_MEDIA_TYPE', 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  for (const operation of ORDER_OPERATIONS) {
     test(`${operation.path}: 200 with every item outcome, and each request-level error the test can cause`, async () => {
       const orderId = await freshOrder();
       const post = (payload: unknown, headers: Record<string, string> = bearer(token)) => service.post(operation.path, payload, headers);
@@ -423,7 +449,7 @@ describe('503 UNAVAILABLE matches the document (REQUEST_TIMEOUT_MS=300)', () => 
 
   test('503 UNAVAILABLE: a store held past the request time-out (reads only on PostgreSQL: SQLite never blocks them)', async () => {
     const orderId = await freshOrder(slow);
-    for (const operation of FOUR.filter((candidate) => candidate.changesOrders || testStoreKind() === 'postgres')) {
+    for (const operation of ORDER_OPERATIONS.filter((candidate) => candidate.changesOrders || testStoreKind() === 'postgres')) {
       const release = await holdStore(slow);
       try {
         const response = await slow.post(operation.path, body(operation, orderId, ['NONE01']), bearer(slowToken));
@@ -446,10 +472,18 @@ describe('429 RATE_LIMITED matches the document (RATE_LIMIT_BURST=1)', () => {
   });
   after(() => limited.close());
 
-  for (const operation of FOUR) {
+  test(FEED.path, async () => {
+    const rlToken = await limited.tokenFor('RL-feed');
+    assertDocumented(FEED, await limited.post(FEED.path, { OrderEventListRQ: {} }, bearer(rlToken)), 'SUCCESS', 'under the limit');
+    const refused = await limited.post(FEED.path, { OrderEventListRQ: {} }, bearer(rlToken));
+    assertDocumented(FEED, refused, 'RATE_LIMITED', 'RATE_LIMITED');
+    assert.equal(refused.status, 429);
+  });
+
+  for (const operation of ORDER_OPERATIONS) {
     test(operation.path, async () => {
       const rlToken = await limited.tokenFor(`RL-${operation.name}`);
-      await limited.importOrders([simpleOrder(`RL-${operation.name}`, `RL-${operation.name}`, 'RLA001', `22012345${String(FOUR.indexOf(operation)).padStart(5, '0')}`)]);
+      await limited.importOrders([simpleOrder(`RL-${operation.name}`, `RL-${operation.name}`, 'RLA001', `22012345${String(ALL.indexOf(operation)).padStart(5, '0')}`)]);
       const payload = body(operation, `RL-${operation.name}`, ['NOPE01']);
       const served = await limited.post(operation.path, payload, bearer(rlToken));
       assertDocumented(operation, served, 'BOOKING_NOT_FOUND', 'under the limit');

@@ -18,8 +18,9 @@ import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
-const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'bookings', 'idempotency_keys', 'orders', 'refunds'];
-const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit'];
+const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
+  'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
+const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines'];
 
 let dir: string;
 let database: TestDatabase;
@@ -64,6 +65,7 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    assert.deepEqual(await migrateDown(store), ['Down 003-events-webhooks-deadlines']);
     assert.deepEqual(await migrateDown(store), ['Down 002-idempotency-and-audit']);
     assert.deepEqual(await migrateDown(store), ['Down 001-initial-schema']);
     const left = await store.db.introspection.getTables();

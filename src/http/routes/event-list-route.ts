@@ -4,7 +4,6 @@ import { feedItem } from '../../events/wire-event.js';
 import { listEvents } from '../../store/repositories/events-repository.js';
 import { buildEnvelope } from '../envelope.js';
 import { EVENT_LIST } from '../operations.js';
-import { eventListRequestSchema } from '../schemas/request-schema.js';
 import { withTimeout } from '../with-timeout.js';
 import { operationRouteOptions, type OperationRouteDeps } from './operation-hooks.js';
 
@@ -19,8 +18,7 @@ interface EventListBody {
  * rather than receive webhooks. Same hooks and envelope as the operations; reading changes nothing.
  */
 export function eventListRoute(app: FastifyInstance, deps: OperationRouteDeps): void {
-  const options = operationRouteOptions(EVENT_LIST, deps, eventListRequestSchema(EVENT_LIST.requestRoot));
-  app.post(EVENT_LIST.path, options, async (request: FastifyRequest, reply: FastifyReply) => {
+  app.post(EVENT_LIST.path, operationRouteOptions(EVENT_LIST, deps), async (request: FastifyRequest, reply: FastifyReply) => {
     const query = (request.body as EventListBody).OrderEventListRQ.Query ?? {};
     const after = query.After ?? null;
     const page = await withTimeout(listEvents(deps.store.reader, request.agency!.agencyId, after, query.Limit ?? DEFAULT_LIMIT), deps.requestTimeoutMs);

@@ -8,7 +8,7 @@ import { readEnvelopeInput, relaxRequestBody } from '../lenient-input.js';
 import type { OperationWire } from '../operations.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import type { TokenLookup } from '../token-lookup.js';
-import { requestSchema } from '../schemas/request-schema.js';
+import { requestSchemaFor } from '../schemas/request-schema.js';
 import { responseSchema } from '../schemas/response-schema.js';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
@@ -30,11 +30,11 @@ export interface OperationRouteDeps {
  * authentication, the rate limit and the sender check. Failures become the operation's envelope in
  * the error handler, which finds the operation in the route's config.
  */
-export function operationRouteOptions(operation: OperationWire, deps: OperationRouteDeps, body: object = requestSchema(operation.requestRoot)) {
+export function operationRouteOptions(operation: OperationWire, deps: OperationRouteDeps) {
   const envelopeSchema = responseSchema(operation);
   return {
     config: { operation },
-    schema: { body, response: { 200: envelopeSchema, default: envelopeSchema } },
+    schema: { body: requestSchemaFor(operation), response: { 200: envelopeSchema, default: envelopeSchema } },
     onRequest: async (request: FastifyRequest) => {
       if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) throw errors.unsupportedMediaType();
     },

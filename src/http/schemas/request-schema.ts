@@ -1,3 +1,4 @@
+import type { OperationWire } from '../operations.js';
 import {
   BOOKING_REFERENCE_PATTERN, IATA_NUMBER_PATTERN, MAX_REFERENCES, ORDER_ID_PATTERN, REFERENCE_VERSION_PATTERN,
 } from './field-rules.js';
@@ -35,6 +36,11 @@ export function eventListRequestSchema(rootKey: string) {
       Limit: { type: 'integer', minimum: 1, maximum: MAX_EVENTS_PER_PAGE, default: 100, description: 'Events per page, 1 to 500 (default 100).' },
     },
   } as const, false);
+}
+
+/** The body schema of an operation's route. */
+export function requestSchemaFor(operation: Pick<OperationWire, 'name' | 'requestRoot'>) {
+  return operation.name === 'eventList' ? eventListRequestSchema(operation.requestRoot) : requestSchema(operation.requestRoot);
 }
 
 function envelopeRequestSchema<Query extends object>(rootKey: string, query: Query, queryRequired: boolean) {
