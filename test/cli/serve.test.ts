@@ -30,13 +30,14 @@ describe('airorder serve', () => {
       const token = /Token for agency DEMO01 \(shown once\): (aot_[A-Za-z0-9_-]+)/.exec(stderr)?.[1];
       assert.ok(token, stderr);
       const curls = stderr.split('\n').filter((line) => line.startsWith('curl '));
-      assert.equal(curls.length, 3, stderr);
+      assert.equal(curls.length, 4, stderr);
       const calls = curls.map((line) => {
         const match = CURL.exec(line);
         assert.ok(match, `not a curl line of the expected form: ${line}`);
         return { url: match[1]!, token: match[2]!, body: JSON.parse(match[3]!) };
       });
-      assert.deepEqual(calls.map((call) => call.url), [`${server.baseUrl}/AirOrderCancel`, `${server.baseUrl}/AirOrderInvoluntaryAccept`, `${server.baseUrl}/AirOrderInvoluntaryCancel`]);
+      assert.deepEqual(calls.map((call) => call.url),
+        [`${server.baseUrl}/AirOrderCancel`, `${server.baseUrl}/AirOrderInvoluntaryAccept`, `${server.baseUrl}/AirOrderInvoluntaryCancel`, `${server.baseUrl}/AirOrderEventList`]);
       assert.ok(calls.every((call) => call.token === token));
       assert.equal(box.query("select count(*) as n from orders where agency_id = 'DEMO01'")[0].n, 5);
 
@@ -54,6 +55,11 @@ describe('airorder serve', () => {
       assert.deepEqual(body.OrderViewRS.Response, [{ Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: orderId, GdsBookingReference: reference }]);
       assert.deepEqual(body.OrderViewRS.Success, {});
       assert.deepEqual(box.query('select status, cancellation from bookings where order_id = ? and reference = ?', orderId, reference), [{ status: 'CANCELED', cancellation: 'VOLUNTARY' }]);
+
+      // The feed's line, as printed, lists what just happened: the cancel.
+      const feed = await fetch(calls[3]!.url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(calls[3]!.body) });
+      const events = ((await feed.json()) as any).OrderEventListRS.Events as { Type: string; Data: { OrderID: string } }[];
+      assert.ok(events.some((event) => event.Type === 'booking.canceled' && event.Data.OrderID === orderId), JSON.stringify(events));
 
       // One structured log line per request, with its request id, and never the token.
       const requestId = response.headers.get('x-request-id');
