@@ -58,6 +58,22 @@ describe('changes import', () => {
     assert.equal(rows[0].kind, 'FLIGHT_CANCELLATION');
   });
 
+  test('the airline\'s deadline: stored in UTC, shown by orders show, and announced as airline_change.detected', async () => {
+    await sandbox.ok(['orders', 'import', '-'], { stdin: asNdjson([simpleOrder('CH-4', 'AG1', 'CHG004', '2201000000004')]) });
+    const document = { ...change('AIC-DL4', 'CH-4', 'CHG004', ['S1'], []), actionDeadline: '2026-11-27T09:30:00+01:00' };
+    await sandbox.ok(['changes', 'import', sandbox.write('deadline.json', JSON.stringify(document))]);
+    const [shown] = (await sandbox.show('CH-4')).bookings[0].changes;
+    assert.equal(shown.actionDeadline, '2026-11-27T08:30:00.000Z');
+    assert.equal(shown.consequenceOfInaction, 'CANCEL', 'nothing replaces the flight: the default is CANCEL');
+    const events = sandbox.query<{ type: string; data: string }>("select type, data from events where data like '%AIC-DL4%'");
+    assert.deepEqual(events.map((event) => event.type), ['airline_change.detected']);
+    assert.deepEqual(JSON.parse(events[0]!.data).AvailableActions, ['CANCEL']);
+
+    const refused = await sandbox.run(['changes', 'import', '-'], { stdin: JSON.stringify({ ...document, changeId: 'AIC-DL4B', consequenceOfInaction: 'ACCEPT' }) });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^error: line 1: consequenceOfInaction is ACCEPT, but the change adds no flight to replace the removed ones: it can only be CANCEL\n$/);
+  });
+
   test('a change on an already cancelled booking is kept but CLOSED', async () => {
     await sandbox.ok(['changes', 'import', '-'], { stdin: JSON.stringify(change('AIC-LATE', 'CH-3', 'CHG003', ['S1'], [], 'FLIGHT_CANCELLATION')) });
     assert.deepEqual(changeRows('CH-3'), [{ change_id: 'AIC-LATE', reference: 'CHG003', kind: 'FLIGHT_CANCELLATION', status: 'CLOSED' }]);
