@@ -1,11 +1,13 @@
+import { readEventPage, type AirOrderEvent, type EventPage } from './event-feed.js';
 import { OPERATIONS, type OperationName, type OperationSpec } from './operations.js';
+import { readRetrieveResult, type RetrieveResult } from './order-view.js';
 import {
   readCancelResult, readInvoluntaryAcceptResult, readInvoluntaryCancelResult, type CancelResult, type InvoluntaryAcceptResult,
   type InvoluntaryCancelResult, type ResponseContext,
 } from './results.js';
 import { currencyExponent } from './money.js';
 import { Transport, type ClientOptions, type RequestOptions, type RetryInfo, type TransportResponse } from './transport.js';
-import type { WireRequest } from './wire.js';
+import type { WireEventListRequest, WireRequest } from './wire.js';
 
 /** The agency block of a request. Optional: when given, the service checks it names the token's agency. */
 export interface SenderParams {
@@ -16,16 +18,20 @@ export interface SenderParams {
   emails?: readonly string[];
 }
 
-/** What every operation takes: one order and its booking references. */
-export interface OrderParams {
-  orderId: string;
-  /** GDS booking references (1 to 20; case-insensitive; duplicates collapsed by the service). */
-  bookingReferences: string | readonly string[];
+/** What every request may carry besides its query: the Document and the sender. */
+export interface EnvelopeParams {
   /** Document.ReferenceVersion, a decimal in a string such as "1.0"; echoed in the response. */
   referenceVersion?: string;
   /** Document.Name. */
   documentName?: string;
   sender?: SenderParams;
+}
+
+/** What every operation on an order takes: the order and its booking references. */
+export interface OrderParams extends EnvelopeParams {
+  orderId: string;
+  /** GDS booking references (1 to 20; case-insensitive; duplicates collapsed by the service). */
+  bookingReferences: string | readonly string[];
   /**
    * Sent on every attempt of this call. Give your own (e.g. your refund request's id) to make the
    * call safe to repeat across process restarts; otherwise one is generated per call.
@@ -35,6 +41,18 @@ export interface OrderParams {
 
 export type CancelParams = OrderParams;
 export type InvoluntaryAcceptParams = OrderParams;
+/** A read takes no Idempotency-Key: it changes nothing, so it is retried as it is. */
+export type RetrieveParams = Omit<OrderParams, 'idempotencyKey'>;
+
+export interface ListEventsParams extends EnvelopeParams {
+  /** The last event id seen (`evt_…`): the previous page's `nextAfter`. From the oldest kept event when absent. */
+  after?: string;
+  /** Events per page, 1 to 500; the service's default is 100. */
+  limit?: number;
+}
+
+/** The event feed from `after` on; `limit` is the page size of each request. */
+export type EventFeedParams = ListEventsParams;
 
 export interface InvoluntaryCancelParams extends OrderParams {
   /**
@@ -44,23 +62,18 @@ export interface InvoluntaryCancelParams extends OrderParams {
   currency?: string;
 }
 
-/** Builds the request envelope (contract §2.1) under the operation's root key. */
-export function buildRequest(operation: OperationSpec, params: OrderParams): Record<string, WireRequest> {
-  const request: WireRequest = {
-    Query: {
-      OrderID: params.orderId,
-      GdsBookingReference: typeof params.bookingReferences === 'string' ? [params.bookingReferences] : [...params.bookingReferences],
-    },
-  };
+/** Document and Party of a request, each only when the call gave something for it. */
+function envelopeFields(params: EnvelopeParams): Pick<WireRequest, 'Document' | 'Party'> {
+  const fields: Pick<WireRequest, 'Document' | 'Party'> = {};
   if (params.documentName !== undefined || params.referenceVersion !== undefined) {
-    request.Document = {
+    fields.Document = {
       ...(params.documentName === undefined ? {} : { Name: params.documentName }),
       ...(params.referenceVersion === undefined ? {} : { ReferenceVersion: params.referenceVersion }),
     };
   }
   const sender = params.sender;
   if (sender) {
-    request.Party = {
+    fields.Party = {
       Sender: {
         TravelAgencySender: {
           ...(sender.name === undefined ? {} : { Name: sender.name }),
@@ -71,7 +84,32 @@ export function buildRequest(operation: OperationSpec, params: OrderParams): Rec
       },
     };
   }
+  return fields;
+}
+
+/** Builds the request envelope (contract §2.1) under the operation's root key. */
+export function buildRequest(operation: OperationSpec, params: OrderParams): Record<string, WireRequest> {
+  const request: WireRequest = {
+    Query: {
+      OrderID: params.orderId,
+      GdsBookingReference: typeof params.bookingReferences === 'string' ? [params.bookingReferences] : [...params.bookingReferences],
+    },
+    ...envelopeFields(params),
+  };
   return { [operation.requestRoot]: request };
+}
+
+/** AirOrderEventList's request: After and Limit only when given, so the service's defaults apply. */
+export function buildEventListRequest(params: ListEventsParams): { OrderEventListRQ: WireEventListRequest } {
+  return {
+    OrderEventListRQ: {
+      ...envelopeFields(params),
+      Query: {
+        ...(params.after === undefined ? {} : { After: params.after }),
+        ...(params.limit === undefined ? {} : { Limit: params.limit }),
+      },
+    },
+  };
 }
 
 function contextOf(response: TransportResponse): ResponseContext {
@@ -126,21 +164,67 @@ export class AirOrderClient {
     return readInvoluntaryCancelResult(response.body, contextOf(response), OPERATIONS.involuntaryCancel, params.currency);
   }
 
-  // ── AirOrderRetrieve (placeholder) ────────────────────────────────────────────────────────
-  // POST /AirOrderRetrieve (OrderRetrieveRQ → OrderViewRS with the order) is being added to the
-  // service. When its response is settled: `async retrieve(params: OrderParams, options?)`, sent
-  // through `this.send(OPERATIONS.retrieve, …)` and read by a `readRetrieveResult` in results.ts.
+  /**
+   * POST /AirOrderRetrieve: the requested bookings as they stand, with their changes, refunds and,
+   * while a change is pending, the refund cancelInvoluntarily would make. Changes nothing, so it
+   * sends no Idempotency-Key and is retried as it is.
+   */
+  async retrieve(params: RetrieveParams, options?: RequestOptions): Promise<RetrieveResult> {
+    const response = await this.transport.post({
+      path: OPERATIONS.retrieve.path,
+      body: buildRequest(OPERATIONS.retrieve, params),
+      readOnly: true,
+      ...(options ? { options } : {}),
+    });
+    return readRetrieveResult(response.body, contextOf(response), OPERATIONS.retrieve);
+  }
+
+  /**
+   * POST /AirOrderEventList: one page of the agency's events after `after`, oldest first. Send the
+   * page's `nextAfter` as `after` for the next one; an `after` the service no longer keeps (events
+   * are kept 30 days) is AirOrderValidationError INVALID_REQUEST. Changes nothing, like retrieve.
+   */
+  async listEvents(params: ListEventsParams = {}, options?: RequestOptions): Promise<EventPage> {
+    const response = await this.transport.post({
+      path: OPERATIONS.eventList.path,
+      body: buildEventListRequest(params),
+      readOnly: true,
+      ...(options ? { options } : {}),
+    });
+    return readEventPage(response.body, contextOf(response), OPERATIONS.eventList);
+  }
+
+  /**
+   * Every event after `after`, one at a time, oldest first: pages with `nextAfter` until a page
+   * is empty, so each event is seen exactly once, also while new ones arrive. Store the `eventId`
+   * of the last event handled, and start again after it.
+   *
+   * ```ts
+   * for await (const event of airorder.events({ after: saved })) { await handle(event); saved = event.eventId; }
+   * ```
+   */
+  async *events(params: EventFeedParams = {}, options?: RequestOptions): AsyncGenerator<AirOrderEvent, void, undefined> {
+    let after = params.after;
+    for (;;) {
+      const page = await this.listEvents({ ...params, ...(after === undefined ? {} : { after }) }, options);
+      if (page.events.length === 0) return;
+      yield* page.events;
+      after = page.nextAfter;
+    }
+  }
 
   /**
    * The escape hatch: POSTs any body (an object sent as JSON, or a string sent as is) to an
    * operation's path, with the client's authentication, time-outs and retries, and returns the
-   * parsed 2xx response without interpreting it. Errors are thrown as by the typed methods.
+   * parsed 2xx response without interpreting it. Errors are thrown as by the typed methods. An
+   * Idempotency-Key is generated only for an operation that changes orders.
    */
   async request(operation: OperationName | OperationSpec, body: unknown, options?: RequestOptions & { idempotencyKey?: string }): Promise<TransportResponse> {
     const spec = typeof operation === 'string' ? OPERATIONS[operation] : operation;
     return this.transport.post({
       path: spec.path,
       body,
+      readOnly: !spec.changesOrders,
       ...(options?.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey }),
       ...(options ? { options } : {}),
     });

@@ -48,7 +48,10 @@ export class AirOrderError extends Error {
   readonly envelope: OperationEnvelope | undefined;
   /** The `Errors` list of the body. */
   readonly errors: WireError[];
-  /** The Idempotency-Key every attempt of the call carried: retry with it to learn the outcome. */
+  /**
+   * The Idempotency-Key every attempt of the call carried: retry with it to learn the outcome.
+   * Undefined for a read (retrieve, listEvents), which sends none.
+   */
   idempotencyKey: string | undefined;
   /** How many HTTP attempts the call made before giving up. */
   attempts: number;

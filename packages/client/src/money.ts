@@ -40,6 +40,29 @@ export function decimalToMinor(text: string, exponent: number): number {
   return minor === 0 ? 0 : minor;
 }
 
+/** Significant digits a double keeps exactly through decimal text and back (IEEE 754: 15). */
+const EXACT_DIGITS = 15;
+
+/**
+ * A JSON number of the wire (570.5, in a currency of exponent 2) → 57050, with no arithmetic on
+ * the double: its shortest decimal text (`String`) is the decimal the service wrote, trailing
+ * zeros aside, as long as the amount has at most 15 digits in minor units; the fraction is then
+ * padded to the currency's decimals. Throws when the number has more decimals than the currency
+ * (it was not written in that currency), is too large to be exact, or is not finite.
+ */
+export function numberToMinor(value: number, exponent: number): number {
+  if (!Number.isFinite(value)) throw new RangeError(`${value} is not an amount`);
+  const text = String(value);
+  // Exponent notation ("1e+21", "1e-7") is outside any amount the service writes.
+  const match = DECIMAL.exec(text);
+  if (!match) throw new RangeError(`${text} is not a decimal amount`);
+  const [, , whole, fraction = ''] = match;
+  if (fraction.length > exponent) throw new RangeError(`${text} has ${fraction.length} decimals, the currency has ${exponent}`);
+  // Bounded by the amount's digits in minor units, not the text's: 16 digits may print as 15.
+  if (whole!.replace(/^0+/, '').length + exponent > EXACT_DIGITS) throw new RangeError(`${text} is too large to be held exactly in a JSON number`);
+  return decimalToMinor(`${text}${exponent > 0 && fraction === '' ? '.' : ''}${fraction.padEnd(exponent, '0').slice(fraction.length)}`, exponent);
+}
+
 /** 57050 with exponent 2 → "570.50"; 1200 with exponent 0 → "1200". */
 export function minorToDecimal(minor: number, exponent: number): string {
   if (!Number.isSafeInteger(minor)) throw new RangeError(`${minor} is not a safe integer`);

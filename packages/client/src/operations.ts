@@ -5,28 +5,37 @@ export interface OperationSpec {
   readonly path: string;
   readonly requestRoot: string;
   readonly responseRoot: string;
-  readonly resultKey: 'Response' | 'Result';
+  /** The envelope's array: one item per booking reference (Response, Result), or the feed's Events. */
+  readonly resultKey: 'Response' | 'Result' | 'Events';
+  /**
+   * Whether the operation changes orders. Only those take an Idempotency-Key: a read changes
+   * nothing, so the client sends it none and retries it as it is.
+   */
+  readonly changesOrders: boolean;
 }
 
 export const OPERATIONS = {
   cancel: {
     title: 'AirOrderCancel', path: '/AirOrderCancel',
-    requestRoot: 'OrderCancelRQ', responseRoot: 'OrderViewRS', resultKey: 'Response',
+    requestRoot: 'OrderCancelRQ', responseRoot: 'OrderViewRS', resultKey: 'Response', changesOrders: true,
   },
   involuntaryAccept: {
     title: 'AirOrderInvoluntaryAccept', path: '/AirOrderInvoluntaryAccept',
-    requestRoot: 'OrderInvoluntaryAcceptRQ', responseRoot: 'OrderInvoluntaryAcceptRS', resultKey: 'Result',
+    requestRoot: 'OrderInvoluntaryAcceptRQ', responseRoot: 'OrderInvoluntaryAcceptRS', resultKey: 'Result', changesOrders: true,
   },
   involuntaryCancel: {
     title: 'AirOrderInvoluntaryCancel', path: '/AirOrderInvoluntaryCancel',
-    requestRoot: 'OrderInvoluntaryCancelRQ', responseRoot: 'OrderInvoluntaryCancelRS', resultKey: 'Result',
+    requestRoot: 'OrderInvoluntaryCancelRQ', responseRoot: 'OrderInvoluntaryCancelRS', resultKey: 'Result', changesOrders: true,
   },
-  // ── AirOrderRetrieve (placeholder) ────────────────────────────────────────────────────────
-  // POST /AirOrderRetrieve (OrderRetrieveRQ → OrderViewRS carrying the order) is being added to
-  // the service. Once its response shape is settled, add it here:
-  //   retrieve: { title: 'AirOrderRetrieve', path: '/AirOrderRetrieve',
-  //               requestRoot: 'OrderRetrieveRQ', responseRoot: 'OrderViewRS', resultKey: … },
-  // then its wire types (wire.ts), its view (results.ts) and `AirOrderClient.retrieve()` (client.ts).
+  // Answers in AirOrderCancel's envelope (OrderViewRS, the same Response items) with the order added.
+  retrieve: {
+    title: 'AirOrderRetrieve', path: '/AirOrderRetrieve',
+    requestRoot: 'OrderRetrieveRQ', responseRoot: 'OrderViewRS', resultKey: 'Response', changesOrders: false,
+  },
+  eventList: {
+    title: 'AirOrderEventList', path: '/AirOrderEventList',
+    requestRoot: 'OrderEventListRQ', responseRoot: 'OrderEventListRS', resultKey: 'Events', changesOrders: false,
+  },
 } as const satisfies Record<string, OperationSpec>;
 
 export type OperationName = keyof typeof OPERATIONS;

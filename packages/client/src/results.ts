@@ -70,27 +70,31 @@ export type InvoluntaryCancelItem = ItemOutcome & {
   raw: WireInvoluntaryCancelItem;
 };
 
-/** What every operation's result carries besides its items. */
-export interface ResultBase<Body, Envelope, Item> {
+/** What every result carries: the envelope as received and what identifies the response. */
+export interface EnvelopeResult<Body, Envelope> {
   /** The whole response body as received: `{ <ResponseRoot>: envelope }`. */
   body: Body;
   /** The object under the response root key. */
   envelope: Envelope;
-  /** One per requested booking reference (after the service's de-duplication), in request order. */
-  items: Item[];
   /** True exactly when every item succeeded (the envelope has `Success: {}`). */
   success: boolean;
   /** The envelope's `Errors`, as codes and messages: one per distinct failure. */
   errors: { code: string; message: string }[];
   /** X-Request-Id, equal to ShoppingResponseId; quote it to the operator. */
   requestId: string;
+  /** HTTP attempts made (1 + retries). */
+  attempts: number;
+  httpStatus: number;
+}
+
+/** What the result of an operation that changes orders carries besides its items. */
+export interface ResultBase<Body, Envelope, Item> extends EnvelopeResult<Body, Envelope> {
+  /** One per requested booking reference (after the service's de-duplication), in request order. */
+  items: Item[];
   /** The Idempotency-Key every attempt carried. */
   idempotencyKey: string;
   /** True when the service replayed the stored response of an earlier call with this key. */
   replayed: boolean;
-  /** HTTP attempts made (1 + retries). */
-  attempts: number;
-  httpStatus: number;
 }
 
 export type CancelResult = ResultBase<CancelResponseBody, OrderViewRS, CancelItem>;
@@ -102,7 +106,8 @@ export interface ResponseContext {
   status: number;
   headers: Headers;
   requestId: string | undefined;
-  idempotencyKey: string;
+  /** Undefined for a read, which sends none. */
+  idempotencyKey: string | undefined;
   replayed: boolean;
   attempts: number;
 }
@@ -124,11 +129,12 @@ export function itemOutcome(status: unknown, message: unknown): ItemOutcome {
   return { status: 'FAILED', failure: parseFailureText(typeof message === 'string' ? message : '') };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-class Reader {
+/** Reads one response body against the contract; whatever is off becomes AirOrderInvalidResponseError. */
+export class Reader {
   constructor(private readonly body: unknown, private readonly context: ResponseContext) {}
 
   invalid(message: string): AirOrderInvalidResponseError {
@@ -178,7 +184,34 @@ class Reader {
     });
   }
 
-  base<Body, Envelope, Item>(envelope: Record<string, unknown>, items: Item[]): ResultBase<Body, Envelope, Item> {
+  /** An optional string: absent is undefined, anything but a string is a broken contract. */
+  optionalString(item: Record<string, unknown>, field: string, where: string): string | undefined {
+    return item[field] === undefined ? undefined : this.string(item, field, where);
+  }
+
+  array(item: Record<string, unknown>, field: string, where: string): unknown[] {
+    const value = item[field];
+    if (!Array.isArray(value)) throw this.invalid(`${where}.${field} is not an array`);
+    return value;
+  }
+
+  /** The entries of an array of objects, each with the path to name it by. */
+  objects(item: Record<string, unknown>, field: string, where: string): [Record<string, unknown>, string][] {
+    return this.array(item, field, where).map((entry, index) => {
+      const at = `${where}.${field}[${index}]`;
+      if (!isRecord(entry)) throw this.invalid(`${at} is not an object`);
+      return [entry, at];
+    });
+  }
+
+  object(item: Record<string, unknown>, field: string, where: string): Record<string, unknown> {
+    const value = item[field];
+    if (!isRecord(value)) throw this.invalid(`${where}.${field} is not an object`);
+    return value;
+  }
+
+  /** What every result has, whatever its items; `success` also needs every item to have succeeded. */
+  envelopeResult<Body, Envelope>(envelope: Record<string, unknown>, itemsSucceeded = true): EnvelopeResult<Body, Envelope> {
     const errors = Array.isArray(envelope.Errors)
       ? envelope.Errors.filter((entry): entry is WireError => isRecord(entry) && typeof entry.Code === 'string' && typeof entry.Message === 'string')
         .map((entry) => ({ code: entry.Code, message: entry.Message }))
@@ -186,14 +219,21 @@ class Reader {
     return {
       body: this.body as Body,
       envelope: envelope as Envelope,
-      items,
-      success: isRecord(envelope.Success) && items.every((item) => (item as { status: string }).status === 'SUCCESS'),
+      success: isRecord(envelope.Success) && itemsSucceeded,
       errors,
       requestId: this.context.requestId ?? (envelope.ShoppingResponseId as string),
-      idempotencyKey: this.context.idempotencyKey,
-      replayed: this.context.replayed,
       attempts: this.context.attempts,
       httpStatus: this.context.status,
+    };
+  }
+
+  base<Body, Envelope, Item extends { status: string }>(envelope: Record<string, unknown>, items: Item[]): ResultBase<Body, Envelope, Item> {
+    return {
+      ...this.envelopeResult<Body, Envelope>(envelope, items.every((item) => item.status === 'SUCCESS')),
+      items,
+      // An operation that changes orders always sends a key (transport.ts).
+      idempotencyKey: this.context.idempotencyKey!,
+      replayed: this.context.replayed,
     };
   }
 }
@@ -201,7 +241,12 @@ class Reader {
 export function readCancelResult(body: unknown, context: ResponseContext, operation: OperationSpec): CancelResult {
   const reader = new Reader(body, context);
   const envelope = reader.envelope(operation);
-  const items = reader.items(envelope, operation).map((item, index): CancelItem => {
+  return reader.base(envelope, readCancelItems(reader, envelope, operation));
+}
+
+/** OrderViewRS's Response items: AirOrderCancel's, and AirOrderRetrieve's too. */
+export function readCancelItems(reader: Reader, envelope: Record<string, unknown>, operation: OperationSpec): CancelItem[] {
+  return reader.items(envelope, operation).map((item, index): CancelItem => {
     const where = `Response[${index}]`;
     const outcome = itemOutcome(reader.string(item, 'Status', where), reader.string(item, 'Msg', where));
     const bookingStatus = reader.string(item, 'BookingStatus', where);
@@ -213,7 +258,6 @@ export function readCancelResult(body: unknown, context: ResponseContext, operat
       raw: item as unknown as WireCancelItem,
     };
   });
-  return reader.base(envelope, items);
 }
 
 export function readInvoluntaryAcceptResult(body: unknown, context: ResponseContext, operation: OperationSpec): InvoluntaryAcceptResult {

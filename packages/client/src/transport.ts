@@ -47,6 +47,11 @@ export interface TransportRequest {
   /** A value to send as JSON, or a string sent as it is. */
   body: unknown;
   idempotencyKey?: string;
+  /**
+   * The request changes nothing (AirOrderRetrieve, AirOrderEventList): no Idempotency-Key is
+   * generated, as the service takes none for a read, and a retry is safe without one.
+   */
+  readOnly?: boolean;
   options?: RequestOptions;
 }
 
@@ -56,7 +61,8 @@ export interface TransportResponse {
   /** The parsed JSON body. */
   body: unknown;
   requestId: string | undefined;
-  idempotencyKey: string;
+  /** The Idempotency-Key every attempt carried; undefined for a read, which sends none. */
+  idempotencyKey: string | undefined;
   replayed: boolean;
   attempts: number;
 }
@@ -67,7 +73,8 @@ export interface RetryInfo {
   attempt: number;
   delayMs: number;
   error: AirOrderError;
-  idempotencyKey: string;
+  /** Undefined for a read, which sends none. */
+  idempotencyKey: string | undefined;
 }
 
 const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
@@ -89,7 +96,10 @@ export function retryDelayMs(retry: number, retryAfterSeconds: number | undefine
   return Math.round(retryAfterSeconds * 1000 + random() * Math.min(backoff / 2, 1000));
 }
 
-/** Whether the client retries this failure on its own. Safe because every attempt carries the same Idempotency-Key. */
+/**
+ * Whether the client retries this failure on its own. Safe for a change because every attempt
+ * carries the same Idempotency-Key, and for a read because it changes nothing.
+ */
 export function isRetryable(error: AirOrderError): boolean {
   if (error instanceof AirOrderConnectionError) return true;
   if (error.status === 429 || error.status === 503) return true;
@@ -132,8 +142,8 @@ export class Transport {
    */
   async post(request: TransportRequest): Promise<TransportResponse> {
     const options = request.options ?? {};
-    const idempotencyKey = request.idempotencyKey ?? randomUUID();
-    if (!IDEMPOTENCY_KEY.test(idempotencyKey)) throw new TypeError('idempotencyKey must be 1 to 255 printable ASCII characters');
+    const idempotencyKey = request.idempotencyKey ?? (request.readOnly ? undefined : randomUUID());
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new TypeError('idempotencyKey must be 1 to 255 printable ASCII characters');
     const maxRetries = nonNegativeInteger('maxRetries', options.maxRetries ?? this.maxRetries);
     const timeoutMs = positive('timeoutMs', options.timeoutMs ?? this.timeoutMs);
     const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
@@ -165,15 +175,15 @@ export class Transport {
     }
   }
 
-  private headers(idempotencyKey: string, extra: Record<string, string | null> = {}): Headers {
+  private headers(idempotencyKey: string | undefined, extra: Record<string, string | null> = {}): Headers {
     const headers = new Headers({
       authorization: `Bearer ${this.token}`,
       'content-type': 'application/json',
       accept: 'application/json',
       'accept-encoding': 'gzip, deflate, br',
       'user-agent': this.userAgent,
-      'idempotency-key': idempotencyKey,
     });
+    if (idempotencyKey !== undefined) headers.set('idempotency-key', idempotencyKey);
     for (const [name, value] of Object.entries(extra)) {
       if (value === null) headers.delete(name);
       else headers.set(name, value);
@@ -207,7 +217,7 @@ export class Transport {
     }
   }
 
-  private success(response: { status: number; headers: Headers; text: string }, idempotencyKey: string, attempts: number): TransportResponse {
+  private success(response: { status: number; headers: Headers; text: string }, idempotencyKey: string | undefined, attempts: number): TransportResponse {
     const requestId = response.headers.get('x-request-id') ?? undefined;
     let body: unknown;
     try {

@@ -1,6 +1,7 @@
 /**
- * The client's three operations against the real service: typed results on success and with
- * failed items (item failures are results, never thrown), envelope fields, idempotent replays.
+ * The client's three operations that change orders, against the real service: typed results on
+ * success and with failed items (item failures are results, never thrown), envelope fields,
+ * idempotent replays.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
