@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, test } from 'node:test';
 import { CliSandbox } from '../helpers/cli.js';
-import { acceptRQ, bearer, cancelRQ, involuntaryCancelRQ } from '../helpers/documents.js';
+import { acceptRQ, bearer, cancelRQ, involuntaryCancelRQ, simpleOrder } from '../helpers/documents.js';
 
 const sandbox = new CliSandbox();
 after(() => sandbox.cleanup());
@@ -57,6 +57,21 @@ test('demo --orders N creates N orders and prints a JSON summary with a token th
   assert.equal(refundedBooking.status, 'CANCELED');
   assert.ok(refundedBooking.refunds.length > 0);
   assert.ok(refundedBooking.refunds.every((r: any) => typeof r.amount === 'string' && /^\d+(\.\d+)?$/.test(r.amount)));
+});
+
+test('demo again after refunds starts afresh, and leaves other agencies\' orders alone', async () => {
+  // The first test refunded a demo booking: an upsert would refuse to replace that order.
+  assert.ok(sandbox.query("select count(*) as n from refunds r join orders o on o.order_id = r.order_id where o.agency_id = 'DEMO01'")[0].n > 0);
+  await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
+  await sandbox.ok(['orders', 'import', '-'], { stdin: JSON.stringify(simpleOrder('OWN-1', 'AG1', 'OWN001', '2209999999991')) });
+  const again = await sandbox.run(['demo', '--orders', '7']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.equal(JSON.parse(again.stdout).orders, 7);
+  assert.equal(sandbox.query("select count(*) as n from orders where agency_id = 'DEMO01'")[0].n, 7);
+  assert.equal(sandbox.query("select count(*) as n from refunds r join orders o on o.order_id = r.order_id where o.agency_id = 'DEMO01'")[0].n, 0);
+  assert.equal(sandbox.query("select count(*) as n from events where agency_id = 'DEMO01' and type <> 'airline_change.detected'")[0].n, 0);
+  assert.deepEqual(sandbox.query("select order_id, agency_id from orders where agency_id <> 'DEMO01'"), [{ order_id: 'OWN-1', agency_id: 'AG1' }]);
+  assert.equal(sandbox.query("select count(*) as n from audit_events where order_id = 'OWN-1'")[0].n > 0, true, 'the other agency\'s trail is kept');
 });
 
 test('demo rejects --orders that is not a positive whole number', async () => {
