@@ -72,6 +72,8 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   await registerOpenApi(app);
   healthRoutes(app, store);
   const metrics = new ServiceMetrics();
+  // The background work that `server.ts` starts counts into the same registry.
+  app.decorate('serviceMetrics', metrics);
   app.addHook('onClose', async () => metrics.stop());
   metricsRoute(app, store, metrics);
   const operationDeps = {

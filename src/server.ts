@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { migrateToLatest } from './store/migrator.js';
 import { openStore } from './store/open-store.js';
 import { DeadlineScheduler } from './service/deadline-scheduler.js';
+import { WebhookDispatcher } from './webhook-delivery/dispatcher.js';
 import { systemClock } from './service/clock.js';
 import { purgeEvents } from './store/repositories/events-repository.js';
 import { purgeExpiredResponses } from './store/repositories/idempotency-repository.js';
@@ -53,14 +54,22 @@ export async function startServer(config: Config, options: { migrate: boolean } 
   const purge = schedulePurge(store, app);
   // Passed deadlines are applied, and approaching ones announced, by one process at a time.
   const deadlines = new DeadlineScheduler(store, systemClock, config.deadlineWarningMs, app.log);
+  // The outbox's deliveries: each attempt by one process, however many run (leases in the store).
+  const webhooks = new WebhookDispatcher(store, systemClock, {
+    retrySchedule: config.webhookRetrySchedule,
+    timeoutMs: config.webhookTimeoutMs,
+    policy: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
+  }, app.log, (outcome) => app.serviceMetrics.webhookDeliveries.inc({ outcome }));
   app.addHook('onClose', async () => {
     clearInterval(purge);
     await deadlines.stop();
+    await webhooks.stop(config.shutdownGraceMs / 2);
     clearInterval(flushLog);
     await store.close();
   });
   const address = await app.listen({ port: config.port, host: config.host });
   deadlines.start();
+  webhooks.start();
   // What an operator checks first: which store, and on SQLite which durability, this process runs with.
   app.log.info({ address, store: store.dialect, ...(store.dialect === 'sqlite' ? { durability: config.durability } : {}) }, 'listening');
 

@@ -21,6 +21,7 @@ import { parseWorkers, serve } from './serve.js';
 import { parseDuration } from '../duration.js';
 import { importProgress } from './progress.js';
 import { configFrom, withStore, type GlobalOptions } from './with-store.js';
+import { webhookCommands } from './webhook-command.js';
 
 const clock = systemClock;
 
@@ -180,6 +181,8 @@ export function buildCli(): Command {
       if (events.length === 0) throw new AdminError(`No audit events for order ${options.order}.`);
       printJson(events);
     });
+
+  webhookCommands(program, global);
 
   program.command('demo')
     .description('create a demo agency, a token and realistic orders; prints a JSON summary with the token')

@@ -1,3 +1,4 @@
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Agency } from '../store/repositories/agencies-repository.js';
 import type { OperationWire } from './operations.js';
 
@@ -18,6 +19,9 @@ declare module 'fastify' {
     outcomeCode: string | null;
     /** On a replay, the id of the request whose response it repeats (the X-Request-Id the client sees). */
     replayOf: string | null;
+  }
+  interface FastifyInstance {
+    serviceMetrics: ServiceMetrics;
   }
   interface FastifyContextConfig {
     operation?: OperationWire;

@@ -10,14 +10,18 @@ export class ServiceMetrics {
   readonly requestSeconds = this.registry.register(new Histogram('airorder_request_duration_seconds', 'Time to answer a request, by operation.', LATENCY_BUCKETS));
   readonly refunds = this.registry.register(new Counter('airorder_refunds_total', 'Tickets refunded, by currency.'));
   readonly refundedMinor = this.registry.register(new Counter('airorder_refunded_minor_units_total', 'Amount refunded in the currency\'s minor units, by currency.'));
+  readonly webhookDeliveries = this.registry.register(new Counter('airorder_webhook_deliveries_total', 'Webhook attempts made by this process, by outcome: delivered, retry, failed, disabled.'));
   readonly storeSeconds = this.registry.register(new Histogram('airorder_store_transaction_duration_seconds', 'Time of an operation\'s store transaction, by operation.', LATENCY_BUCKETS));
   private pendingChanges = 0;
+  private oldestUndeliveredSeconds = 0;
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
 
   constructor() {
     this.loopDelay.enable();
     this.registry.register(new Gauge('airorder_pending_airline_changes', 'Airline-initiated changes awaiting an agency\'s decision (read at scrape).',
       () => [{ labels: {}, value: this.pendingChanges }]));
+    this.registry.register(new Gauge('airorder_webhook_oldest_undelivered_seconds', 'Age of the oldest event still waiting for a webhook delivery; 0 when none waits (read at scrape).',
+      () => [{ labels: {}, value: this.oldestUndeliveredSeconds }]));
     const started = Date.now() / 1000 - process.uptime();
     this.registry.register(new Gauge('process_start_time_seconds', 'Start time of the process since the Unix epoch.', () => [{ labels: {}, value: Math.round(started) }]));
     this.registry.register(new Gauge('process_resident_memory_bytes', 'Resident memory size.', () => [{ labels: {}, value: process.memoryUsage.rss() }]));
@@ -35,6 +39,10 @@ export class ServiceMetrics {
 
   setPendingChanges(count: number): void {
     this.pendingChanges = count;
+  }
+
+  setOldestUndelivered(seconds: number): void {
+    this.oldestUndeliveredSeconds = seconds;
   }
 
   stop(): void {

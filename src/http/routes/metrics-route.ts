@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { runSql } from '../../store/raw-sql.js';
+import { oldestUndelivered } from '../../store/repositories/webhook-repository.js';
 import type { Store } from '../../store/store.js';
 
 /** Prometheus text format. Counts are this process's own; the pending-change gauge is the store's. */
@@ -15,6 +16,8 @@ export function metricsRoute(app: FastifyInstance, store: Store, metrics: Servic
     try {
       const [row] = await runSql<{ pending: number | string }>(store.reader, "select count(*) as pending from airline_changes where status = 'PENDING'", []);
       metrics.setPendingChanges(Number(row?.pending ?? 0));
+      const oldest = await oldestUndelivered(store.reader);
+      metrics.setOldestUndelivered(oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000));
     } catch {
       // The store being away shows in /readyz; the process's own metrics are still worth serving.
     }

@@ -1,0 +1,93 @@
+import { lookup } from 'node:dns/promises';
+import net from 'node:net';
+
+/**
+ * Server-side request forgery: an endpoint URL must not make airorder call something on its own
+ * network (the database, a cloud's metadata service, an admin port on loopback). By default only
+ * https URLs whose every address is public are called; the check is made at `webhook add` and again
+ * at every attempt, and the attempt connects to the address that was checked, so a DNS answer that
+ * changes in between (rebinding) does not reach anything else.
+ */
+const NOT_PUBLIC = new net.BlockList();
+for (const [address, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv4');
+for (const [address, prefix] of [
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
+  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
+] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv6');
+
+export interface GuardPolicy {
+  allowHttp: boolean;
+  allowPrivateNetworks: boolean;
+}
+
+export class RefusedUrl extends Error {}
+
+export interface VettedTarget {
+  url: URL;
+  /** The address to connect to, checked. */
+  address: string;
+  family: 4 | 6;
+}
+
+/** An IPv4 address inside an IPv6 one (`::ffff:127.0.0.1`, `::127.0.0.1`) is judged as IPv4. */
+function embeddedIpv4(address: string): string | null {
+  const match = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (match) return match[1]!;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return null;
+  const high = parseInt(hex[1]!, 16);
+  const low = parseInt(hex[2]!, 16);
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+export function isPublicAddress(address: string): boolean {
+  const family = net.isIP(address);
+  if (family === 0) return false;
+  const v4 = family === 6 ? embeddedIpv4(address) : address;
+  return v4 !== null ? !NOT_PUBLIC.check(v4, 'ipv4') : !NOT_PUBLIC.check(address, 'ipv6');
+}
+
+/** Reads the URL and checks what does not need the network: scheme, credentials, form. */
+export function checkUrlForm(text: string, policy: GuardPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RefusedUrl(`${JSON.stringify(text)} is not a URL`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
+    throw new RefusedUrl(url.protocol === 'http:'
+      ? 'the URL must be https (plain http is allowed only with WEBHOOK_ALLOW_HTTP=true)'
+      : `the URL must be https, got ${url.protocol.replace(/:$/, '')}`);
+  }
+  if (url.username || url.password) throw new RefusedUrl('the URL must not hold a user name or password (they would be logged and shown)');
+  if (url.hash) throw new RefusedUrl('the URL must not have a #fragment');
+  if (text.length > 2048) throw new RefusedUrl('the URL is longer than 2048 characters');
+  return url;
+}
+
+/** Resolves the URL's host and checks every address; returns the one to connect to. */
+export async function vetTarget(text: string, policy: GuardPolicy): Promise<VettedTarget> {
+  const url = checkUrlForm(text, policy);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  } catch (error) {
+    throw new RefusedUrl(`its host ${host} does not resolve (${(error as { code?: string }).code ?? (error as Error).message})`);
+  }
+  if (addresses.length === 0) throw new RefusedUrl(`its host ${host} does not resolve`);
+  if (!policy.allowPrivateNetworks) {
+    const inside = addresses.find((candidate) => !isPublicAddress(candidate.address));
+    if (inside) {
+      throw new RefusedUrl(`its host ${host} resolves to ${inside.address}, a loopback, private or reserved address `
+        + '(allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)');
+    }
+  }
+  const chosen = addresses[0]!;
+  return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}

@@ -1,0 +1,67 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request a receiver got, as it arrived. */
+export interface Received {
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+/** How the receiver answers one request: a status, or `hang` (never answer), `drop` (close the connection). */
+export type Answer = number | 'hang' | 'drop';
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** The answers of the next requests, in order; after them, `otherwise`. */
+  script(answers: Answer[], otherwise?: Answer): void;
+  close(): Promise<void>;
+}
+
+/** A real HTTP receiver on loopback, as an agency would run one, with scripted answers. */
+export async function startReceiver(port = 0): Promise<Receiver> {
+  const received: Received[] = [];
+  let queue: Answer[] = [];
+  let fallback: Answer = 204;
+  const hanging = new Set<http.ServerResponse>();
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      received.push({ headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      const answer = queue.length > 0 ? queue.shift()! : fallback;
+      if (answer === 'hang') { hanging.add(response); return; }
+      if (answer === 'drop') { request.socket.destroy(); return; }
+      response.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {}).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const actual = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${actual}/hooks/airorder`,
+    port: actual,
+    received,
+    script(answers, otherwise = 204) { queue = [...answers]; fallback = otherwise; },
+    async close() {
+      for (const response of hanging) response.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits until `done()` holds, checking every 50 ms, for at most `ms`. */
+export async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const limit = Date.now() + ms;
+  while (Date.now() < limit) {
+    if (await done()) return true;
+    await sleep(50);
+  }
+  return done();
+}
