@@ -17,7 +17,7 @@ const PER_ENDPOINT = 4;
 const IN_ALL = 64;
 const POLL_MS = 1_000;
 /** Beyond the attempt's own time-out: a lease outlives any attempt of a live process. */
-const LEASE_MARGIN_MS = 20_000;
+const LEASE_MARGIN_MS = 5_000;
 
 export interface DispatcherSettings {
   retrySchedule: readonly number[];
