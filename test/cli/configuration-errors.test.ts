@@ -31,6 +31,16 @@ describe('a bad setting stops every command with one line naming it', () => {
       'error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "INFO".');
   });
 
+  test('the deadline and webhook settings: a bad value is one line naming it', async () => {
+    assert.equal(await stops(['serve'], { DEADLINE_WARNING: '1 day', PORT: '0' }),
+      'error: DEADLINE_WARNING must be a number and a unit, such as 30s, 15m, 12h or 90d, got "1 day".');
+    assert.equal(await stops(['migrate'], { WEBHOOK_RETRY_SCHEDULE: '5s,,1m' }),
+      'error: WEBHOOK_RETRY_SCHEDULE must be delays separated by commas, such as 5s,1m,5m, got "5s,,1m".');
+    assert.equal(await stops(['migrate'], { WEBHOOK_ALLOW_HTTP: 'yes' }), 'error: WEBHOOK_ALLOW_HTTP must be true or false, got "yes".');
+    assert.equal(await stops(['migrate'], { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' }), 'error: WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false, got "1".');
+    assert.equal(await stops(['migrate'], { WEBHOOK_TIMEOUT_MS: '10s' }), 'error: WEBHOOK_TIMEOUT_MS must be a whole number from 100 to 600000, got "10s".');
+  });
+
   test('every level README lists is accepted', async () => {
     for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
       const result = await sandbox.run(['migrate'], { env: { LOG_LEVEL: level } });
