@@ -3,6 +3,7 @@ import { claimLease, releaseLease } from '../store/repositories/leases-repositor
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { deadlineRound, type DeadlineRound } from './deadline-consequences.js';
+import { pollEvery, type PollingLoop } from './polling-loop.js';
 
 const LEASE = 'deadlines';
 /** How often `serve` looks for passed and approaching deadlines: well within the 5 s promised. */
@@ -24,8 +25,7 @@ export interface SchedulerLog {
  */
 export class DeadlineScheduler {
   private readonly holder = `dl_${randomBytes(8).toString('hex')}`;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private loop: PollingLoop | null = null;
 
   constructor(private readonly store: Store, private readonly clock: Clock, private readonly warningMs: number, private readonly log: SchedulerLog) {}
 
@@ -41,21 +41,13 @@ export class DeadlineScheduler {
   }
 
   start(): void {
-    const loop = () => {
-      this.running = this.tick()
-        .catch((error: unknown) => this.log.warn({ cause: (error as Error).message }, 'deadline round failed; trying again'))
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(loop, DEADLINE_POLL_MS);
-        });
-    };
-    this.timer = setTimeout(loop, DEADLINE_POLL_MS);
+    this.loop = pollEvery(DEADLINE_POLL_MS, () => this.tick(),
+      (error) => this.log.warn({ cause: (error as Error).message }, 'deadline round failed; trying again'));
   }
 
   /** Waits for the round under way, and lets another process take over at once. */
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.loop?.stop();
     await this.store.transaction((tx) => releaseLease(tx, LEASE, this.holder)).catch(() => {});
   }
 }

@@ -6,6 +6,7 @@ import {
   claimDeliveries, endpointsWithDueDeliveries, findEndpoint, recordAttempt, setEndpointStatus, type ClaimedDelivery, type WebhookEndpoint,
 } from '../store/repositories/webhook-repository.js';
 import type { Store } from '../store/store.js';
+import { pollEvery, type PollingLoop } from '../service/polling-loop.js';
 import type { GuardPolicy } from './address-guard.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { sendAttempt, type AttemptResult } from './sender.js';
@@ -55,8 +56,7 @@ export class WebhookDispatcher {
   private readonly owner = `wd_${randomBytes(8).toString('hex')}`;
   private readonly inFlight = new Map<string, number>();
   private readonly attempts = new Set<Promise<void>>();
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<unknown> = Promise.resolve();
+  private loop: PollingLoop | null = null;
 
   constructor(
     private readonly store: Store,
@@ -137,21 +137,13 @@ export class WebhookDispatcher {
   }
 
   start(): void {
-    const loop = () => {
-      this.polling = this.tick()
-        .catch((error: unknown) => this.log.warn({ cause: (error as Error).message }, 'webhook claims failed; trying again'))
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(loop, POLL_MS);
-        });
-    };
-    this.timer = setTimeout(loop, POLL_MS);
+    this.loop = pollEvery(POLL_MS, () => this.tick(),
+      (error) => this.log.warn({ cause: (error as Error).message }, 'webhook claims failed; trying again'));
   }
 
   /** Stops claiming and waits, up to `graceMs`, for attempts under way; leases of the others run out. */
   async stop(graceMs: number): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.polling;
+    await this.loop?.stop();
     await Promise.race([this.settle(), new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
   }
 }
