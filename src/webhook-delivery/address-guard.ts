@@ -28,9 +28,8 @@ export class RefusedUrl extends Error {}
 
 export interface VettedTarget {
   url: URL;
-  /** The address to connect to, checked. */
-  address: string;
-  family: 4 | 6;
+  /** The addresses to connect to, every one checked, in the resolver's order. */
+  addresses: { address: string; family: 4 | 6 }[];
 }
 
 /** An IPv4 address inside an IPv6 one (`::ffff:127.0.0.1`, `::127.0.0.1`) is judged as IPv4. */
@@ -70,7 +69,7 @@ export function checkUrlForm(text: string, policy: GuardPolicy): URL {
   return url;
 }
 
-/** Resolves the URL's host and checks every address; returns the one to connect to. */
+/** Resolves the URL's host and checks every address; returns those to connect to. */
 export async function vetTarget(text: string, policy: GuardPolicy): Promise<VettedTarget> {
   const url = checkUrlForm(text, policy);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -88,6 +87,5 @@ export async function vetTarget(text: string, policy: GuardPolicy): Promise<Vett
         + '(allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)');
     }
   }
-  const chosen = addresses[0]!;
-  return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+  return { url, addresses: addresses.map((candidate) => ({ address: candidate.address, family: candidate.family === 6 ? 6 : 4 })) };
 }

@@ -71,6 +71,8 @@ export class WebhookDispatcher {
     const room = IN_ALL - this.attempts.size;
     if (room <= 0) return 0;
     const now = this.clock();
+    // Most seconds nothing is due: looked up on the read connection, with no write transaction.
+    if ((await endpointsWithDueDeliveries(this.store.reader, now)).size === 0) return 0;
     const leaseUntil = new Date(Date.parse(now) + this.settings.timeoutMs + LEASE_MARGIN_MS).toISOString();
     const claimed = await this.store.transaction(async (tx) => {
       const work: { endpoint: WebhookEndpoint; delivery: ClaimedDelivery }[] = [];

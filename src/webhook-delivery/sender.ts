@@ -35,9 +35,11 @@ export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeout
     if (error instanceof RefusedUrl) return { delivered: false, status: null, error: `refused: ${error.message}`, ms: ms() };
     throw error;
   }
+  // Node asks for every address when it tries them in turn (happy eyeballs), or for one.
   const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
+    const [first] = target.addresses;
+    if ((options as { all?: boolean }).all) (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, target.addresses);
+    else callback(null, first!.address, first!.family);
   };
   const client = target.url.protocol === 'https:' ? https : http;
   return new Promise<AttemptResult>((resolve) => {

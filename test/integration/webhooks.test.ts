@@ -193,6 +193,18 @@ test('a slow endpoint does not delay another endpoint\'s delivery; another agenc
   await setEnabled(service.store, fastEndpoint.endpointId, false);
 });
 
+test('a host name is resolved and the attempt connects to the address that was checked (localhost, allowed here)', async () => {
+  const hook = await receiver();
+  const endpoint = await addEndpoint(service.store, () => new Date().toISOString(), OPEN, { agencyId: 'AG1', url: `http://localhost:${hook.port}/named`, events: 'booking.canceled' });
+  const { orderId, reference } = await orderWithChange();
+  await service.post('/AirOrderCancel', cancelRQ(orderId, [reference]), bearer(token));
+  await drain(dispatcher(), endpoint.endpointId);
+  assert.equal(hook.received.length, 1);
+  assert.equal(hook.received[0]!.headers.host, `localhost:${hook.port}`, 'the name, not the address, in Host');
+  assert.deepEqual((await deliveryRows(endpoint.endpointId)).map((row) => row.status), ['DELIVERED']);
+  await setEnabled(service.store, endpoint.endpointId, false);
+});
+
 test('at every attempt the URL is checked again: an endpoint on loopback is not called without WEBHOOK_ALLOW_PRIVATE_NETWORKS', async () => {
   const hook = await receiver();
   const endpoint = await addEndpoint(service.store, () => new Date().toISOString(), OPEN, { agencyId: 'AG1', url: hook.url, events: 'booking.canceled' });
