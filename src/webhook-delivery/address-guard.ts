@@ -14,8 +14,10 @@ for (const [address, prefix] of [
   ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
   ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv4');
+// ::/96 holds ::, ::1 and the deprecated IPv4-compatible form (`[::127.0.0.1]` is written ::7f00:1);
+// ::ffff:0:0:0/96 the IPv4-translated one. Neither names a public host: both are refused outright.
 for (const [address, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
+  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
   ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv6');
 
@@ -32,9 +34,9 @@ export interface VettedTarget {
   addresses: { address: string; family: 4 | 6 }[];
 }
 
-/** An IPv4 address inside an IPv6 one (`::ffff:127.0.0.1`, `::127.0.0.1`) is judged as IPv4. */
+/** An IPv4-mapped address (`::ffff:127.0.0.1`) is judged as IPv4; the other forms fall in ::/96, refused. */
 function embeddedIpv4(address: string): string | null {
-  const match = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (match) return match[1]!;
   const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
   if (!hex) return null;

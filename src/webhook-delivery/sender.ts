@@ -29,11 +29,21 @@ export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeout
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   let target;
+  // The host's resolution counts against the same time-out: a stalled resolver must not make the
+  // attempt outlive its lease, after which another process could make the same attempt.
+  let resolveTimer: NodeJS.Timeout | undefined;
   try {
-    target = await vetTarget(attempt.url, policy);
+    target = await Promise.race([
+      vetTarget(attempt.url, policy),
+      new Promise<never>((_resolve, reject) => {
+        resolveTimer = setTimeout(() => reject(new RefusedUrl(`its host did not resolve within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
   } catch (error) {
     if (error instanceof RefusedUrl) return { delivered: false, status: null, error: `refused: ${error.message}`, ms: ms() };
     throw error;
+  } finally {
+    clearTimeout(resolveTimer);
   }
   // Node asks for every address when it tries them in turn (happy eyeballs), or for one.
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -76,7 +86,8 @@ export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeout
         : { delivered: false, status, error: status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`, ms: ms() }));
       response.on('error', (error) => finish({ delivered: false, status, error: error.message, ms: ms() }));
     });
-    const timer = setTimeout(() => finish({ delivered: false, status: null, error: `no answer within ${timeoutMs} ms`, ms: ms() }), timeoutMs);
+    const timer = setTimeout(() => finish({ delivered: false, status: null, error: `no answer within ${timeoutMs} ms`, ms: ms() }),
+      Math.max(0, timeoutMs - ms()));
     request.on('error', (error: NodeJS.ErrnoException) => finish({ delivered: false, status: null, error: error.code ?? error.message, ms: ms() }));
     request.end(attempt.body);
   });

@@ -36,6 +36,7 @@ describe('webhook add refuses what would make the service call inside its own ne
     ['https://2130706433/hook', /resolves to 127\.0\.0\.1/, {}],
     ['https://[::1]/hook', /resolves to ::1/, {}],
     ['https://[::ffff:127.0.0.1]/hook', /resolves to ::ffff:7f00:1/, {}],
+    ['https://[::127.0.0.1]/hook', /resolves to ::7f00:1/, {}],
     ['https://169.254.169.254/latest/meta-data', /resolves to 169\.254\.169\.254/, {}],
     ['https://10.1.2.3/hook', /resolves to 10\.1\.2\.3/, {}],
     ['https://192.168.0.10/hook', /resolves to 192\.168\.0\.10/, {}],
