@@ -9,5 +9,10 @@ const processTag = randomBytes(4).toString('hex');
  */
 export function nextEventId(): string {
   counter = (counter + 1) % 0x1_0000_0000;
-  return `evt_${Date.now().toString(16).padStart(12, '0')}${counter.toString(16).padStart(8, '0')}${processTag}`;
+  return `${eventIdAt(Date.now())}${counter.toString(16).padStart(8, '0')}${processTag}`;
+}
+
+/** The beginning of every id made at `ms`: ids made before it sort below it. */
+export function eventIdAt(ms: number): string {
+  return `evt_${ms.toString(16).padStart(12, '0')}`;
 }

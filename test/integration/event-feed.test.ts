@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runSql } from '../../src/store/raw-sql.js';
+import { purgeEvents } from '../../src/store/repositories/events-repository.js';
+import { eventIdAt } from '../../src/store/sortable-id.js';
 import { bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
@@ -196,5 +198,21 @@ describe('AirOrderEventList', () => {
     const [row] = await runSql<{ n: number | string }>(service.store.reader,
       "select count(*) as n from events where agency_id = 'AG1' and type = 'booking.canceled' and data like '%EVP-%'", []);
     assert.equal(Number(row!.n), 30);
+  });
+
+  test('events older than 30 days are removed, with their deliveries; a cursor on one is then refused', async () => {
+    const day = 86_400_000;
+    const oldId = `${eventIdAt(Date.now() - 31 * day)}0000000100000000`;
+    const keptId = `${eventIdAt(Date.now() - 29 * day)}0000000100000000`;
+    for (const [id, age] of [[oldId, 31], [keptId, 29]] as const) {
+      await service.store.transaction((tx) => runSql(tx, 'insert into events (event_id, agency_id, type, occurred_at, data) values (?, ?, ?, ?, ?)',
+        [id, 'AG9', 'booking.canceled', new Date(Date.now() - age * day).toISOString(), '{}']));
+    }
+    const removed = await service.store.transaction((tx) => purgeEvents(tx, new Date(Date.now() - 30 * day).toISOString()));
+    assert.ok(removed >= 1);
+    const left = await runSql<{ event_id: string }>(service.store.reader, "select event_id from events where agency_id = 'AG9'", []);
+    assert.deepEqual(left.map((row) => row.event_id), [keptId]);
+    const response = await service.post('/AirOrderEventList', listRQ({ After: oldId }), bearer(await service.tokenFor('AG9')));
+    assert.equal(response.status, 400);
   });
 });

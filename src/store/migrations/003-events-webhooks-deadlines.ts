@@ -16,12 +16,13 @@ export const eventsWebhooksDeadlines: Migration = {
     await db.schema.createIndex('airline_changes_deadline_idx').on('airline_changes').columns(['status', 'action_deadline']).execute();
 
     // The outbox: every event is written by the transaction that makes the change it reports.
-    // `position` is given in commit order on SQLite (one writer at a time). On PostgreSQL several
-    // transactions insert at once, so the feed orders by the writing transaction's id (`tx`) first and
-    // shows only events of transactions older than every one still running (events-repository.ts).
+    // `position` is given in commit order on SQLite (one writer at a time; the rowid, always above
+    // every row there is). On PostgreSQL several transactions insert at once, so the feed orders by the
+    // writing transaction's id (`tx`) first and shows only events of transactions older than every
+    // one still running (events-repository.ts). No index on the time: ids sort by it (sortable-id.ts).
     const postgres = onPostgres(db);
     await db.schema.createTable('events')
-      .addColumn('position', postgres ? sql`bigint generated always as identity` : 'integer', (c) => postgres ? c.primaryKey() : c.primaryKey().autoIncrement())
+      .addColumn('position', postgres ? sql`bigint generated always as identity` : 'integer', (c) => c.primaryKey())
       .addColumn('event_id', 'varchar(40)', (c) => c.notNull().unique())
       .addColumn('tx', 'bigint', (c) => c.notNull().defaultTo(postgres ? sql`(pg_current_xact_id()::text::bigint)` : 0))
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull())
@@ -30,7 +31,6 @@ export const eventsWebhooksDeadlines: Migration = {
       .addColumn('data', 'text', (c) => c.notNull())
       .execute();
     await db.schema.createIndex('events_agency_feed_idx').on('events').columns(['agency_id', 'tx', 'position']).execute();
-    await db.schema.createIndex('events_occurred_idx').on('events').column('occurred_at').execute();
 
     await db.schema.createTable('webhook_endpoints')
       .addColumn('endpoint_id', 'varchar(40)', (c) => c.primaryKey())

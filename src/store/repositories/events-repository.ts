@@ -1,6 +1,6 @@
 import type { AgencyEvent, EventType, StoredEvent } from '../../events/event-types.js';
 import { isPostgres, placeholders, runSql, type Statement } from '../raw-sql.js';
-import { nextEventId } from '../sortable-id.js';
+import { eventIdAt, nextEventId } from '../sortable-id.js';
 import type { Executor } from '../store.js';
 import type { EventsTable } from '../tables.js';
 
@@ -88,9 +88,13 @@ export async function listEvents(db: Executor, agencyId: string, after: string |
   return { events: rows.map(eventFromRow), cursorFound: true };
 }
 
-/** Removes events (and their deliveries) that occurred before `before`; returns how many. */
+/**
+ * Removes events (and their deliveries) that occurred before `before`; returns how many. Event ids
+ * begin with the time they were made (sortable-id.ts), so the ids' own index finds them.
+ */
 export async function purgeEvents(db: Executor, before: string): Promise<number> {
-  await runSql(db, 'delete from webhook_deliveries where event_id in (select event_id from events where occurred_at < ?)', [before]);
-  const removed = await runSql<{ event_id: string }>(db, 'delete from events where occurred_at < ? returning event_id', [before]);
+  const boundary = eventIdAt(Date.parse(before));
+  await runSql(db, 'delete from webhook_deliveries where event_id < ?', [boundary]);
+  const removed = await runSql<{ event_id: string }>(db, 'delete from events where event_id < ? returning event_id', [boundary]);
   return removed.length;
 }
