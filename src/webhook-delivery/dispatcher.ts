@@ -111,7 +111,8 @@ export class WebhookDispatcher {
     const event = { eventId: delivery.eventId, type: delivery.eventType as StoredEvent['type'], occurredAt: delivery.occurredAt, data: JSON.parse(delivery.data) };
     const result = await sendAttempt(attemptOf(endpoint, event, new Date(this.clock())), this.settings.policy, this.settings.timeoutMs);
     const outcome = await this.record(endpoint, delivery, result);
-    this.count(outcome);
+    // A lease that ran out meanwhile made the delivery another attempt's: its outcome is counted there.
+    if (outcome !== 'superseded') this.count(outcome);
     // Never the body nor the secret: what happened, to which endpoint, for which event.
     this.log.info({
       endpoint: endpoint.endpointId, eventId: delivery.eventId, attempt: delivery.attempts + 1, status: result.status,
@@ -119,23 +120,24 @@ export class WebhookDispatcher {
     }, 'webhook attempt');
   }
 
-  private async record(endpoint: WebhookEndpoint, delivery: ClaimedDelivery, result: AttemptResult): Promise<DeliveryOutcome> {
+  private async record(endpoint: WebhookEndpoint, delivery: ClaimedDelivery, result: AttemptResult): Promise<DeliveryOutcome | 'superseded'> {
     const at = this.clock();
     const failedAttempts = delivery.attempts + 1;
     const next = result.delivered || result.status === 410 ? null : nextAttemptAt(this.settings.retrySchedule, failedAttempts, Date.parse(at));
     const outcome: DeliveryOutcome = result.delivered ? 'delivered' : result.status === 410 ? 'disabled' : next === null ? 'failed' : 'retry';
-    await this.store.transaction(async (tx) => {
-      await recordAttempt(tx, delivery.eventId, endpoint.endpointId, this.owner, {
+    return this.store.transaction(async (tx) => {
+      const recorded = await recordAttempt(tx, delivery.eventId, endpoint.endpointId, this.owner, {
         status: outcome === 'delivered' ? 'DELIVERED' : outcome === 'retry' ? 'PENDING' : 'FAILED',
         nextAttemptAt: next === null ? at : new Date(next).toISOString(),
         lastStatus: result.status,
         lastError: result.delivered ? null : result.error,
         at,
       });
+      if (!recorded) return 'superseded';
       // The receiver says the endpoint is gone for good: no more attempts until the operator enables it again.
       if (outcome === 'disabled') await setEndpointStatus(tx, endpoint.endpointId, 'DISABLED', `the receiver answered 410 Gone at ${at}`);
+      return outcome;
     });
-    return outcome;
   }
 
   start(): void {

@@ -78,7 +78,7 @@ export async function replaceSecret(db: Executor, endpointId: string, secret: st
     [secret, previous, previousUntil, endpointId]);
 }
 
-/** Removes an endpoint and, by cascade, its deliveries. */
+/** Removes an endpoint and its deliveries. */
 export async function deleteEndpoint(db: Executor, endpointId: string): Promise<void> {
   await runSql(db, 'delete from webhook_deliveries where endpoint_id = ?', [endpointId]);
   await runSql(db, 'delete from webhook_endpoints where endpoint_id = ?', [endpointId]);
