@@ -71,7 +71,7 @@ export async function startServer(config: Config, options: { migrate: boolean } 
   deadlines.start();
   webhooks.start();
   // What an operator checks first: which store, and on SQLite which durability, this process runs with.
-  app.log.info({ address, store: store.dialect, ...(store.dialect === 'sqlite' ? { durability: config.durability } : {}) }, 'listening');
+  app.log.info({ address, ...store.describe() }, 'listening');
 
   let stopping: Promise<void> | null = null;
   const stop = () => {

@@ -18,7 +18,7 @@ export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * is then unknown, as after a dropped connection, and a retry with the same Idempotency-Key learns it.
  */
 export function withDeadline<T>(work: (deadline: Deadline) => Promise<T>, ms: number): Promise<T> {
-  const deadline = new Deadline();
+  const deadline = new Deadline(ms);
   return new Promise<T>((resolve, reject) => {
     let grace: NodeJS.Timeout | undefined;
     const timer = setTimeout(() => {

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { generateToken, hashToken } from '../http/access-token.js';
 import { findAgency, insertAgency, type Agency } from '../store/repositories/agencies-repository.js';
 import { insertToken, revokeTokenByHash } from '../store/repositories/tokens-repository.js';
-import { noteAuthChange } from '../store/auth-changes.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
+import { generateToken, hashToken } from './token-secret.js';
 
 export class AdminError extends Error {}
 
@@ -13,7 +12,6 @@ export async function addAgency(store: Store, clock: Clock, agency: Agency): Pro
     if (await findAgency(tx, agency.agencyId)) throw new AdminError(`Agency ${agency.agencyId} exists already.`);
     await insertAgency(tx, agency, clock());
   });
-  noteAuthChange();
 }
 
 export interface IssuedToken {
@@ -36,12 +34,10 @@ export async function issueToken(store: Store, clock: Clock, agencyId: string, e
     await insertToken(tx, { tokenId: issued.tokenId, agencyId, tokenHash: hashToken(token), expiresAt: issued.expiresAt }, now);
     return issued;
   });
-  noteAuthChange();
   return issued;
 }
 
 export async function revokeToken(store: Store, clock: Clock, token: string): Promise<void> {
   const found = await store.transaction((tx) => revokeTokenByHash(tx, hashToken(token.trim()), clock()));
-  noteAuthChange();
   if (!found) throw new AdminError('No such token.');
 }

@@ -3,9 +3,9 @@ import { DocumentError } from '../documents/document-error.js';
 import { readEach, type RawRecord } from '../documents/document-reader.js';
 import { inDetectionOrder, pendingChanges } from '../domain/booking-outcome.js';
 import type { AirlineChange, Booking } from '../domain/order.js';
-import { placeholders, runSql } from '../store/raw-sql.js';
+import { placeholders, runSql, runStatements } from '../store/raw-sql.js';
 import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import { bookingKey, insertChanges, loadBookings, loadOrderRows, lockOrders, type BookingKey } from '../store/repositories/orders-repository.js';
+import { bookingKey, insertChanges, loadBookings, loadOrderRows, lockOrders, touchOrders, type BookingKey } from '../store/repositories/orders-repository.js';
 import { appendEvents } from '../store/repositories/events-repository.js';
 import { changeNotice } from '../events/booking-events.js';
 import type { AgencyEvent } from '../events/event-types.js';
@@ -132,6 +132,8 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
   }
   if (accepted.length === 0) return;
   await insertChanges(tx, accepted, now);
+  // A request that read these bookings before the changes were recorded must decide again.
+  await runStatements(tx, [touchOrders(accepted.map((item) => item.orderId), now)]);
   // One sequence across the import: the trail lists the changes in the file's order.
   await appendAuditEvents(tx, OPERATOR_CHANGE_IMPORT, events, now, summary.imported);
   await appendEvents(tx, announced, now);

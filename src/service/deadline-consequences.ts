@@ -1,11 +1,12 @@
 import { applyDeadlineConsequence, dueChanges } from '../domain/deadline-consequence.js';
 import { bookingEvents, changeNotice } from '../events/booking-events.js';
 import type { AgencyEvent } from '../events/event-types.js';
-import { runStatements, type Statement } from '../store/raw-sql.js';
-import { auditInsert, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
+import { runStatements } from '../store/raw-sql.js';
+import type { Actor } from '../store/repositories/audit-repository.js';
 import { approachingDeadlines, markWarned, passedDeadlines, stillToWarn, type ChangeRef } from '../store/repositories/deadlines-repository.js';
 import { eventWrites } from '../store/repositories/events-repository.js';
-import { bookingWrites, loadOrderBookings, loadOrderRow, touchOrder } from '../store/repositories/orders-repository.js';
+import { loadOrderBookings, loadOrderRow } from '../store/repositories/orders-repository.js';
+import type { OrderDecision, OrderUpdate } from '../store/order-change.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from './clock.js';
@@ -14,36 +15,28 @@ const DEADLINE_ACTOR: Actor = { actor: 'system', agencyId: null, tokenId: null, 
 
 /**
  * Applies the consequence of every passed deadline on the order's bookings (all of them, or the
- * named ones), in one transaction under the order's lock, as the agency's own call would: the
- * accept or involuntary-cancel rules, audited as `system`/`deadline` and announced with events.
- * Read again under the lock, so a request or another process that got there first leaves nothing
- * to do. Returns how many bookings it changed.
+ * named ones), as one change of the order (the store's `changeOrder`), as the agency's own call
+ * would: the accept or involuntary-cancel rules, audited as `system`/`deadline` and announced with
+ * events. Decided on the order as it is stored, so a request or another process that got there
+ * first leaves nothing to do. Returns how many bookings it changed.
  */
 export async function applyDueDeadlines(store: Store, clock: Clock, orderId: string, references?: readonly string[]): Promise<number> {
-  return store.transaction(async (tx) => {
-    const order = await loadOrderRow(tx, orderId, undefined, true);
-    if (!order) return 0;
+  return store.changeOrder({ orderId, agencyId: null, references: references ?? null, idempotency: null }, ({ order, bookings }): OrderDecision<number> => {
+    if (!order) return { value: 0, update: null };
     const now = clock();
-    const writes: Statement[] = [];
-    const audit: AuditEvent[] = [];
-    const announced: AgencyEvent[] = [];
-    let changed = 0;
-    for (const booking of await loadOrderBookings(tx, orderId, references)) {
+    const update: OrderUpdate = { now, bookings: [], audit: { actor: DEADLINE_ACTOR, events: [] }, events: [], keep: null };
+    for (const booking of bookings) {
       const applied = applyDeadlineConsequence(booking, now);
       if (!applied || !applied.outcome.ok || !applied.outcome.changed) continue;
       const after = applied.outcome.booking;
-      writes.push(...bookingWrites(order, booking, after, now));
-      audit.push({ orderId, reference: booking.reference, event: 'DEADLINE_PASSED', detail: {
+      update.bookings.push({ before: booking, after });
+      update.audit!.events.push({ orderId, reference: booking.reference, event: 'DEADLINE_PASSED', detail: {
         consequence: applied.consequence,
         changeIds: dueChanges(booking, now).map((change) => change.changeId),
       } }, ...bookingAuditEvents(orderId, order.currency, booking, after));
-      announced.push(...bookingEvents(order, booking, after, 'DEADLINE'));
-      changed += 1;
+      update.events.push(...bookingEvents(order, booking, after, 'DEADLINE'));
     }
-    if (writes.length === 0) return 0;
-    writes.push(touchOrder(orderId, now), auditInsert(DEADLINE_ACTOR, audit, now), ...eventWrites(announced, now));
-    await runStatements(tx, writes);
-    return changed;
+    return { value: update.bookings.length, update: update.bookings.length > 0 ? update : null };
   });
 }
 

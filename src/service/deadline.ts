@@ -7,6 +7,16 @@
 export class Deadline {
   private passed = false;
   private committing = false;
+  private readonly endsAt: number;
+
+  constructor(limitMs: number) {
+    this.endsAt = Date.now() + limitMs;
+  }
+
+  /** Milliseconds left before the limit (0 or less once it has passed). */
+  remainingMs(): number {
+    return this.passed ? 0 : this.endsAt - Date.now();
+  }
 
   /** True once the limit has passed: the work need not go on. */
   get expired(): boolean {

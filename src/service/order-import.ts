@@ -57,9 +57,10 @@ async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean,
   // Orders to replace are locked first: a request refunding one of them meanwhile is waited for,
   // and the refund check below sees its refund.
   await lockOrders(tx, ids);
-  const existing = new Map((await runSql<{ order_id: string; created_at: string }>(tx,
-    `select order_id, created_at from orders where order_id in (${placeholders(ids.length)})`, ids))
-    .map((row) => [row.order_id, row.created_at]));
+  const existingRows = await runSql<{ order_id: string; created_at: string; version: number | string }>(tx,
+    `select order_id, created_at, version from orders where order_id in (${placeholders(ids.length)})`, ids);
+  const existing = new Map(existingRows.map((row) => [row.order_id, row.created_at]));
+  const versions = new Map(existingRows.map((row) => [row.order_id, Number(row.version)]));
   for (const { label, orderId } of batch) {
     const createdAt = existing.get(orderId);
     if (createdAt === undefined) continue;
@@ -80,7 +81,7 @@ async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean,
     await runSql(tx, `delete from orders where order_id in (${placeholders(replaced.length)})`, replaced);
     summary.replaced += replaced.length;
   }
-  await insertOrders(tx, batch, now);
+  await insertOrders(tx, batch, now, versions);
   const events: AuditEvent[] = batch.map((order) => ({
     orderId: order.orderId,
     reference: null,

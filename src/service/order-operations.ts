@@ -5,13 +5,12 @@ import { involuntaryCancel } from '../domain/involuntary-cancel.js';
 import { dueChanges } from '../domain/deadline-consequence.js';
 import type { Booking } from '../domain/order.js';
 import { bookingEvents } from '../events/booking-events.js';
-import type { AgencyEvent, EventActor } from '../events/event-types.js';
+import type { EventActor } from '../events/event-types.js';
 import { errors } from '../errors/api-error.js';
-import { auditInsert, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import { deleteKeptResponse, findKeptResponse, keepResponse, type IdempotencyScope } from '../store/repositories/idempotency-repository.js';
-import { bookingWrites, loadOrderBookings, loadOrderRow, touchOrder, type OrderRow } from '../store/repositories/orders-repository.js';
-import { eventWrites } from '../store/repositories/events-repository.js';
-import { runStatements, type Statement } from '../store/raw-sql.js';
+import type { Actor } from '../store/repositories/audit-repository.js';
+import type { IdempotencyScope } from '../store/repositories/idempotency-repository.js';
+import type { OrderRow } from '../store/repositories/orders-repository.js';
+import { KeptResponseTaken, type OrderDecision, type OrderUpdate } from '../store/order-change.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from './clock.js';
@@ -61,12 +60,10 @@ export type OperationOutcome =
   | { kind: 'replayed'; response: RenderedResponse; originalRequestId: string }
   | { kind: 'order-not-found' };
 
-/** The rules on each requested booking, and the statements that store what they changed. */
-function applyRules(order: OrderRow, bookings: readonly Booking[], request: OperationRequest, now: string): { result: OperationResult; writes: Statement[] } {
+/** The rules on each requested booking, and what storing them takes. */
+function applyRules(order: OrderRow, bookings: readonly Booking[], request: OperationRequest, now: string): { result: OperationResult; update: OrderUpdate } {
   const items: ItemResult[] = [];
-  const writes: Statement[] = [];
-  const events: AuditEvent[] = [];
-  const announced: AgencyEvent[] = [];
+  const update: OrderUpdate = { now, bookings: [], audit: { actor: request.actor, events: [] }, events: [], keep: null };
   const by: EventActor = request.actor.actor === 'agency' ? 'AGENCY' : 'OPERATOR';
   for (const reference of request.references) {
     const booking = bookings.find((candidate) => candidate.reference === reference);
@@ -76,20 +73,17 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
     }
     const outcome = RULES[request.operation](booking, now);
     if (outcome.ok && outcome.changed) {
-      writes.push(...bookingWrites(order, booking, outcome.booking, now));
+      update.bookings.push({ before: booking, after: outcome.booking });
       // One sequence across the request: the trail lists the bookings' events in request order.
-      events.push(...bookingAuditEvents(order.orderId, order.currency, booking, outcome.booking));
-      announced.push(...bookingEvents(order, booking, outcome.booking, by));
+      update.audit!.events.push(...bookingAuditEvents(order.orderId, order.currency, booking, outcome.booking));
+      update.events.push(...bookingEvents(order, booking, outcome.booking, by));
     }
     items.push({ reference, outcome });
   }
-  if (writes.length > 0) writes.push(touchOrder(order.orderId, now));
-  if (events.length > 0) writes.push(auditInsert(request.actor, events, now));
-  writes.push(...eventWrites(announced, now));
-  return { result: { orderId: order.orderId, currency: order.currency, items }, writes };
+  return { result: { orderId: order.orderId, currency: order.currency, items }, update };
 }
 
-/** Thrown inside an operation's transaction when a requested booking has a deadline that has passed. */
+/** Thrown while deciding when a requested booking has a deadline that has passed. */
 class DeadlinePassed extends Error {}
 
 /** How often a request applies passed deadlines and tries again (a deadline passes once, so twice is plenty). */
@@ -97,7 +91,7 @@ const DEADLINE_ROUNDS = 3;
 
 /**
  * Applies one operation to each requested booking of an order. A booking whose change's deadline
- * has passed gets the deadline's consequence first, in a transaction of its own, exactly as the
+ * has passed gets the deadline's consequence first, in a change of its own, exactly as the
  * scheduler would have applied it: the outcome never depends on which came first.
  */
 export async function runOperation(
@@ -114,46 +108,45 @@ export async function runOperation(
 }
 
 /**
- * Applies one operation to each requested booking of an order, in one transaction under the order's
- * lock. Failed items change nothing, so committing the transaction commits exactly what succeeded,
- * together with the audit events and, under an Idempotency-Key, the response itself: a request is
- * either wholly done and replayable, or not done at all. Past `request.deadline` it is not done.
+ * Applies one operation to each requested booking of an order, as one change of the order (the
+ * store's `changeOrder`: atomic, and decided on the order as it is when stored). Failed items change
+ * nothing, so storing the change stores exactly what succeeded, together with the audit events,
+ * the events and, under an Idempotency-Key, the response itself: a request is either wholly done
+ * and replayable, or not done at all. Past `request.deadline` it is not done.
  */
 async function runOperationOnce(
   store: Store, clock: Clock, request: OperationRequest, render: (result: OperationResult) => RenderedResponse,
 ): Promise<OperationOutcome> {
-  return store.transaction(async (tx): Promise<OperationOutcome> => {
-    // The lock comes first, so that a duplicate sent while the first is running waits for it and
-    // then finds its response.
-    const order = await loadOrderRow(tx, request.orderId, request.actor.agencyId, true);
-    // Waiting for the lock may have used up the request's time: the client has its 503 already.
-    if (request.deadline?.expired) throw errors.unavailable(1);
-    const now = clock();
-    const scope: IdempotencyScope | null = request.idempotency
-      ? { agencyId: request.actor.agencyId, operation: request.operation, key: request.idempotency.key }
-      : null;
-    if (scope && request.idempotency) {
-      const kept = await findKeptResponse(tx, scope);
-      if (kept && kept.expiresAt > now) {
-        if (kept.requestHash !== request.idempotency.requestHash) throw errors.idempotencyKeyReused();
-        return { kind: 'replayed', response: { status: kept.status, body: kept.body }, originalRequestId: kept.requestId };
-      }
-      if (kept) await deleteKeptResponse(tx, scope);
-    }
-    if (!order) return { kind: 'order-not-found' };
-
-    const bookings = await loadOrderBookings(tx, order.orderId, request.references);
-    if (bookings.some((booking) => dueChanges(booking, now).length > 0)) throw new DeadlinePassed();
-    const { result, writes } = applyRules(order, bookings, request, now);
-    await runStatements(tx, writes);
-    const response = render(result);
-    if (scope && request.idempotency) {
-      const expiresAt = new Date(Date.parse(now) + IDEMPOTENCY_TTL_MS).toISOString();
-      const kept = await keepResponse(tx, scope, { requestHash: request.idempotency.requestHash, ...response, requestId: request.actor.requestId ?? '', expiresAt }, now);
-      // Another request with this key, for another order, finished first: undo ours.
-      if (!kept) throw errors.idempotencyKeyInUse();
-    }
-    if (request.deadline && !request.deadline.claimCommit()) throw errors.unavailable(1);
-    return { kind: 'processed', result, response };
-  });
+  const idempotency: IdempotencyScope | null = request.idempotency
+    ? { agencyId: request.actor.agencyId, operation: request.operation, key: request.idempotency.key }
+    : null;
+  const deadline = request.deadline;
+  const timeLeft = deadline ? () => deadline.remainingMs() : undefined;
+  try {
+    return await store.changeOrder({ orderId: request.orderId, agencyId: request.actor.agencyId, references: request.references, idempotency, timeLeft },
+      ({ order, bookings, kept }): OrderDecision<OperationOutcome> => {
+        // Waiting for the store may have used up the request's time: the client has its 503 already.
+        if (request.deadline?.expired) throw errors.unavailable(1);
+        const now = clock();
+        if (kept && request.idempotency && kept.expiresAt > now) {
+          if (kept.requestHash !== request.idempotency.requestHash) throw errors.idempotencyKeyReused();
+          return { value: { kind: 'replayed', response: { status: kept.status, body: kept.body }, originalRequestId: kept.requestId }, update: null };
+        }
+        if (!order) return { value: { kind: 'order-not-found' }, update: null };
+        if (bookings.some((booking) => dueChanges(booking, now).length > 0)) throw new DeadlinePassed();
+        const { result, update } = applyRules(order, bookings, request, now);
+        const response = render(result);
+        if (request.idempotency) {
+          const expiresAt = new Date(Date.parse(now) + IDEMPOTENCY_TTL_MS).toISOString();
+          update.keep = { requestHash: request.idempotency.requestHash, ...response, requestId: request.actor.requestId ?? '', expiresAt };
+        }
+        const changes = update.bookings.length > 0 || update.keep !== null;
+        if (changes && request.deadline && !request.deadline.claimCommit()) throw errors.unavailable(1);
+        return { value: { kind: 'processed', result, response }, update: changes ? update : null };
+      });
+  } catch (error) {
+    // Another request with this key, for another order, finished first: ours is undone.
+    if (error instanceof KeptResponseTaken) throw errors.idempotencyKeyInUse();
+    throw error;
+  }
 }

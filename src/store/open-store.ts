@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { ConfigError, sqlitePath, withoutPassword, type Config } from '../config.js';
 import { isSystemError } from '../errors/system-error.js';
-import { checkPostgresUrl, openPostgresStore } from './postgres-store.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { checkPostgresUrl, openPostgresStore } from './postgres/postgres-store.js';
+import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 /**

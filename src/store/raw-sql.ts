@@ -1,16 +1,16 @@
 import { CompiledQuery, PostgresAdapter } from 'kysely';
 import type { Executor } from './store.js';
 
-const numbered = new Map<string, string>();
+const numberedTexts = new Map<string, string>();
 const postgresAdapters = new WeakMap<object, boolean>();
 
 /** `?` placeholders become `$1, $2, …` for PostgreSQL; the text is otherwise the same on both stores. */
-function forPostgres(text: string): string {
-  let converted = numbered.get(text);
+export function numbered(text: string): string {
+  let converted = numberedTexts.get(text);
   if (converted === undefined) {
     let index = 0;
     converted = text.replace(/\?/g, () => `$${++index}`);
-    numbered.set(text, converted);
+    numberedTexts.set(text, converted);
   }
   return converted;
 }
@@ -41,7 +41,7 @@ export function registerDirectSql(executor: Executor, run: DirectSql): void {
 export async function runSql<Row>(db: Executor, text: string, parameters: readonly unknown[]): Promise<Row[]> {
   const run = direct.get(db);
   if (run) return run(text, parameters) as Row[];
-  const result = await db.executeQuery<Row>(CompiledQuery.raw(isPostgres(db) ? forPostgres(text) : text, [...parameters]));
+  const result = await db.executeQuery<Row>(CompiledQuery.raw(isPostgres(db) ? numbered(text) : text, [...parameters]));
   return result.rows;
 }
 

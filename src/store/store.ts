@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ChangeOrder } from './order-change.js';
 import type { Database } from './tables.js';
 
 /** A connection, or an open transaction: repositories accept either and never decide where one begins. */
@@ -17,6 +18,13 @@ export interface Store {
   readonly reader: Kysely<Database>;
   /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Changes one order as the rules decide over what was read, atomically and only if the order is
+   * still as read (order-change.ts): what every operation and deadline runs.
+   */
+  readonly changeOrder: ChangeOrder;
+  /** What the operator sees of the store in the start-up log line (which engine, how durable). */
+  describe(): Record<string, string>;
   /**
    * A value that changes whenever access tokens or agencies may have changed, in this process or
    * another; null where the store cannot tell cheaply (nothing is then cached).

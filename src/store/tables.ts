@@ -24,6 +24,14 @@ export interface OrdersTable {
   currency: string;
   created_at: string;
   updated_at: string;
+  /** Moves on with every change of the order's bookings, changes or refunds (optimistic writes). */
+  version: number;
+}
+
+/** One row (id 1): moved on by triggers whenever access tokens or agencies change. */
+export interface AuthStateTable {
+  id: number;
+  version: number;
 }
 
 export interface BookingsTable {
@@ -150,6 +158,7 @@ export interface Database {
   agencies: AgenciesTable;
   access_tokens: AccessTokensTable;
   orders: OrdersTable;
+  auth_state: AuthStateTable;
   bookings: BookingsTable;
   airline_changes: AirlineChangesTable;
   refunds: RefundsTable;

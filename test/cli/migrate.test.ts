@@ -7,9 +7,10 @@ after(() => sandbox.cleanup());
 
 const INITIAL_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'bookings', 'orders', 'refunds'];
 const SECOND_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'bookings', 'idempotency_keys', 'orders', 'refunds'];
-const APP_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
+const THIRD_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
   'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
-const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines'];
+const APP_TABLES = [...THIRD_TABLES, 'auth_state'].sort();
+const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -26,6 +27,13 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   assert.equal(again.code, 0, again.stderr);
   assert.equal(again.stdout, 'nothing to do\n');
   assert.deepEqual(appTables(), APP_TABLES);
+
+  const rollbackFourth = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackFourth.code, 0, rollbackFourth.stderr);
+  assert.equal(rollbackFourth.stdout, 'Down 004-order-versions-auth-state\n');
+  assert.deepEqual(appTables(), THIRD_TABLES);
+  assert.ok(!sandbox.query<{ name: string }>('select name from pragma_table_info(\'orders\')').some((row) => row.name === 'version'), 'the version column is gone');
+  assert.deepEqual(sandbox.query("select name from sqlite_master where type = 'trigger'"), [], 'the auth triggers are gone');
 
   const rollbackThird = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackThird.code, 0, rollbackThird.stderr);

@@ -3,7 +3,7 @@ import type { Executor } from '../store.js';
 import { insertRows, isPostgres, placeholders, runSql, type Statement } from '../raw-sql.js';
 import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
 
-function bookingFromRow(row: BookingsTable, changes: AirlineChange[], refunds: Refund[]): Booking {
+export function bookingFromRow(row: BookingsTable, changes: AirlineChange[], refunds: Refund[]): Booking {
   return {
     reference: row.reference,
     status: row.status as BookingStatus,
@@ -28,7 +28,7 @@ export function changeFromRow(row: AirlineChangesTable): AirlineChange {
   };
 }
 
-function refundFromRow(row: RefundsTable): Refund {
+export function refundFromRow(row: RefundsTable): Refund {
   return {
     ticketNumber: row.ticket_number,
     amount: Number(row.amount_minor),
@@ -170,11 +170,15 @@ export interface OrderRows extends OrderRow {
   bookingRows: unknown[][];
 }
 
-/** Inserts orders with their bookings, in as few statements as the store allows. */
-export async function insertOrders(db: Executor, orders: readonly OrderRows[], now: string): Promise<void> {
+/**
+ * Inserts orders with their bookings, in as few statements as the store allows. An order that
+ * replaces one goes on from the version it replaces (`versions`), so that a change decided on the
+ * replaced order is refused rather than applied to its successor.
+ */
+export async function insertOrders(db: Executor, orders: readonly OrderRows[], now: string, versions: ReadonlyMap<string, number> = new Map()): Promise<void> {
   if (orders.length === 0) return;
-  await insertRows(db, 'orders', ['order_id', 'agency_id', 'currency', 'created_at', 'updated_at'],
-    orders.map((order) => [order.orderId, order.agencyId, order.currency, now, now]));
+  await insertRows(db, 'orders', ['order_id', 'agency_id', 'currency', 'created_at', 'updated_at', 'version'],
+    orders.map((order) => [order.orderId, order.agencyId, order.currency, now, now, (versions.get(order.orderId) ?? -1) + 1]));
   const rows: unknown[][] = [];
   for (const order of orders) rows.push(...order.bookingRows);
   await insertRows(db, 'bookings', ['order_id', 'reference', 'position', 'status', 'cancellation', 'segments', 'passengers'], rows);
@@ -215,7 +219,18 @@ export function bookingWrites(order: OrderRow, before: Booking, after: Booking, 
   return statements;
 }
 
-/** Marks the order as changed at `now` (once per transaction: one statement may not update a row twice). */
+/**
+ * Marks the order as changed at `now`, with a new version (once per transaction: one statement may
+ * not update a row twice). Whatever changes an order's bookings, changes or refunds moves its
+ * version on: a change decided on an older version is then refused (docs/decisions.md, "Optimistic
+ * writes on PostgreSQL").
+ */
 export function touchOrder(orderId: string, now: string): Statement {
-  return { text: 'update orders set updated_at = ? where order_id = ?', parameters: [now, orderId] };
+  return { text: 'update orders set updated_at = ?, version = version + 1 where order_id = ?', parameters: [now, orderId] };
+}
+
+/** Moves the versions of orders on, after their bookings changed outside an operation (an import of changes). */
+export function touchOrders(orderIds: readonly string[], now: string): Statement {
+  const ids = [...new Set(orderIds)];
+  return { text: `update orders set updated_at = ?, version = version + 1 where order_id in (${placeholders(ids.length)})`, parameters: [now, ...ids] };
 }

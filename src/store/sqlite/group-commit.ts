@@ -1,5 +1,5 @@
-import { runSql } from './raw-sql.js';
-import type { Executor } from './store.js';
+import { runSql } from '../raw-sql.js';
+import type { Executor } from '../store.js';
 
 interface Queued {
   work: (tx: Executor) => Promise<unknown>;

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
-import type { Durability } from '../config.js';
-import { authChanges } from './auth-changes.js';
+import type { Durability } from '../../config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
-import { registerDirectSql } from './raw-sql.js';
-import type { Executor, Store } from './store.js';
-import type { Database } from './tables.js';
+import { sqliteChangeOrder } from './order-change.js';
+import { registerDirectSql } from '../raw-sql.js';
+import type { Executor, Store } from '../store.js';
+import type { Database } from '../tables.js';
 
 const STATEMENT_CACHE_LIMIT = 500;
 /** How long a write waits for another process's write lock before SQLITE_BUSY (answered 503). */
@@ -57,14 +57,14 @@ function runDirectly(executor: Executor, prepare: (sqlText: string) => SqliteDat
  * mode it reads the last committed state without waiting for the writer: a request authenticates
  * while another's transaction is open, so concurrent transactions reach the group commit together.
  */
-function openReader(file: string): Kysely<Database> {
+function openReader(file: string): { reader: Kysely<Database>; connection: SqliteDatabase.Database } {
   const connection = new SqliteDatabase(file);
   connection.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   connection.pragma('query_only = ON');
   const prepare = statementCache(connection);
   const reader = kyselyOver(connection, prepare);
   runDirectly(reader, prepare);
-  return reader;
+  return { reader, connection };
 }
 
 /**
@@ -97,7 +97,8 @@ export function openSqliteStore(file: string, durability: Durability, options: S
   }
   const prepare = statementCache(connection);
   const db = kyselyOver(connection, prepare);
-  const reader = file === ':memory:' ? db : openReader(file);
+  const opened = file === ':memory:' ? null : openReader(file);
+  const reader = opened?.reader ?? db;
 
   /**
    * BEGIN IMMEDIATE, waiting for another process's write lock without SQLite's busy handler: it
@@ -139,15 +140,26 @@ export function openSqliteStore(file: string, durability: Durability, options: S
     }
   });
   const transaction = groupCommit(inOneTransaction);
-  // Changes when another connection (another process: a CLI command, another worker) commits.
-  const dataVersion = connection.prepare('pragma data_version').pluck();
+  let authVersion: SqliteDatabase.Statement | null = null;
+  /** auth_state's version, moved on by triggers whenever a token or an agency changes (migration 004), in any process. */
+  const authMarker = (): string | null => {
+    try {
+      authVersion ??= (opened?.connection ?? connection).prepare('select version from auth_state where id = 1').pluck();
+      return String(authVersion.get());
+    } catch {
+      // Not migrated yet: nothing is cached.
+      return null;
+    }
+  };
 
   return {
     dialect: 'sqlite',
     db,
     reader,
     transaction,
-    authMarker: () => `${dataVersion.get() as number}:${authChanges()}`,
+    changeOrder: sqliteChangeOrder(transaction),
+    describe: () => ({ store: 'sqlite', durability }),
+    authMarker,
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -1,7 +1,9 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import type { Executor, Store } from './store.js';
-import type { Database } from './tables.js';
+import type { Executor, Store } from '../store.js';
+import { AuthNotifications } from './auth-notifications.js';
+import { OrderContention, postgresChangeOrder } from './order-change.js';
+import type { Database } from '../tables.js';
 
 export interface PostgresOptions {
   poolSize: number;
@@ -50,21 +52,28 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
   // the next one, "not queryable"), and the pool discards the client on release.
   pool.on('connect', (client) => { client.on('error', () => {}); });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const auth = new AuthNotifications(connectionString, options.connectTimeoutMs);
 
   return {
     dialect: 'postgres',
     db,
     reader: db,
-    transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
-      return db.transaction().execute((tx) => work(tx));
+    async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
+      const result = await db.transaction().execute((tx) => work(tx));
+      // A transaction of this process may have changed tokens: its own notification may come a
+      // moment after this returns, so the next lookup does not wait for it.
+      auth.changed();
+      return result;
     },
-    // A change by another process could only be learnt by asking the server, which is the lookup itself.
-    authMarker: () => null,
+    changeOrder: postgresChangeOrder(pool),
+    describe: () => ({ store: 'postgres' }),
+    authMarker: () => auth.marker(),
     async ping() {
       await sql`select 1`.execute(db);
     },
-    isUnavailable: isPostgresUnavailable,
+    isUnavailable: (error) => error instanceof OrderContention || isPostgresUnavailable(error),
     async close() {
+      await auth.close();
       await db.destroy();
     },
   };

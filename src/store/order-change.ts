@@ -1,0 +1,78 @@
+import type { Booking } from '../domain/order.js';
+import type { AgencyEvent } from '../events/event-types.js';
+import type { Statement } from './raw-sql.js';
+import { auditInsert, type Actor, type AuditEvent } from './repositories/audit-repository.js';
+import { eventWrites } from './repositories/events-repository.js';
+import type { IdempotencyScope, KeptResponse } from './repositories/idempotency-repository.js';
+import { bookingWrites, type OrderRow } from './repositories/orders-repository.js';
+
+/** What a change of one order reads: the order of an agency (or of any, for the service itself) and some of its bookings. */
+export interface OrderChangeScope {
+  orderId: string;
+  /** Null: the service's own work (a deadline), on any agency's order. */
+  agencyId: string | null;
+  /** The bookings to read; all of them when null. */
+  references: readonly string[] | null;
+  /** The Idempotency-Key the request carries, if any: its kept response is read with the order. */
+  idempotency: IdempotencyScope | null;
+  /**
+   * The request's time left: past it nothing may be stored, even where the store was kept waiting
+   * (a lock) after the work claimed its commit.
+   */
+  timeLeft?: () => number;
+}
+
+/** The order as one instant saw it. */
+export interface OrderSnapshot {
+  /** Null when there is no such order (for this agency). */
+  order: OrderRow | null;
+  bookings: Booking[];
+  kept: KeptResponse | null;
+}
+
+/** What a decision stores, all together or not at all. */
+export interface OrderUpdate {
+  now: string;
+  /** Each booking as read and as the rules left it. */
+  bookings: { before: Booking; after: Booking }[];
+  audit: { actor: Actor; events: AuditEvent[] } | null;
+  /** Announced to the agency (the outbox). */
+  events: AgencyEvent[];
+  /** The response to keep under the request's Idempotency-Key (an expired one under it is replaced). */
+  keep: KeptResponse | null;
+}
+
+/**
+ * Another request stored a response under the same Idempotency-Key (for another order) while this
+ * one was being decided: nothing of this one is stored.
+ */
+export class KeptResponseTaken extends Error {
+  constructor(key: string) {
+    super(`a response was kept under Idempotency-Key ${key} meanwhile`);
+  }
+}
+
+/** A decision over a snapshot: a value to return and, when something changes, what to store. */
+export interface OrderDecision<T> {
+  value: T;
+  update: OrderUpdate | null;
+}
+
+/**
+ * Reads an order, lets `decide` apply the rules in TypeScript, and stores what it decided
+ * atomically, only if the order is still as it was read; otherwise reads again and decides again.
+ * `decide` may throw to abandon the change (nothing is stored) and may run more than once.
+ */
+export type ChangeOrder = <T>(scope: OrderChangeScope, decide: (snapshot: OrderSnapshot) => OrderDecision<T>) => Promise<T>;
+
+/**
+ * The statements that store an update's booking changes, the order's new version, the audit trail
+ * and the events (not the kept response: each engine stores it its own way).
+ */
+export function orderUpdateStatements(order: OrderRow, update: OrderUpdate): Statement[] {
+  const writes: Statement[] = [];
+  for (const { before, after } of update.bookings) writes.push(...bookingWrites(order, before, after, update.now));
+  if (update.audit && update.audit.events.length > 0) writes.push(auditInsert(update.audit.actor, update.audit.events, update.now));
+  writes.push(...eventWrites(update.events, update.now));
+  return writes;
+}

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import type { AirlineChangesTable, BookingsTable, RefundsTable } from '../tables.js';
+import type { KeptResponse } from '../repositories/idempotency-repository.js';
+import { bookingFromRow, changeFromRow, refundFromRow } from '../repositories/orders-repository.js';
+import { KeptResponseTaken, orderUpdateStatements, type ChangeOrder, type OrderChangeScope, type OrderSnapshot, type OrderUpdate } from '../order-change.js';
+import type { OrderRow } from '../repositories/orders-repository.js';
+import { numbered } from '../raw-sql.js';
+
+/**
+ * Optimistic writes: a change of an order costs two round trips and no BEGIN or COMMIT.
+ * 1. One statement reads the order (with its version), the requested bookings with their changes
+ *    and refunds, and the response kept under the request's Idempotency-Key.
+ * 2. The rules decide in TypeScript; one statement then writes everything (bookings, changes,
+ *    refunds, audit trail, events, the kept response) in data-modifying WITH clauses, and moves the
+ *    order's version on only if it is still the one read. If it is not, the statement fails as a
+ *    whole (its last line raises serialization_failure), nothing of it is stored, and the change is
+ *    read and decided again. A refund made meanwhile by the winner can also surface as a duplicate
+ *    key or a deadlock: the same answer, read again.
+ * So a ticket is never refunded twice, and every request has one outcome.
+ */
+
+/** Lost races in a row before the request is answered 503 (the order is too busy to change now). */
+const MAX_ATTEMPTS = 8;
+
+/** serialization_failure: raised by the write itself when the order's version moved on. */
+const CHANGED_MEANWHILE = '40001';
+/** Our own code: another request kept its response under the same Idempotency-Key meanwhile. */
+const KEY_TAKEN = 'AOK01';
+/** query_canceled: the request's time ran out; answered 503 like any statement time-out. */
+const OUT_OF_TIME = '57014';
+/** The order changed meanwhile: our own check, or a refund or lock of the winner met on the way. */
+const LOST_RACE = new Set([CHANGED_MEANWHILE, '23505', '40P01']);
+
+/** For the service's own changes (deadlines): bounded by the statement time-out alone. */
+const NO_TIME_LIMIT_MS = 24 * 3_600_000;
+
+/** The request's time ran out before its change could be sent: nothing was stored (answered 503). */
+export class OutOfTime extends Error {
+  readonly code = OUT_OF_TIME;
+}
+
+/** The order was changed by others every time it was about to be written: answered 503, retry later. */
+export class OrderContention extends Error {
+  constructor(orderId: string) {
+    super(`order ${orderId} changed under ${MAX_ATTEMPTS} attempts in a row`);
+  }
+}
+
+// `$3` is the references to read, or null for every booking of the order.
+const READ = `select o.order_id, o.agency_id, o.currency, o.version,
+  (select json_agg(json_build_object('b', b,
+      'c', (select json_agg(c order by c.detected_at, c.change_id) from airline_changes c where c.order_id = b.order_id and c.reference = b.reference),
+      'r', (select json_agg(r order by r.position) from refunds r where r.order_id = b.order_id and r.reference = b.reference))
+    order by b.position)
+    from bookings b where b.order_id = o.order_id and ($3::text[] is null or b.reference = any($3::text[]))) as bookings,
+  (select row_to_json(k) from idempotency_keys k where k.agency_id = $4 and k.operation = $5 and k.idempotency_key = $6) as kept
+  from (select 1) as one left join orders o on o.order_id = $1 and ($2::text is null or o.agency_id = $2)`;
+
+interface ReadRow {
+  order_id: string | null;
+  agency_id: string | null;
+  currency: string | null;
+  version: string | null;
+  bookings: { b: BookingsTable; c: AirlineChangesTable[] | null; r: RefundsTable[] | null }[] | null;
+  kept: { request_hash: string; response_status: number; response_body: string; request_id: string; expires_at: string } | null;
+}
+
+interface Read { snapshot: OrderSnapshot; version: string | null }
+
+async function read(pool: pg.Pool, scope: OrderChangeScope): Promise<Read> {
+  const key = scope.idempotency;
+  const { rows } = await pool.query<ReadRow>({
+    name: 'airorder_order_read',
+    text: READ,
+    values: [scope.orderId, scope.agencyId, scope.references === null ? null : [...scope.references],
+      key?.agencyId ?? null, key?.operation ?? null, key?.key ?? null],
+  });
+  const row = rows[0]!;
+  const order: OrderRow | null = row.order_id === null ? null : { orderId: row.order_id, agencyId: row.agency_id!, currency: row.currency! };
+  const kept: KeptResponse | null = row.kept === null ? null : {
+    requestHash: row.kept.request_hash, status: Number(row.kept.response_status), body: row.kept.response_body,
+    requestId: row.kept.request_id, expiresAt: row.kept.expires_at,
+  };
+  const bookings = (row.bookings ?? []).map((item) => bookingFromRow(item.b, (item.c ?? []).map(changeFromRow), (item.r ?? []).map(refundFromRow)));
+  return { snapshot: { order, bookings, kept }, version: row.version };
+}
+
+/** Texts prepared on the server by name, per connection; past this many shapes, new ones are sent unnamed. */
+const NAMED_LIMIT = 200;
+const named = new Set<string>();
+
+function statementName(text: string): string | undefined {
+  const name = `airorder_w_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  if (named.has(name)) return name;
+  if (named.size >= NAMED_LIMIT) return undefined;
+  named.add(name);
+  return name;
+}
+
+/**
+ * One statement storing the update. Its last line runs once every WITH clause has run to its end
+ * (each is counted, below an OFFSET 0 that keeps them first), locks waited for included, and fails
+ * the statement, so that nothing of it is stored, when the order's version is no longer `version`
+ * or when the request's time ran out meanwhile: a request answered 503 stores nothing.
+ */
+function writeStatement(scope: OrderChangeScope, order: OrderRow, version: string, update: OrderUpdate, timeLeftMs: number): { text: string; values: unknown[] } {
+  // A response kept alone (every item failed or changed nothing) does not make the order changed.
+  const touched = update.bookings.length > 0;
+  const clauses = [`moved as (update orders set ${touched ? 'updated_at = ?, ' : ''}version = version + 1 where order_id = ? and version = ? returning 1)`];
+  const values: unknown[] = [...(touched ? [update.now] : []), order.orderId, version];
+  const counts = ['(select count(*) from moved)'];
+  orderUpdateStatements(order, update).forEach((part, index) => {
+    clauses.push(`w${index} as (${part.text} returning 1)`);
+    counts.push(`(select count(*) from w${index})`);
+    values.push(...part.parameters);
+  });
+  let kept = '1';
+  if (update.keep && scope.idempotency) {
+    const key = scope.idempotency;
+    // An expired response under the key is replaced; a live one (another request's, stored
+    // meanwhile, for another order: one for this order moved its version on) is not, and nothing is stored.
+    clauses.push(`kept as (insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, response_status, response_body, request_id, created_at, expires_at)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (agency_id, operation, idempotency_key) do update set
+      request_hash = excluded.request_hash, response_status = excluded.response_status, response_body = excluded.response_body,
+      request_id = excluded.request_id, created_at = excluded.created_at, expires_at = excluded.expires_at
+      where idempotency_keys.expires_at <= excluded.created_at returning 1)`);
+    values.push(key.agencyId, key.operation, key.key, update.keep.requestHash, update.keep.status, update.keep.body, update.keep.requestId,
+      update.now, update.keep.expiresAt);
+    kept = '(select count(*) from kept)';
+  }
+  values.push(timeLeftMs);
+  const text = `with ${clauses.join(', ')}
+    select case
+      when s.moved = 0 then airorder_refuse('the order changed since it was read', '${CHANGED_MEANWHILE}')
+      when s.kept = 0 then airorder_refuse('a response was kept under the Idempotency-Key meanwhile', '${KEY_TAKEN}')
+      when clock_timestamp() > statement_timestamp() + ?::double precision * interval '1 millisecond'
+        then airorder_refuse('the request ran out of time', '${OUT_OF_TIME}')
+      else 1 end as stored
+    from (select ${counts[0]} as moved, ${kept} as kept, ${counts.slice(1).join(' + ') || '0'} as written offset 0) as s`;
+  return { text: numbered(text), values };
+}
+
+function lostRace(error: unknown): boolean {
+  return LOST_RACE.has(String((error as { code?: unknown } | null)?.code));
+}
+
+export function postgresChangeOrder(pool: pg.Pool): ChangeOrder {
+  return async (scope, decide) => {
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+      const { snapshot, version } = await read(pool, scope);
+      const { value, update } = decide(snapshot);
+      if (!update || !snapshot.order || version === null) return value;
+      const timeLeftMs = scope.timeLeft?.() ?? NO_TIME_LIMIT_MS;
+      if (timeLeftMs <= 0) throw new OutOfTime();
+      const { text, values } = writeStatement(scope, snapshot.order, version, update, timeLeftMs);
+      try {
+        await pool.query({ name: statementName(text), text, values });
+        return value;
+      } catch (error) {
+        if (String((error as { code?: unknown }).code) === KEY_TAKEN) throw new KeptResponseTaken(scope.idempotency!.key);
+        if (!lostRace(error)) throw error;
+      }
+    }
+    throw new OrderContention(scope.orderId);
+  };
+}
