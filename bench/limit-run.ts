@@ -57,6 +57,8 @@ function parseLimitOptions(argv: string[]): LimitOptions {
   const stores = (value('--stores') ?? 'sqlite,sqlite-power,postgres').split(',');
   const unknown = stores.filter((store) => !(store in STORES));
   if (unknown.length > 0) throw new Error(`--stores: unknown ${unknown.join(', ')}; known: ${Object.keys(STORES).join(', ')}`);
+  // The reference's load sequence walks the orders with a stride of 7919 (its common.mjs), which must not divide their number.
+  if (number('--limit-orders', 200_000, 1) % 7919 === 0) throw new Error('--limit-orders must not be a multiple of 7919 (the stride of the reference\'s load sequence)');
   return {
     orders: number('--limit-orders', 200_000, 1),
     duration: number('--duration', 10, 1),
@@ -183,6 +185,25 @@ async function checkSettled(service: Service, token: string, data: ReferenceData
   }
 }
 
+/**
+ * Where a side's runs start in its part of the load sequence. A run that reached the end leaves the
+ * next one to start over; every request after that is counted as reused, as the driver counts those
+ * it sent again itself.
+ */
+function sequence(first: number, end: number) {
+  let next = first;
+  let spent = false;
+  return {
+    get next() { return next; },
+    record(run: DriverRun): DriverRun {
+      const counted = spent ? { ...run, reused: run.total } : run;
+      spent ||= run.reused > 0 || run.next >= end;
+      next = run.next >= end ? first : run.next;
+      return counted;
+    },
+  };
+}
+
 async function benchStore(bench: Bench, store: StoreName): Promise<Pair[]> {
   const { options, reference } = bench;
   const { env, token } = await airorderStore(bench, store);
@@ -197,24 +218,27 @@ async function benchStore(bench: Bench, store: StoreName): Promise<Pair[]> {
       progress(`[${store}] ${operation.name}: fresh reference, warm-up, ${options.pairs} pair(s) of ${options.duration} s runs…`);
       const { server, pgPid } = await freshReference(bench, store, operation.name);
       try {
+        const firstK = operation.slot * options.orders;
+        const lastK = (operation.slot + 1) * options.orders;
         const pgArgs = pgPid ? ['--pg-pid', pgPid] : [];
         const referenceArgs = ['--port', new URL(server.url).port, '--pid', server.child.pid!, '--end', options.orders * 3, ...pgArgs, ...conn];
         const airorderArgs = ['--port', port, '--pid', service.child.pid!, '--path', operation.path, '--root', operation.root,
-          '--auth', `Bearer ${token}`, '--end', (operation.slot + 1) * options.orders, ...pgArgs, ...conn];
-        const firstK = operation.slot * options.orders;
-        let referenceNext = (await reference.drive([...referenceArgs, '--start', 0, '--secs', warm])).next;
-        let airorderNext = (await reference.drive([...airorderArgs, '--start', firstK, '--secs', warm])).next;
+          '--auth', `Bearer ${token}`, '--end', lastK, ...pgArgs, ...conn];
+        const referenceSequence = sequence(0, options.orders * 3);
+        const airorderSequence = sequence(firstK, lastK);
+        referenceSequence.record(await reference.drive([...referenceArgs, '--start', referenceSequence.next, '--secs', warm]));
+        airorderSequence.record(await reference.drive([...airorderArgs, '--start', airorderSequence.next, '--secs', warm]));
+        let lastSent = firstK;
         for (let pair = 0; pair < options.pairs; pair += 1) {
-          const referenceRun = await reference.drive([...referenceArgs, '--start', referenceNext, '--secs', options.duration]);
-          referenceNext = referenceRun.next;
+          const referenceRun = referenceSequence.record(await reference.drive([...referenceArgs, '--start', referenceSequence.next, '--secs', options.duration]));
           await sleep(500);
-          const airorderRun = await reference.drive([...airorderArgs, '--start', airorderNext, '--secs', options.duration]);
-          airorderNext = airorderRun.next;
+          const airorderRun = airorderSequence.record(await reference.drive([...airorderArgs, '--start', airorderSequence.next, '--secs', options.duration]));
+          lastSent = airorderRun.next - 1;
           await sleep(500);
           pairs.push({ store, operation: operation.name, pair, airorder: airorderRun, reference: referenceRun });
           progress(`  #${pair}: airorder ${Math.round(airorderRun.rps)} req/s p99 ${airorderRun.p99} ms, reference ${Math.round(referenceRun.rps)} req/s p99 ${referenceRun.p99} ms: ${(airorderRun.rps / referenceRun.rps).toFixed(2)} ×`);
         }
-        await checkSettled(service, token, bench.data, options.orders, operation.name, [firstK, airorderNext - 1]);
+        await checkSettled(service, token, bench.data, options.orders, operation.name, [firstK, lastSent]);
       } finally {
         await server.stop();
       }
@@ -256,8 +280,17 @@ export async function runLimit(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  const options = parseLimitOptions(argv);
+  let options: LimitOptions;
+  try {
+    options = parseLimitOptions(argv);
+  } catch (error) {
+    process.stderr.write(`bench --limit: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
   const workdir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-limit-'));
+  const logs = path.join(workdir, 'logs');
+  fs.mkdirSync(logs);
   const reference = new Reference(workdir, options.orders);
   let postgres: ReferencePostgres | null = null;
   const pairs: Pair[] = [];
@@ -281,6 +314,11 @@ export async function runLimit(argv: string[]): Promise<void> {
     const documents = await writeLimitDocuments(data, docsDir, options.orders);
     const bench: Bench = { options, workdir, reference, data, documents, sqliteTemplate, postgres };
     for (const store of options.stores) pairs.push(...await benchStore(bench, store));
+  } catch (error) {
+    // The servers' logs outlive a failed run, to see why.
+    fs.renameSync(logs, `${workdir}-logs`);
+    progress(`the servers' logs are kept in ${workdir}-logs`);
+    throw error;
   } finally {
     await postgres?.stop();
     fs.rmSync(workdir, { recursive: true, force: true });
