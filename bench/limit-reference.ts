@@ -6,7 +6,7 @@
  * system's temporary folder that outlives the run, so that a second run does not install them again
  * (its setup.sh does nothing when the same lock file is installed there already).
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -91,7 +91,12 @@ export class Reference {
     // Both sides connect over the cluster's Unix socket: the way airorder's own benchmark connects
     // (README), and one transport for both, so that the ratio compares the designs.
     const urlOf = (database: string) => `postgres://postgres@/${database}?host=${encodeURIComponent(dir)}&port=${port}`;
-    return { urlOf, postmasterPid, stop: async () => { await run(this.script('start-pg.sh'), ['stop'], this.env); } };
+    return {
+      urlOf,
+      postmasterPid,
+      stop: async () => { await run(this.script('start-pg.sh'), ['stop'], this.env); },
+      stopNow: () => { execFileSync(this.script('start-pg.sh'), ['stop'], { env: this.env, stdio: 'ignore' }); },
+    };
   }
 
   /** Replaces the reference's schema and data in that database (seed-pg.mjs: COPY, VACUUM ANALYZE, CHECKPOINT, prewarm). */
@@ -117,4 +122,6 @@ export interface ReferencePostgres {
   urlOf(database: string): string;
   postmasterPid: number;
   stop(): Promise<void>;
+  /** For an interrupted run: the cluster runs detached from this process and would outlive it. */
+  stopNow(): void;
 }

@@ -294,6 +294,13 @@ export async function runLimit(argv: string[]): Promise<void> {
   const reference = new Reference(workdir, options.orders);
   let postgres: ReferencePostgres | null = null;
   const pairs: Pair[] = [];
+  const interrupted = () => {
+    postgres?.stopNow();
+    fs.rmSync(workdir, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     progress(`reference limit: ${REFERENCE_DIR}; work folder ${workdir}`);
     progress('reference: installing its packages (once)…');
@@ -320,6 +327,8 @@ export async function runLimit(argv: string[]): Promise<void> {
     progress(`the servers' logs are kept in ${workdir}-logs`);
     throw error;
   } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
     await postgres?.stop();
     fs.rmSync(workdir, { recursive: true, force: true });
   }
