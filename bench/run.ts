@@ -1,4 +1,6 @@
 /**
+ * `npm run bench -- --limit …`: airorder against the reference limit instead (limit-run.ts).
+ *
  * `npm run bench [-- --quick] [--orders 10000,1000000] [--stores sqlite,postgres] [--connections 50] [--duration 10]`
  *
  * For each store (and both SQLite durability settings) and each store size: builds a fresh store of
@@ -13,6 +15,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, startPostgresCluster, type PostgresCluster } from '../scripts/postgres-cluster.js';
 import { BENCH_AGENCY, orderId, POOLS, reference, writeBenchDocuments, type Pool } from './bench-orders.js';
+import { runLimit } from './limit-run.js';
 import { airorder, ROOT, RssSampler, startService } from './processes.js';
 import pg from 'pg';
 
@@ -195,4 +198,6 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify({ options, ...results }, null, 2)}\n`);
 }
 
-await main();
+const argv = process.argv.slice(2);
+if (argv.includes('--limit')) await runLimit(argv);
+else await main();
