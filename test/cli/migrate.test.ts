@@ -7,9 +7,10 @@ after(() => sandbox.cleanup());
 
 const INITIAL_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'bookings', 'orders', 'refunds'];
 const SECOND_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'bookings', 'idempotency_keys', 'orders', 'refunds'];
-const APP_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
+const THIRD_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
   'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
-const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines'];
+const APP_TABLES = [...THIRD_TABLES, 'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators'].sort();
+const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-operator-console'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -26,6 +27,14 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   assert.equal(again.code, 0, again.stderr);
   assert.equal(again.stdout, 'nothing to do\n');
   assert.deepEqual(appTables(), APP_TABLES);
+
+  const auditColumns = () => sandbox.query<{ name: string }>('select name from pragma_table_info(\'audit_events\') order by cid').map((row) => row.name);
+  assert.deepEqual(auditColumns().slice(-2), ['operator_email', 'reason']);
+  const rollbackFourth = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackFourth.code, 0, rollbackFourth.stderr);
+  assert.equal(rollbackFourth.stdout, 'Down 004-operator-console\n');
+  assert.deepEqual(appTables(), THIRD_TABLES);
+  assert.deepEqual(auditColumns().slice(-2), ['operation', 'occurred_at'], 'the operator columns of the audit trail are gone');
 
   const rollbackThird = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackThird.code, 0, rollbackThird.stderr);

@@ -2,12 +2,14 @@ import type { Migration, MigrationProvider } from 'kysely';
 import { initialSchema } from './001-initial-schema.js';
 import { idempotencyAndAudit } from './002-idempotency-and-audit.js';
 import { eventsWebhooksDeadlines } from './003-events-webhooks-deadlines.js';
+import { operatorConsole } from './004-operator-console.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial-schema': initialSchema,
   '002-idempotency-and-audit': idempotencyAndAudit,
   '003-events-webhooks-deadlines': eventsWebhooksDeadlines,
+  '004-operator-console': operatorConsole,
 };
 
 export const migrationProvider: MigrationProvider = {
