@@ -112,7 +112,8 @@ after(async () => {
 async function checkAccessibility(name: string): Promise<void> {
   await page.evaluate(AXE);
   const checked = await page.evaluate(async () => {
-    const result = await (globalThis as any).axe.run(document);
+    const window = globalThis as any;
+    const result = await window.axe.run(window.document);
     return {
       rules: result.passes.length + result.violations.length + result.incomplete.length + result.inapplicable.length,
       violations: result.violations.map((violation: any) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node: any) => node.target.join(' ')) })),

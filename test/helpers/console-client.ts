@@ -26,7 +26,7 @@ export class ConsoleClient {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
-  async request(path: string, init: { method?: string; form?: Record<string, string>; body?: BodyInit; headers?: Record<string, string> } = {}): Promise<ConsoleResponse> {
+  async request(path: string, init: { method?: string; form?: Record<string, string>; body?: string | FormData; headers?: Record<string, string> } = {}): Promise<ConsoleResponse> {
     const headers: Record<string, string> = { ...this.extraHeaders, ...init.headers };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     let body = init.body;
