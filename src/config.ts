@@ -41,6 +41,8 @@ export interface Config {
   readonly webhookAllowPrivateNetworks: boolean;
   /** A webhook attempt not answered (status and body) by then has failed. */
   readonly webhookTimeoutMs: number;
+  /** The operator's console under /console (docs/console.md); `CONSOLE=off` leaves it out. */
+  readonly consoleEnabled: boolean;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -64,6 +66,7 @@ const DEFAULTS = {
   WEBHOOK_ALLOW_HTTP: 'false',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
   WEBHOOK_TIMEOUT_MS: '10000',
+  CONSOLE: 'on',
 } as const;
 
 export class ConfigError extends Error {}
@@ -114,6 +117,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}".`);
   }
+  const consoleSetting = read('CONSOLE');
+  if (consoleSetting !== 'on' && consoleSetting !== 'off') throw new ConfigError(`CONSOLE must be "on" or "off", got "${consoleSetting}".`);
   return Object.freeze({
     databaseUrl,
     port: integer('PORT', read('PORT'), 0, 65535),
@@ -135,6 +140,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     webhookAllowHttp: flag('WEBHOOK_ALLOW_HTTP', read('WEBHOOK_ALLOW_HTTP')),
     webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', read('WEBHOOK_ALLOW_PRIVATE_NETWORKS')),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', read('WEBHOOK_TIMEOUT_MS'), 100, 600_000),
+    consoleEnabled: consoleSetting === 'on',
   });
 }
 

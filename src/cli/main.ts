@@ -22,6 +22,7 @@ import { parseDuration } from '../duration.js';
 import { importProgress } from './progress.js';
 import { configFrom, withStore, type GlobalOptions } from './with-store.js';
 import { webhookCommands } from './webhook-command.js';
+import { operatorCommands } from './operator-command.js';
 
 const clock = systemClock;
 
@@ -183,6 +184,7 @@ export function buildCli(): Command {
     });
 
   webhookCommands(program, global);
+  operatorCommands(program, global);
 
   program.command('demo')
     .description('create a demo agency, a token and realistic orders; prints a JSON summary with the token')

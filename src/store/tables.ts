@@ -104,6 +104,9 @@ export interface AuditEventsTable {
   request_id: string | null;
   operation: string;
   occurred_at: string;
+  /** An operator acting in the console: their email and the reason they gave. */
+  operator_email?: string | null;
+  reason?: string | null;
 }
 
 export interface EventsTable {

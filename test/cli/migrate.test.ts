@@ -9,8 +9,9 @@ const INITIAL_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'booking
 const SECOND_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'bookings', 'idempotency_keys', 'orders', 'refunds'];
 const THIRD_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
   'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
-const APP_TABLES = [...THIRD_TABLES, 'auth_state'].sort();
-const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state'];
+const FOURTH_TABLES = [...THIRD_TABLES, 'auth_state'].sort();
+const APP_TABLES = [...FOURTH_TABLES, 'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators'].sort();
+const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -27,6 +28,14 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   assert.equal(again.code, 0, again.stderr);
   assert.equal(again.stdout, 'nothing to do\n');
   assert.deepEqual(appTables(), APP_TABLES);
+
+  const auditColumns = () => sandbox.query<{ name: string }>('select name from pragma_table_info(\'audit_events\') order by cid').map((row) => row.name);
+  assert.deepEqual(auditColumns().slice(-2), ['operator_email', 'reason']);
+  const rollbackFifth = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackFifth.code, 0, rollbackFifth.stderr);
+  assert.equal(rollbackFifth.stdout, 'Down 005-operator-console\n');
+  assert.deepEqual(appTables(), FOURTH_TABLES);
+  assert.deepEqual(auditColumns().slice(-2), ['operation', 'occurred_at'], 'the operator columns of the audit trail are gone');
 
   const rollbackFourth = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackFourth.code, 0, rollbackFourth.stderr);

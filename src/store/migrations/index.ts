@@ -3,6 +3,7 @@ import { initialSchema } from './001-initial-schema.js';
 import { idempotencyAndAudit } from './002-idempotency-and-audit.js';
 import { eventsWebhooksDeadlines } from './003-events-webhooks-deadlines.js';
 import { orderVersionsAndAuthState } from './004-order-versions-auth-state.js';
+import { operatorConsole } from './005-operator-console.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002-idempotency-and-audit': idempotencyAndAudit,
   '003-events-webhooks-deadlines': eventsWebhooksDeadlines,
   '004-order-versions-auth-state': orderVersionsAndAuthState,
+  '005-operator-console': operatorConsole,
 };
 
 export const migrationProvider: MigrationProvider = {

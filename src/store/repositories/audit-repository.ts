@@ -10,6 +10,9 @@ export interface Actor {
   requestId: string | null;
   /** The API operation (AirOrderCancel, …), the CLI command (orders import, …) or `deadline`. */
   operation: string;
+  /** An operator acting in the console: who, and the reason they gave. */
+  operatorEmail?: string | null;
+  reason?: string | null;
 }
 
 export interface AuditEvent {
@@ -24,11 +27,12 @@ export interface AuditRecord extends AuditEvent, Actor {
   occurredAt: string;
 }
 
-const AUDIT_COLUMNS = ['event_id', 'order_id', 'reference', 'sequence', 'event', 'detail', 'actor', 'agency_id', 'token_id', 'request_id', 'operation', 'occurred_at'];
+const AUDIT_COLUMNS = ['event_id', 'order_id', 'reference', 'sequence', 'event', 'detail', 'actor', 'agency_id', 'token_id', 'request_id', 'operation', 'occurred_at', 'operator_email', 'reason'];
 
 function auditRow(actor: Actor, event: AuditEvent, sequence: number, now: string): unknown[] {
   return [nextEventId(), event.orderId, event.reference, sequence, event.event,
-    JSON.stringify(event.detail), actor.actor, actor.agencyId, actor.tokenId, actor.requestId, actor.operation, now];
+    JSON.stringify(event.detail), actor.actor, actor.agencyId, actor.tokenId, actor.requestId, actor.operation, now,
+    actor.operatorEmail ?? null, actor.reason ?? null];
 }
 
 /**
@@ -64,6 +68,7 @@ export async function auditTrail(db: Executor, orderId: string): Promise<AuditRe
     tokenId: row.token_id,
     requestId: row.request_id,
     operation: row.operation,
+    ...(row.operator_email ? { operatorEmail: row.operator_email, reason: row.reason ?? null } : {}),
     occurredAt: row.occurred_at,
   }));
 }

@@ -1,0 +1,41 @@
+import type { ServiceMetrics } from '../metrics/service-metrics.js';
+import { OPERATIONS } from '../http/operations.js';
+import type { Clock } from '../service/clock.js';
+import { runOperation } from '../service/order-operations.js';
+import type { Store } from '../store/store.js';
+import type { ConsoleSession } from './sessions.js';
+
+export type ConsoleAction = 'involuntaryAccept' | 'involuntaryCancel';
+
+export type ActionResult = { ok: true } | { ok: false; message: string };
+
+/**
+ * Acts for the order's agency through the very code its API calls run: the same rules, writes,
+ * audit events and agency events (announced as the operator's). The audit trail names the operator
+ * by email, with the reason they gave.
+ */
+export async function actForAgency(
+  store: Store, clock: Clock, metrics: ServiceMetrics,
+  input: { session: ConsoleSession; agencyId: string; orderId: string; reference: string; action: ConsoleAction; reason: string; requestId: string },
+): Promise<ActionResult> {
+  const outcome = await runOperation(store, clock, {
+    operation: input.action,
+    actor: {
+      actor: 'operator', agencyId: input.agencyId, tokenId: null, requestId: input.requestId,
+      operation: OPERATIONS[input.action].title, operatorEmail: input.session.email, reason: input.reason,
+    },
+    orderId: input.orderId,
+    references: [input.reference],
+    idempotency: null,
+  }, () => ({ status: 200, body: '' }));
+  if (outcome.kind !== 'processed') return { ok: false, message: `No order ${input.orderId}.` };
+  const [item] = outcome.result.items;
+  if (!item?.outcome.ok) return { ok: false, message: item && !item.outcome.ok ? `${item.outcome.code}: ${item.outcome.message}` : 'Nothing was done.' };
+  if (item.outcome.changed) {
+    for (const refund of item.outcome.booking.refunds) {
+      metrics.refunds.inc({ currency: outcome.result.currency });
+      metrics.refundedMinor.inc({ currency: outcome.result.currency }, refund.amount);
+    }
+  }
+  return { ok: true };
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { refundQuote } from '../../domain/refund-quote.js';
+import { auditTrail } from '../../store/repositories/audit-repository.js';
+import { searchOrders } from '../../store/repositories/console-queries-repository.js';
+import { insertOperatorAction } from '../../store/repositories/operator-actions-repository.js';
+import { loadOrder } from '../../store/repositories/orders-repository.js';
+import { field, noticeOf, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
+import { actForAgency, type ConsoleAction } from '../order-actions.js';
+import { confirmPage } from '../pages/confirm-page.js';
+import { orderPage } from '../pages/order-page.js';
+import { ordersPage, PAGE_SIZE } from '../pages/orders-page.js';
+
+const ACTIONS: Record<string, ConsoleAction> = { accept: 'involuntaryAccept', cancel: 'involuntaryCancel' };
+
+interface BookingParams { orderId: string; reference: string; action: string }
+
+function pageNumber(request: FastifyRequest): number {
+  const value = Number((request.query as Record<string, string>).page ?? '1');
+  return Number.isInteger(value) && value >= 1 && value <= 100_000 ? value : 1;
+}
+
+export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
+  app.get('/orders', async (request, reply) => {
+    const q = String((request.query as Record<string, unknown>).q ?? '').trim().slice(0, 100);
+    const number = pageNumber(request);
+    // One more than a page: whether there is a next page, without counting every match.
+    const found = await searchOrders(deps.store.reader, q, PAGE_SIZE + 1, (number - 1) * PAGE_SIZE);
+    return sendPage(reply, ordersPage({ session: sessionOf(request), q, page: number, orders: found.slice(0, PAGE_SIZE), more: found.length > PAGE_SIZE }));
+  });
+
+  app.get('/orders/:orderId', async (request, reply) => {
+    const { orderId } = request.params as { orderId: string };
+    const order = await loadOrder(deps.store.reader, orderId);
+    if (!order) return sendPage(reply, ordersPage({ session: sessionOf(request), q: orderId, page: 1, orders: [], more: false }), 404);
+    const trail = await auditTrail(deps.store.reader, orderId);
+    return sendPage(reply, orderPage({ session: sessionOf(request), notice: noticeOf(request), order, trail, now: deps.clock() }));
+  });
+
+  const confirmation = async (request: FastifyRequest, error: string | null, reason: string) => {
+    const { orderId, reference, action } = request.params as BookingParams;
+    const order = await loadOrder(deps.store.reader, orderId);
+    const booking = order?.bookings.find((candidate) => candidate.reference === reference);
+    if (!order || !booking || !ACTIONS[action]) return null;
+    return confirmPage({ session: sessionOf(request), order, booking, action: ACTIONS[action], quote: refundQuote(booking), error, reason });
+  };
+
+  app.get('/orders/:orderId/bookings/:reference/:action', async (request, reply) => {
+    const markup = await confirmation(request, null, '');
+    return markup ? sendPage(reply, markup) : reply.callNotFound();
+  });
+
+  app.post('/orders/:orderId/bookings/:reference/:action', async (request, reply) => {
+    const { orderId, reference, action } = request.params as BookingParams;
+    const operation = ACTIONS[action];
+    const order = await loadOrder(deps.store.reader, orderId);
+    if (!operation || !order) return reply.callNotFound();
+    const reason = field(request, 'reason').trim();
+    if (reason.length < 3 || reason.length > 500) {
+      return sendPage(reply, (await confirmation(request, 'Give a reason of 3 to 500 characters: it is kept in the audit trail.', reason))!, 400);
+    }
+    const session = sessionOf(request);
+    const result = await actForAgency(deps.store, deps.clock, deps.metrics, { session, agencyId: order.agencyId, orderId, reference, action: operation, reason, requestId: request.id });
+    if (!result.ok) return sendPage(reply, (await confirmation(request, result.message, reason)) ?? '', 409);
+    const what = operation === 'involuntaryAccept' ? 'change accepted' : 'cancelled with refund';
+    await deps.store.transaction((tx) => insertOperatorAction(tx, { email: session.email, action: what, target: `${orderId} ${reference}`, reason }, deps.clock()));
+    return redirectTo(reply, `/console/orders/${encodeURIComponent(orderId)}`, `Booking ${reference}: ${what}.`);
+  });
+}
