@@ -18,9 +18,9 @@ import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
-const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
-  'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
-const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines'];
+const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'auth_state', 'background_leases', 'bookings', 'events', 'idempotency_keys',
+  'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators', 'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
+const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console'];
 
 let dir: string;
 let database: TestDatabase;
@@ -65,6 +65,10 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    assert.deepEqual(await migrateDown(store), ['Down 005-operator-console']);
+    assert.deepEqual(await migrateDown(store), ['Down 004-order-versions-auth-state']);
+    const functions = await sql<{ proname: string }>`select proname from pg_proc where proname like 'airorder_%'`.execute(store.db).catch(() => ({ rows: [] }));
+    assert.deepEqual(functions.rows, [], 'the functions and triggers of 004 are gone (PostgreSQL)');
     assert.deepEqual(await migrateDown(store), ['Down 003-events-webhooks-deadlines']);
     assert.deepEqual(await migrateDown(store), ['Down 002-idempotency-and-audit']);
     assert.deepEqual(await migrateDown(store), ['Down 001-initial-schema']);

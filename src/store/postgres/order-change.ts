@@ -105,9 +105,12 @@ function statementName(text: string): string | undefined {
  * or when the request's time ran out meanwhile: a request answered 503 stores nothing.
  */
 function writeStatement(scope: OrderChangeScope, order: OrderRow, version: string, update: OrderUpdate, timeLeftMs: number): { text: string; values: unknown[] } {
-  // A response kept alone (every item failed or changed nothing) does not make the order changed.
+  // A response kept alone (every item failed or changed nothing) leaves the order as it is: it
+  // is only checked to be the one the response describes.
   const touched = update.bookings.length > 0;
-  const clauses = [`moved as (update orders set ${touched ? 'updated_at = ?, ' : ''}version = version + 1 where order_id = ? and version = ? returning 1)`];
+  const clauses = [touched
+    ? 'moved as (update orders set updated_at = ?, version = version + 1 where order_id = ? and version = ? returning 1)'
+    : 'moved as (select 1 from orders where order_id = ? and version = ?)'];
   const values: unknown[] = [...(touched ? [update.now] : []), order.orderId, version];
   const counts = ['(select count(*) from moved)'];
   orderUpdateStatements(order, update).forEach((part, index) => {
