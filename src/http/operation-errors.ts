@@ -1,7 +1,7 @@
 import { ITEM_ERRORS, REQUEST_ERRORS, type ItemErrorCode, type RequestErrorCode } from '../errors/error-codes.js';
 import type { OperationWire, WireOperationName } from './operations.js';
 
-/** The item-level failures (HTTP 200, item FAILED) each operation can answer (docs/contract.md §6). */
+/** The item-level failures (HTTP 200, item FAILED) each operation can answer (docs/contract.md §5, §6). */
 export const OPERATION_ITEM_ERRORS: Record<WireOperationName, readonly ItemErrorCode[]> = {
   cancel: ['BOOKING_NOT_FOUND'],
   involuntaryAccept: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED'],
