@@ -1,15 +1,27 @@
 /**
  * Turns the service's OpenAPI document into a Postman collection (v2.1) and an environment: one
- * folder per tag, one request per operation (body: the operation's first request example, bearer
- * auth from {{token}}, URL under {{baseUrl}}), and every response example of the document saved as
- * an example response. Deterministic, so that the committed files change only with the document.
+ * folder per tag, one request per operation (body: the operation's first request example with the
+ * order and reference as variables that `serve --demo` prints, bearer auth from {{token}}, URL under
+ * {{baseUrl}}), a test script on every request made from the response schema (status, the
+ * envelope's required fields, every item SUCCESS), and every response example of the document
+ * saved as an example response. Deterministic, so that the committed files change only with the
+ * document. test/e2e/postman-newman.test.ts runs it with Newman against `serve --demo`.
  */
 import { createHash } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
+import { DEMO_VARIABLES } from '../src/cli/postman-variables.js';
 
 interface Example { summary?: string; value: unknown }
-interface Media { examples?: Record<string, Example> }
+interface Schema {
+  $ref?: string;
+  type?: string;
+  required?: string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  enum?: unknown[];
+}
+interface Media { schema?: Schema; examples?: Record<string, Example> }
 interface Header { description?: string }
 interface Operation {
   operationId?: string;
@@ -24,6 +36,7 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description?: string };
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
 }
 
 const COLLECTION_SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
@@ -42,6 +55,116 @@ function stableId(name: string): string {
 }
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** Every variable of the environment besides baseUrl and token, in a stable order. */
+export const DEMO_VARIABLE_NAMES = [...new Set(Object.values(DEMO_VARIABLES).flatMap((names) => [names.orderId, names.reference]))];
+
+/** The first request example with the demo booking's variables in place of the sample order. */
+function requestBody(operation: Operation, example: unknown): unknown {
+  const names = DEMO_VARIABLES[String(operation.operationId)];
+  if (!names || typeof example !== 'object' || example === null) return example;
+  const [root, content] = Object.entries(example as Record<string, { Query?: object }>)[0]!;
+  return { [root]: { ...content, Query: { ...content.Query, OrderID: `{{${names.orderId}}}`, GdsBookingReference: [`{{${names.reference}}}`] } } };
+}
+
+function resolveSchema(document: OpenApiDocument, schema: Schema | undefined): Schema {
+  const name = schema?.$ref ? /^#\/components\/schemas\/(.+)$/.exec(schema.$ref)?.[1] : undefined;
+  const found = name ? document.components?.schemas?.[name] : schema;
+  if (!found) throw new Error(`The document has no schema ${schema?.$ref ?? ''}`);
+  return found;
+}
+
+/**
+ * The test script of a request, made from the 200 response's schema: what a client may rely on on
+ * success. Each pm.test is one assertion in Newman's summary.
+ */
+function testScript(document: OpenApiDocument, operation: Operation): string[] {
+  const ok = resolveSchema(document, operation.responses?.['200']?.content?.['application/json']?.schema);
+  const [root, envelopeRef] = Object.entries(ok.properties ?? {})[0]!;
+  const envelope = resolveSchema(document, envelopeRef);
+  const required = envelope.required ?? [];
+  const resultKey = required.find((field) => envelope.properties?.[field]?.type === 'array');
+  if (!resultKey) throw new Error(`${String(operation.operationId)}: no result array among the envelope's required fields`);
+  const item = resolveSchema(document, envelope.properties?.[resultKey]?.items);
+  const names = DEMO_VARIABLES[String(operation.operationId)];
+  const lines = [
+    `// Made from the document's ${String(operation.operationId)} 200 response (npm run postman).`,
+    `const root = ${JSON.stringify(root)};`,
+    `const resultKey = ${JSON.stringify(resultKey)};`,
+    `const requiredFields = ${JSON.stringify(required)};`,
+    `const itemFields = ${JSON.stringify(item.required ?? [])};`,
+    'const body = pm.response.json();',
+    'const envelope = body[root] || {};',
+    'const items = Array.isArray(envelope[resultKey]) ? envelope[resultKey] : [];',
+    'pm.test(`HTTP 200 with the ${root} envelope`, () => {',
+    '  pm.response.to.have.status(200);',
+    '  pm.expect(Object.keys(body)).to.eql([root]);',
+    '});',
+    "pm.test(`${root} has every required field: ${requiredFields.join(', ')}`, () => {",
+    '  for (const field of requiredFields) pm.expect(envelope, field).to.have.property(field);',
+    "  pm.expect(envelope.Document.Name).to.be.a('string').and.not.empty;",
+    "  pm.expect(envelope.Party.Sender.TravelAgencySender.AgencyID).to.be.a('string').and.not.empty;",
+    '});',
+    "pm.test('Success is {} and there are no Errors', () => {",
+    '  pm.expect(envelope.Success, JSON.stringify(envelope.Errors)).to.eql({});',
+    "  pm.expect(envelope).to.not.have.property('Errors');",
+    '});',
+    "pm.test(`${resultKey}: at least one item, each with ${itemFields.join(', ')}`, () => {",
+    '  pm.expect(items).to.have.length.above(0);',
+    '  for (const item of items) for (const field of itemFields) pm.expect(item, field).to.have.property(field);',
+    '});',
+  ];
+  if (item.properties?.Status) {
+    lines.push(
+      "pm.test('every item Status is SUCCESS', () => {",
+      "  for (const item of items) pm.expect(item.Status, item.Msg || item.ErrorMsg).to.equal('SUCCESS');",
+      '});',
+    );
+  }
+  if (names) {
+    lines.push(
+      "pm.test('the items are the requested booking of the requested order', () => {",
+      `  const orderId = pm.variables.get(${JSON.stringify(names.orderId)});`,
+      `  const reference = pm.variables.get(${JSON.stringify(names.reference)});`,
+      "  pm.expect(orderId, 'the environment names the order').to.be.a('string').and.not.empty;",
+      '  for (const item of items) {',
+      '    pm.expect(item.OrderID).to.equal(orderId);',
+      '    pm.expect([].concat(item.GdsBookingReference)).to.eql([reference.toUpperCase()]);',
+      '  }',
+      '});',
+    );
+  }
+  if (operation.operationId === 'AirOrderCancel') {
+    lines.push("pm.test('the booking is CANCELED', () => { for (const item of items) pm.expect(item.BookingStatus).to.equal('CANCELED'); });");
+  }
+  if (operation.operationId === 'AirOrderInvoluntaryCancel') {
+    lines.push(
+      "pm.test('RefundAmount is the sum of RefundPaxWiseFare, one per ticket named in RefundText', () => {",
+      '  for (const item of items) {',
+      '    const amounts = item.RefundPaxWiseFare.map((fare) => fare.Amount);',
+      '    pm.expect(item.RefundAmount).to.be.above(0);',
+      '    pm.expect(Math.abs(amounts.reduce((sum, amount) => sum + amount, 0) - item.RefundAmount)).to.be.below(1e-6);',
+      '    for (const fare of item.RefundPaxWiseFare) pm.expect(item.RefundText).to.include(`TicketNumber:${fare.TicketNumber} `);',
+      '  }',
+      '});',
+    );
+  }
+  if (operation.operationId === 'AirOrderRetrieve') {
+    lines.push(
+      "pm.test('Order shows the booking, CANCELED with its refunds', () => {",
+      '  pm.expect(envelope.Order.OrderID).to.equal(items[0].OrderID);',
+      '  pm.expect(envelope.Order.Bookings.map((booking) => booking.GdsBookingReference)).to.eql([items[0].GdsBookingReference]);',
+      "  pm.expect(envelope.Order.Bookings[0].BookingStatus).to.equal('CANCELED');",
+      '  pm.expect(envelope.Order.Bookings[0].Refunds).to.have.length.above(0);',
+      '});',
+    );
+  }
+  if (operation.operationId === 'AirOrderEventList') {
+    lines.push("pm.test('NextAfter is the last event id', () => { pm.expect(envelope.NextAfter).to.equal(items[items.length - 1].EventID); });");
+  }
+  lines.push("pm.test('X-Request-Id equals ShoppingResponseId', () => { pm.expect(pm.response.headers.get('X-Request-Id')).to.equal(envelope.ShoppingResponseId); });");
+  return lines;
+}
 
 function requestOf(path: string, method: string, operation: Operation, body: unknown) {
   const header: { key: string; value: string; description?: string; disabled?: boolean }[] = [
@@ -62,9 +185,9 @@ function requestOf(path: string, method: string, operation: Operation, body: unk
   };
 }
 
-function itemOf(path: string, method: string, operation: Operation) {
+function itemOf(document: OpenApiDocument, path: string, method: string, operation: Operation) {
   const requestExamples = Object.values(operation.requestBody?.content?.['application/json']?.examples ?? {});
-  const body = requestExamples[0]?.value ?? {};
+  const body = requestBody(operation, requestExamples[0]?.value ?? {});
   const request = requestOf(path, method, operation, body);
   const responses = Object.entries(operation.responses ?? {}).flatMap(([status, response]) =>
     Object.entries(response.content?.['application/json']?.examples ?? {}).map(([name, example]) => ({
@@ -81,6 +204,7 @@ function itemOf(path: string, method: string, operation: Operation) {
     id: stableId(`${operation.operationId} request`),
     name: operation.summary ? `${operation.operationId} — ${operation.summary}` : String(operation.operationId),
     request,
+    event: [{ listen: 'test', script: { type: 'text/javascript', exec: testScript(document, operation) } }],
     response: responses,
   };
 }
@@ -90,7 +214,7 @@ export function postmanCollection(document: OpenApiDocument) {
   for (const [path, pathItem] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(pathItem)) {
       const tag = operation.tags?.[0] ?? 'Operations';
-      folders.set(tag, [...(folders.get(tag) ?? []), itemOf(path, method, operation)]);
+      folders.set(tag, [...(folders.get(tag) ?? []), itemOf(document, path, method, operation)]);
     }
   }
   const tagDescriptions = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description ?? '']));
@@ -99,7 +223,9 @@ export function postmanCollection(document: OpenApiDocument) {
       _postman_id: stableId(`${document.info.title} collection`),
       name: document.info.title,
       description: `${document.info.description ?? ''}\n\nGenerated from the service's OpenAPI document (GET /openapi.json, version ${document.info.version}) by \`npm run postman\`. `
-        + 'Select the environment and set `token` to an access token (`airorder token issue`).',
+        + 'Select the environment and set `token` to an access token (`airorder token issue`), and the order ids and '
+        + 'references to bookings of that agency: `serve --demo` prints a `newman run` line with all of them. Every request '
+        + 'has tests; `newman run` reports each.',
       schema: COLLECTION_SCHEMA,
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] },
@@ -114,6 +240,7 @@ export function postmanEnvironment(document: OpenApiDocument) {
     values: [
       { key: 'baseUrl', value: DEFAULT_BASE_URL, type: 'default', enabled: true },
       { key: 'token', value: '', type: 'secret', enabled: true },
+      ...DEMO_VARIABLE_NAMES.map((key) => ({ key, value: '', type: 'default', enabled: true })),
     ],
     _postman_variable_scope: 'environment',
   };

@@ -84,7 +84,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     tokens: new TokenLookup(store),
     clock,
     serviceName: config.serviceName,
-    // Contract §9: 0 turns the limit off, for either setting (a burst of nothing would refuse everything).
+    // docs/contract.md §9: 0 turns the limit off, for either setting (a burst of nothing would refuse everything).
     rateLimiter: config.rateLimitPerSecond > 0 && config.rateLimitBurst > 0 ? new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst) : null,
     requestTimeoutMs: config.requestTimeoutMs,
   };

@@ -13,7 +13,7 @@ export interface ChangeDocument {
 }
 
 /**
- * Checks an airline-change document (contract §11; the deadline fields: docs/webhooks.md). Without a changeId, the id is derived from the
+ * Checks an airline-change document (docs/contract.md §11; the deadline fields: docs/webhooks.md). Without a changeId, the id is derived from the
  * content, so that an airline resending the same change does not create a second one.
  */
 export function readChangeDocument(value: unknown): ChangeDocument {

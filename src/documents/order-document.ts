@@ -38,7 +38,7 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
     };
   });
   unique(coupons.map((coupon) => coupon.segmentId), child(path, 'coupons'), 'segment');
-  // Contract §6: one coupon per segment. A changed flight moves its coupon, so every flight needs one.
+  // docs/contract.md §6: one coupon per segment. A changed flight moves its coupon, so every flight needs one.
   const uncovered = segments.find((segment) => !coupons.some((coupon) => coupon.segmentId === segment.segmentId));
   if (uncovered) throw new FieldError(child(path, 'coupons'), `has no coupon for segment ${uncovered.segmentId}: a ticket has one coupon per segment of its booking`);
   if (withValue && sumMinor(coupons.map((coupon) => coupon.value)) !== total) {
@@ -107,7 +107,7 @@ function checkTicketNumbers(bookings: readonly Booking[]): void {
   }
 }
 
-/** Checks an order document (contract §11) and turns it into a domain order, amounts in minor units. */
+/** Checks an order document (docs/contract.md §11) and turns it into a domain order, amounts in minor units. */
 export function readOrderDocument(value: unknown): Order {
   const raw = object(value, '');
   const currency = text(raw.currency, 'currency', /^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR');

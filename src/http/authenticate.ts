@@ -18,7 +18,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 
-/** A request that names an agency must name the token's own (contract §2.5). */
+/** A request that names an agency must name the token's own (docs/contract.md §2.5). */
 export function checkSender(request: FastifyRequest, rootKey: string): void {
   const agency = request.agency;
   if (!agency) return;

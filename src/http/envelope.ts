@@ -26,7 +26,7 @@ export interface EnvelopeParts {
   failures: WireFailure[];
 }
 
-/** The operation's response envelope: the same shape on every outcome (contract §4). */
+/** The operation's response envelope: the same shape on every outcome (docs/contract.md §4). */
 export function buildEnvelope(parts: EnvelopeParts) {
   const outcome = parts.failures.length === 0
     ? { Success: {} }

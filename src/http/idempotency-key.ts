@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors/api-error.js';
 
-/** 1 to 255 printable ASCII characters (contract §8.1); also the OpenAPI document's pattern. */
+/** 1 to 255 printable ASCII characters (docs/contract.md §8.1); also the OpenAPI document's pattern. */
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x20-\\x7E]{1,255}$';
 const PRINTABLE = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 

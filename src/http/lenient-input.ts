@@ -7,7 +7,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Lenient in (contract §1.3): a single GdsBookingReference string becomes a one-element array and a
+ * Lenient in (docs/contract.md §1.3): a single GdsBookingReference string becomes a one-element array and a
  * numeric ReferenceVersion its decimal string. Mutates the parsed body before schema validation.
  */
 export function relaxRequestBody(body: unknown, rootKey: string): void {

@@ -19,7 +19,7 @@ import { applyDueDeadlines } from './deadline-consequences.js';
 
 export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel';
 
-/** How long the first response to an Idempotency-Key is kept (contract §8.1). */
+/** How long the first response to an Idempotency-Key is kept (docs/contract.md §8.1). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
 const RULES: Record<OperationName, (booking: Booking, now: string) => BookingOutcome> = {

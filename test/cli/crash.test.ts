@@ -4,7 +4,7 @@ import { CliSandbox } from '../helpers/cli.js';
 import { assertStoredOutcome, crashFixture, crashUnderLoad, seedCrashSandbox } from '../helpers/crash-scenario.js';
 
 /**
- * Contract §8.3 on SQLite: eight clients cancel and involuntarily cancel bookings, their own and
+ * docs/contract.md §8.3 on SQLite: eight clients cancel and involuntarily cancel bookings, their own and
  * shared ones (several clients on one booking at once, with and without Idempotency-Key), while
  * `airorder serve` is killed with SIGKILL four times at random instants and restarted on the same
  * file. Every acknowledged change must be in the store; no ticket refunded twice; refunds equal the

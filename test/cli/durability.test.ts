@@ -4,7 +4,7 @@ import { asNdjson, CliSandbox, type HttpResult } from '../helpers/cli.js';
 import { bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from '../helpers/documents.js';
 
 /**
- * Contract §8.3: an acknowledged change survives `kill -9`. Requests on distinct bookings are sent
+ * docs/contract.md §8.3: an acknowledged change survives `kill -9`. Requests on distinct bookings are sent
  * with several in flight; the service is killed with SIGKILL while some are still being sent; then
  * the store must hold every acknowledged change, refund nothing twice, and hold no half-done work.
  */

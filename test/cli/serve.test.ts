@@ -30,14 +30,17 @@ describe('airorder serve', () => {
       const token = /Token for agency DEMO01 \(shown once\): (aot_[A-Za-z0-9_-]+)/.exec(stderr)?.[1];
       assert.ok(token, stderr);
       const curls = stderr.split('\n').filter((line) => line.startsWith('curl '));
-      assert.equal(curls.length, 4, stderr);
+      assert.equal(curls.length, 5, stderr);
       const calls = curls.map((line) => {
         const match = CURL.exec(line);
         assert.ok(match, `not a curl line of the expected form: ${line}`);
         return { url: match[1]!, token: match[2]!, body: JSON.parse(match[3]!) };
       });
       assert.deepEqual(calls.map((call) => call.url),
-        [`${server.baseUrl}/AirOrderCancel`, `${server.baseUrl}/AirOrderInvoluntaryAccept`, `${server.baseUrl}/AirOrderInvoluntaryCancel`, `${server.baseUrl}/AirOrderEventList`]);
+        [`${server.baseUrl}/AirOrderCancel`, `${server.baseUrl}/AirOrderInvoluntaryAccept`, `${server.baseUrl}/AirOrderInvoluntaryCancel`,
+          `${server.baseUrl}/AirOrderRetrieve`, `${server.baseUrl}/AirOrderEventList`]);
+      // AirOrderRetrieve's line reads the booking of the involuntary cancel's line.
+      assert.deepEqual(calls[3]!.body.OrderRetrieveRQ.Query, calls[2]!.body.OrderInvoluntaryCancelRQ.Query);
       assert.ok(calls.every((call) => call.token === token));
       assert.equal(box.query("select count(*) as n from orders where agency_id = 'DEMO01'")[0].n, 5);
 
@@ -57,7 +60,7 @@ describe('airorder serve', () => {
       assert.deepEqual(box.query('select status, cancellation from bookings where order_id = ? and reference = ?', orderId, reference), [{ status: 'CANCELED', cancellation: 'VOLUNTARY' }]);
 
       // The feed's line, as printed, lists what just happened: the cancel.
-      const feed = await fetch(calls[3]!.url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(calls[3]!.body) });
+      const feed = await fetch(calls[4]!.url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(calls[4]!.body) });
       const events = ((await feed.json()) as any).OrderEventListRS.Events as { Type: string; Data: { OrderID: string } }[];
       assert.ok(events.some((event) => event.Type === 'booking.canceled' && event.Data.OrderID === orderId), JSON.stringify(events));
 

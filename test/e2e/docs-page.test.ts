@@ -96,6 +96,9 @@ test('GET /docs renders the five operations from /openapi.json, served by the se
   const paths = await page.locator('.opblock-summary-path').allInnerTexts();
   assert.deepEqual(paths.map((text) => text.trim()).sort(), ['/AirOrderCancel', '/AirOrderEventList', '/AirOrderInvoluntaryAccept', '/AirOrderInvoluntaryCancel', '/AirOrderRetrieve']);
   assert.match(await page.locator('.info .title').innerText(), /airorder/);
+  // The link under the title is the document agencies use, not a copy of the docs page's own.
+  const link = page.locator('.info a.link, .info .url').first();
+  assert.match((await link.innerText()).trim(), /^(https?:\/\/[^/]+)?\/openapi\.json$/);
 
   // An operation opens on its description, request example and documented responses.
   await page.locator('.opblock-summary-path', { hasText: '/AirOrderRetrieve' }).click();
@@ -143,7 +146,8 @@ test('the page made requests to the service on loopback only, and broke no rule 
   assert.deepEqual(elsewhere, [], 'requests outside the service');
   const origin = new URL(service.baseUrl).origin;
   for (const url of requested.filter((candidate) => !candidate.startsWith('data:'))) assert.equal(new URL(url).origin, origin, url);
-  assert.ok(requested.some((url) => url.endsWith('/docs/json')), 'the page fetched the OpenAPI document');
+  assert.ok(requested.some((url) => url.endsWith('/openapi.json')), 'the page fetched the OpenAPI document');
+  assert.ok(!requested.some((url) => url.endsWith('/docs/json')), 'and no other copy of it');
   assert.ok(requested.some((url) => url.endsWith('/AirOrderRetrieve')), 'Try it out called the operation');
   assert.deepEqual(cspViolations, []);
   assert.deepEqual(pageErrors, []);

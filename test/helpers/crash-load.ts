@@ -1,5 +1,5 @@
 /**
- * Contract §8.3 under load: several clients cancel and involuntarily cancel bookings (each client
+ * docs/contract.md §8.3 under load: several clients cancel and involuntarily cancel bookings (each client
  * its own, and bookings several clients hit at once, with and without Idempotency-Key) while the
  * `airorder serve` process is killed with SIGKILL at random instants and restarted on the same
  * database. Then the store must hold every acknowledged change, and be consistent with itself and

@@ -1,4 +1,4 @@
-/** Builders of order and airline-change documents for tests, in the shapes of contract §11. */
+/** Builders of order and airline-change documents for tests, in the shapes of docs/contract.md §11. */
 
 export interface SegmentDoc {
   segmentId: string; carrier: string; flightNumber: string; origin: string; destination: string; departure: string; arrival: string;

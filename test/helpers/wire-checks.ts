@@ -84,7 +84,7 @@ export function asHttpResponse(response: RawResponse): HttpResponse {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Envelope checks (contract §4).
+// Envelope checks (docs/contract.md §4).
 
 export interface FailureExpectation {
   status: number;

@@ -1,4 +1,4 @@
-/** Contract §2: tokens (Bearer or bare, unknown, revoked, expired), tenancy and the sender check. */
+/** docs/contract.md §2: tokens (Bearer or bare, unknown, revoked, expired), tenancy and the sender check. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';

@@ -4,7 +4,7 @@ import { assertStoredOutcome, crashFixture, crashUnderLoad, seedCrashSandbox } f
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
 
 /**
- * Contract §8.3 on PostgreSQL: the load and SIGKILLs of test/cli/crash.test.ts (which runs on
+ * docs/contract.md §8.3 on PostgreSQL: the load and SIGKILLs of test/cli/crash.test.ts (which runs on
  * SQLite) against `airorder serve` processes sharing one PostgreSQL database. A killed process's
  * open transactions are rolled back by the server; what was acknowledged must be committed.
  */

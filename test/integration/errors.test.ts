@@ -1,4 +1,4 @@
-/** Request-level errors of contract §5: HTTP status, the full envelope of §4, and no change in the store. */
+/** Request-level errors of docs/contract.md §5: HTTP status, the full envelope of docs/contract.md §4, and no change in the store. */
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';

@@ -11,13 +11,13 @@ import { startTestService, type TestService } from '../helpers/test-service.js';
 import { EMPTY_SENDER, OPERATION_CASES, SERVICE_NAME, type OperationCase, type SenderBlock } from '../helpers/wire-checks.js';
 
 /**
- * Property-based hostile input (contract §1, §3, §4, §5): generated and mutated requests for the
+ * Property-based hostile input (docs/contract.md §1, §3, §4, §5): generated and mutated requests for the
  * three operations, sent byte for byte over a bare socket. Whatever arrives, the service never
  * answers 5xx; every answer is the operation's envelope (except ROUTE_NOT_FOUND and the 431
  * header-limit answer, which are `{"Errors":[…]}`); no prototype is polluted; and no rejected
  * request changes the database: between the SQL snapshots taken around each batch, only the rows
  * of bookings that an answer reported as SUCCESS may differ, plus the kept responses of 200s that
- * carried an Idempotency-Key (§8.1 keeps them). Those bookings are checked on their own at the end.
+ * carried an Idempotency-Key (docs/contract.md §8.1 keeps them). Those bookings are checked on their own at the end.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -444,7 +444,7 @@ function checkItem(operation: OperationCase, item: any, where: string): void {
   }
 }
 
-/** The operation's envelope (§4), with the catalogue's status for a request-level code (§5). */
+/** The operation's envelope (docs/contract.md §4), with the catalogue's status for a request-level code (§5). */
 function checkEnvelope(operation: OperationCase, response: SocketResponse, body: any, where: string): void {
   assert.deepEqual(Object.keys(body), [operation.responseRoot], where);
   const rs = body[operation.responseRoot];

@@ -1,5 +1,5 @@
 /**
- * Contract §8.1: Idempotency-Key, scoped to agency + operation. The first 200 response (status and
+ * docs/contract.md §8.1: Idempotency-Key, scoped to agency + operation. The first 200 response (status and
  * body, byte for byte) is kept for 24 hours and replayed with `Idempotent-Replayed: true`; the same
  * key with another body is 422 IDEMPOTENCY_KEY_REUSED; a duplicate sent while the first runs waits
  * for it, or gets 409 IDEMPOTENCY_KEY_IN_USE when it acts on another order. Request-level failures

@@ -1,5 +1,5 @@
 /**
- * Contract §9 (limits) and the protections around the operations: the per-token rate limit (429
+ * docs/contract.md §9 (limits) and the protections around the operations: the per-token rate limit (429
  * RATE_LIMITED with Retry-After and RateLimit-* headers), the request time-out (503 UNAVAILABLE with
  * Retry-After), the 8 KiB request-header limit (431 REQUEST_HEADER_TOO_LARGE) and the security
  * headers on every response. Runs on the store named by TEST_STORE. (The 20-reference limit is

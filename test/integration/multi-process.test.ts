@@ -8,7 +8,7 @@ import {
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
 
 /**
- * Contract §8.2 and §8.4: separate service processes on one database (the store that TEST_STORE
+ * docs/contract.md §8.2 and §8.4: separate service processes on one database (the store that TEST_STORE
  * names) serialise concurrent requests on an order between them. Voluntary and involuntary cancels
  * of the same bookings arrive at both processes at once; every booking must end in one consistent
  * state, with one refund per ticket at most, and every answer must agree with it.

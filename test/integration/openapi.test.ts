@@ -236,12 +236,15 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(environment, postmanEnvironment(document as OpenApiDocument));
     assert.equal(collection.info.schema, 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
     assert.deepEqual(collection.auth, { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] });
-    assert.deepEqual(environment.values.map((value: any) => value.key), ['baseUrl', 'token']);
+    // The demo bookings' variables that `serve --demo` prints (test/e2e/postman-newman.test.ts runs them).
+    assert.deepEqual(environment.values.map((value: any) => value.key),
+      ['baseUrl', 'token', 'cancelOrderId', 'cancelReference', 'acceptOrderId', 'acceptReference', 'refundOrderId', 'refundReference']);
     const requests = collection.item.flatMap((folder: any) => folder.item);
     assert.deepEqual(requests.map((item: any) => item.request.url.raw).sort(), ALL.map((operation) => `{{baseUrl}}${operation.path}`).sort());
     for (const item of requests) {
       assert.equal(item.request.method, 'POST');
       assert.ok(JSON.parse(item.request.body.raw));
+      assert.ok(item.event.some((event: any) => event.listen === 'test' && event.script.exec.join('\n').includes('pm.test(')), `${item.name} has tests`);
       const operation = ALL.find((candidate) => item.request.url.raw.endsWith(candidate.path))!;
       const documented = Object.values<any>(operationOf(operation).responses)
         .reduce((count, response) => count + Object.keys(response.content['application/json'].examples).length, 0);

@@ -11,7 +11,7 @@ import {
 import { testStoreKind } from '../helpers/test-database.js';
 
 /**
- * Contract §9: with the database away, the service answers 503 UNAVAILABLE with Retry-After, quickly,
+ * docs/contract.md §9: with the database away, the service answers 503 UNAVAILABLE with Retry-After, quickly,
  * never hangs, and recovers by itself when the database is back. PostgreSQL is shut down under
  * traffic on a cluster of this file's own (the shared one serves other files meanwhile) and started
  * again on the same data; the service process keeps running throughout.

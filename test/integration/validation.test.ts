@@ -1,4 +1,4 @@
-/** Contract §3 validation and §1.3 lenient input, over HTTP: 400 INVALID_REQUEST naming the field path. */
+/** docs/contract.md §3 validation and §1.3 lenient input, over HTTP: 400 INVALID_REQUEST naming the field path. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { bearer, simpleOrder } from '../helpers/documents.js';

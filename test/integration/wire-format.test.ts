@@ -1,4 +1,4 @@
-/** Contract §1, §4 and §12 on the wire: exact shapes and JSON types, compression, request ids, logs, health. */
+/** docs/contract.md §1, §4 and §12 on the wire: exact shapes and JSON types, compression, request ids, logs, health. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import zlib from 'node:zlib';

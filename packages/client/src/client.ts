@@ -87,7 +87,7 @@ function envelopeFields(params: EnvelopeParams): Pick<WireRequest, 'Document' | 
   return fields;
 }
 
-/** Builds the request envelope (contract §2.1) under the operation's root key. */
+/** Builds the request envelope (docs/contract.md §1) under the operation's root key. */
 export function buildRequest(operation: OperationSpec, params: OrderParams): Record<string, WireRequest> {
   const request: WireRequest = {
     Query: {

@@ -1,6 +1,6 @@
 import type { OperationEnvelope, WireError } from './wire.js';
 
-/** Request-level codes of the service's error catalogue (contract §5, docs/errors.md). */
+/** Request-level codes of the service's error catalogue (docs/contract.md §5, docs/errors.md). */
 export const API_ERROR_CODES = [
   'AUTH_MISSING', 'AUTH_INVALID', 'SENDER_MISMATCH', 'INVALID_JSON', 'INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE',
   'PAYLOAD_TOO_LARGE', 'ORDER_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE', 'RATE_LIMITED',

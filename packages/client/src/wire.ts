@@ -1,219 +1,94 @@
 /**
- * The wire format of the airorder service, as the interface and the contract define it: request
- * and response envelopes of each operation, field for field. These are the JSON bodies exactly as
- * sent and received; the friendlier views are in results.ts.
+ * The wire format of the airorder service: request and response envelopes of each operation,
+ * field for field, taken from the types openapi-typescript generates from the service's own OpenAPI
+ * document (generated/openapi.ts), so that they cannot drift from what the service sends. These are
+ * the JSON bodies exactly as sent and received; the friendlier views are in results.ts.
  */
+import type { components } from './generated/openapi.js';
+
+type Schemas = components['schemas'];
 
 // ---------------------------------------------------------------------------------------------
-// Requests
+// Requests: the service also accepts one GdsBookingReference as a string and ReferenceVersion as
+// a number; the client sends the array and the string.
 
-export interface WireDocument {
-  Name?: string;
-  /** A decimal number carried as a string, such as "1.0". */
-  ReferenceVersion?: string;
-}
+type Request<Name extends keyof Schemas, Root extends keyof Schemas[Name]> = Schemas[Name][Root];
 
-export interface WireTravelAgencySenderInput {
-  Name?: string;
-  IATA_Number?: string;
-  AgencyID?: string;
-  Contacts?: { Contact: { EmailContact: string }[] };
-}
+export type WireRequest = Request<'AirOrderCancelRequest', 'OrderCancelRQ'>;
+export type WireDocument = NonNullable<WireRequest['Document']>;
+export type WireTravelAgencySenderInput = NonNullable<NonNullable<NonNullable<WireRequest['Party']>['Sender']>['TravelAgencySender']>;
 
-export interface WireRequest {
-  Document?: WireDocument;
-  Party?: { Sender: { TravelAgencySender: WireTravelAgencySenderInput } };
-  Query: { OrderID: string; GdsBookingReference: string[] };
-}
-
-export interface CancelRequestBody { OrderCancelRQ: WireRequest }
-export interface InvoluntaryAcceptRequestBody { OrderInvoluntaryAcceptRQ: WireRequest }
-export interface InvoluntaryCancelRequestBody { OrderInvoluntaryCancelRQ: WireRequest }
-export interface RetrieveRequestBody { OrderRetrieveRQ: WireRequest }
+export type CancelRequestBody = Schemas['AirOrderCancelRequest'];
+export type InvoluntaryAcceptRequestBody = Schemas['AirOrderInvoluntaryAcceptRequest'];
+export type InvoluntaryCancelRequestBody = Schemas['AirOrderInvoluntaryCancelRequest'];
+export type RetrieveRequestBody = Schemas['AirOrderRetrieveRequest'];
 
 /** AirOrderEventList's request: no order, and every field optional. */
-export interface WireEventListRequest {
-  Document?: WireDocument;
-  Party?: { Sender: { TravelAgencySender: WireTravelAgencySenderInput } };
-  Query?: {
-    /** The last event id seen (`evt_` and 28 hex digits): the previous page's NextAfter. */
-    After?: string;
-    /** Events per page, 1 to 500; the service's default is 100. */
-    Limit?: number;
-  };
-}
-
-export interface EventListRequestBody { OrderEventListRQ: WireEventListRequest }
+export type WireEventListRequest = Request<'AirOrderEventListRequest', 'OrderEventListRQ'>;
+export type EventListRequestBody = Schemas['AirOrderEventListRequest'];
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
+/** AirOrderCancel's envelope (OrderViewRS), the model of the fields every envelope shares. */
+type CancelEnvelope = Schemas['AirOrderCancelResponse']['OrderViewRS'];
+
 /** The authenticated agency's registered profile; empty strings (and no contacts) when unauthenticated. */
-export interface WireTravelAgencySender {
-  Name: string;
-  IATA_Number: string;
-  AgencyID: string;
-  Contacts: { Contact: { EmailContact: string }[] };
-}
+export type WireTravelAgencySender = CancelEnvelope['Party']['Sender']['TravelAgencySender'];
 
-export interface WireError {
-  Code: string;
-  Message: string;
-}
+type ErrorsOf<Body> = Body extends Record<string, { Errors?: (infer Item)[] }> ? Item : never;
 
-/** Fields every response envelope carries, on every outcome (contract §4). */
-export interface WireEnvelopeBase {
-  Document: { Name: string; ReferenceVersion: string };
-  Party: { Sender: { TravelAgencySender: WireTravelAgencySender } };
-  /** Unique per response; equal to the X-Request-Id header. */
-  ShoppingResponseId: string;
-  /** `{}` exactly when every item succeeded. */
-  Success?: Record<string, never>;
-  /** Present when `Success` is not: one entry per distinct failure. */
-  Errors?: WireError[];
-}
+/** One failure of a response's Errors: Code is one the operation can answer (the union over all here). */
+export type WireError =
+  | ErrorsOf<Schemas['AirOrderCancelResponse']> | ErrorsOf<Schemas['AirOrderInvoluntaryAcceptResponse']>
+  | ErrorsOf<Schemas['AirOrderInvoluntaryCancelResponse']> | ErrorsOf<Schemas['AirOrderRetrieveResponse']>
+  | ErrorsOf<Schemas['AirOrderEventListResponse']>;
 
-/** SUCCESS or FAILED; the interface also documents FAILURE as a variant of FAILED. */
-export type WireStatus = 'SUCCESS' | 'FAILED' | 'FAILURE';
+/** Fields every response envelope carries, on every outcome (docs/contract.md §4). */
+export type WireEnvelopeBase = Pick<CancelEnvelope, 'Document' | 'Party' | 'ShoppingResponseId' | 'Success'> & { Errors?: WireError[] };
 
-export interface WireCancelItem {
-  Status: WireStatus;
-  /** "" on success, "CODE: text" on failure. */
-  Msg: string;
-  /** CANCELED or CONFIRMED; "" on a failed item. */
-  BookingStatus: string;
-  OrderID: string;
-  GdsBookingReference: string;
-}
+/**
+ * SUCCESS or FAILED as the service sends it. The interface also documents FAILURE as a variant of
+ * FAILED: the client's readers take anything but SUCCESS as a failure.
+ */
+export type WireStatus = CancelEnvelope['Response'][number]['Status'];
 
-export interface WireInvoluntaryAcceptItem {
-  OrderID: string;
-  GdsBookingReference: string[];
-  /** "" on success, "CODE: text" on failure. */
-  ErrorMsg: string;
-  Status: WireStatus;
-}
+export type WireCancelItem = CancelEnvelope['Response'][number];
+export type OrderViewRS = CancelEnvelope;
+export type OrderInvoluntaryAcceptRS = Schemas['AirOrderInvoluntaryAcceptResponse']['OrderInvoluntaryAcceptRS'];
+export type OrderInvoluntaryCancelRS = Schemas['AirOrderInvoluntaryCancelResponse']['OrderInvoluntaryCancelRS'];
+export type WireInvoluntaryAcceptItem = OrderInvoluntaryAcceptRS['Result'][number];
+export type WireInvoluntaryCancelItem = OrderInvoluntaryCancelRS['Result'][number];
+export type WireRefundPaxWiseFare = WireInvoluntaryCancelItem['RefundPaxWiseFare'][number];
 
-export interface WireRefundPaxWiseFare {
-  TicketNumber: string;
-  Amount: number;
-}
-
-export interface WireInvoluntaryCancelItem extends WireInvoluntaryAcceptItem {
-  RefundAmount: number;
-  /** `TicketNumber:<n> QuoteType:<FULL|PARTIAL> RefundAmount:<amount>` per ticket, joined by spaces. */
-  RefundText: string;
-  RefundPaxWiseFare: WireRefundPaxWiseFare[];
-}
-
-export interface OrderViewRS extends WireEnvelopeBase { Response: WireCancelItem[] }
-export interface OrderInvoluntaryAcceptRS extends WireEnvelopeBase { Result: WireInvoluntaryAcceptItem[] }
-export interface OrderInvoluntaryCancelRS extends WireEnvelopeBase { Result: WireInvoluntaryCancelItem[] }
-
-export interface CancelResponseBody { OrderViewRS: OrderViewRS }
-export interface InvoluntaryAcceptResponseBody { OrderInvoluntaryAcceptRS: OrderInvoluntaryAcceptRS }
-export interface InvoluntaryCancelResponseBody { OrderInvoluntaryCancelRS: OrderInvoluntaryCancelRS }
+export type CancelResponseBody = Schemas['AirOrderCancelResponse'];
+export type InvoluntaryAcceptResponseBody = Schemas['AirOrderInvoluntaryAcceptResponse'];
+export type InvoluntaryCancelResponseBody = Schemas['AirOrderInvoluntaryCancelResponse'];
 
 // ---------------------------------------------------------------------------------------------
 // AirOrderRetrieve: the order as it stands. Amounts are JSON numbers in Order.Currency.
 
-export interface WireSegment {
-  SegmentID: string;
-  /** IATA airline code. */
-  Carrier: string;
-  FlightNumber: string;
-  /** IATA airport code. */
-  Origin: string;
-  Destination: string;
-  Departure: string;
-  Arrival: string;
-}
-
-export interface WireCoupon {
-  SegmentID: string;
-  /** USED: flown. */
-  Status: 'OPEN' | 'USED' | 'REFUNDED';
-  Value: number;
-}
-
-export interface WireTicket {
-  TicketNumber: string;
-  BaseFare: number;
-  Taxes: number;
-  /** One per segment of the booking. */
-  Coupons: WireCoupon[];
-}
-
-export interface WirePassenger {
-  PassengerID: string;
-  Type: 'ADT' | 'CHD' | 'INF';
-  GivenName: string;
-  Surname: string;
-  /** Absent for an unticketed passenger. */
-  Ticket?: WireTicket;
-}
-
-export type WireChangeKind = 'SCHEDULE_CHANGE' | 'FLIGHT_CANCELLATION' | 'ROUTING_CHANGE';
-export type WireChangeStatus = 'PENDING' | 'ACCEPTED' | 'CANCELED' | 'CLOSED';
-export type WireQuoteType = 'FULL' | 'PARTIAL';
-export type WireConsequence = 'ACCEPT' | 'CANCEL';
-
+/** AirOrderRetrieve's envelope: AirOrderCancel's, with the order (absent from an error's envelope). */
+type RetrieveEnvelope = Schemas['AirOrderRetrieveResponse']['OrderViewRS'];
+export type WireOrder = NonNullable<RetrieveEnvelope['Order']>;
+export type WireBooking = WireOrder['Bookings'][number];
+export type WireSegment = WireBooking['Segments'][number];
+export type WirePassenger = WireBooking['Passengers'][number];
+export type WireTicket = NonNullable<WirePassenger['Ticket']>;
+export type WireCoupon = WireTicket['Coupons'][number];
 /** An airline-initiated change, as AirOrderRetrieve and the events show it. */
-export interface WireAirlineChange {
-  ChangeID: string;
-  Kind: WireChangeKind;
-  Status: WireChangeStatus;
-  DetectedAt: string;
-  /** SegmentIDs the change takes out of the itinerary. */
-  RemovedSegments: string[];
-  /** The replacement flights; empty when the change only removes flights. */
-  AddedSegments: WireSegment[];
-  /** When the airline applies ConsequenceOfInaction if the change is still PENDING; absent: no time limit. */
-  ActionDeadline?: string;
-  ConsequenceOfInaction: WireConsequence;
-}
-
+export type WireAirlineChange = WireBooking['AirlineChanges'][number];
+export type WireChangeKind = WireAirlineChange['Kind'];
+export type WireChangeStatus = WireAirlineChange['Status'];
+export type WireConsequence = WireAirlineChange['ConsequenceOfInaction'];
 /** What AirOrderInvoluntaryCancel would refund now. */
-export interface WireRefundQuote {
-  Amount: number;
-  /** PARTIAL when a coupon of any ticket was flown. */
-  QuoteType: WireQuoteType;
-  /** Per ticket, in passenger order. */
-  Tickets: { TicketNumber: string; Amount: number }[];
-}
-
+export type WireRefundQuote = NonNullable<WireBooking['RefundQuote']>;
+export type WireQuoteType = WireRefundQuote['QuoteType'];
 /** A refund made by AirOrderInvoluntaryCancel (or a deadline's CANCEL), per ticket. */
-export interface WireRefundRecord {
-  TicketNumber: string;
-  Amount: number;
-  QuoteType: WireQuoteType;
-  CreatedAt: string;
-}
-
-export interface WireBooking {
-  GdsBookingReference: string;
-  BookingStatus: 'CONFIRMED' | 'CANCELED';
-  /** The current itinerary, by departure. */
-  Segments: WireSegment[];
-  Passengers: WirePassenger[];
-  /** In detection order. */
-  AirlineChanges: WireAirlineChange[];
-  /** Per ticket, in passenger order; empty until the booking is cancelled involuntarily. */
-  Refunds: WireRefundRecord[];
-  /** Only on a CONFIRMED booking with a PENDING change. */
-  RefundQuote?: WireRefundQuote;
-}
-
-export interface WireOrder {
-  OrderID: string;
-  /** ISO 4217 code of every amount in the order. */
-  Currency: string;
-  /** The requested bookings the order has, in request order. */
-  Bookings: WireBooking[];
-}
+export type WireRefundRecord = WireBooking['Refunds'][number];
 
 /** AirOrderRetrieve's answer on HTTP 200: AirOrderCancel's envelope and items, plus the order. */
-export interface RetrieveOrderViewRS extends OrderViewRS { Order: WireOrder }
+export type RetrieveOrderViewRS = RetrieveEnvelope & { Order: WireOrder };
 export interface RetrieveResponseBody { OrderViewRS: RetrieveOrderViewRS }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,6 +145,13 @@ export interface WireEventDataByType {
 
 export type WireEventType = keyof WireEventDataByType;
 
+// The document leaves Data open (docs/webhooks.md describes it per type), but names the types: the
+// client's must be exactly the document's, or this does not compile.
+type GeneratedEvent = Schemas['AirOrderEventListResponse']['OrderEventListRS']['Events'][number];
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<Condition extends true> = Condition;
+export type EventTypesAreTheDocuments = Assert<Same<WireEventType, GeneratedEvent['Type']>>;
+
 /** One event of the feed, as sent. */
 export type WireEvent = {
   [Type in WireEventType]: { EventID: string; Type: Type; Timestamp: string; Data: WireEventDataByType[Type] }
@@ -288,4 +170,4 @@ export interface EventListResponseBody { OrderEventListRS: OrderEventListRS }
 export type OperationEnvelope = OrderViewRS | OrderInvoluntaryAcceptRS | OrderInvoluntaryCancelRS | OrderEventListRS;
 
 /** The body of a failure that is not an operation's envelope (unknown route, oversized headers). */
-export interface PlainErrorBody { Errors: WireError[] }
+export interface PlainErrorBody { Errors: { Code: string; Message: string }[] }

@@ -1,5 +1,5 @@
 /**
- * The client's reading rules, on documented wire examples (docs/errors.md, interface §7) that the
+ * The client's reading rules, on documented wire examples (docs/errors.md, docs/contract.md §4) that the
  * service itself never sends: the FAILURE variant, 409 IDEMPOTENCY_KEY_IN_USE (only reachable on
  * PostgreSQL), Retry-After as a date, money edge cases, the backoff's bounds.
  */

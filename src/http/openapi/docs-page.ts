@@ -1,5 +1,6 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { OPENAPI_PATH } from './openapi-document.js';
 
 /**
  * What the docs page needs, and no more: its own scripts and styles, its own images and the data:
@@ -18,8 +19,13 @@ export const DOCS_CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+const DOCS_UI_CONFIG_PATH = '/docs/ui-config.json';
+
 /** Human docs at GET /docs: Swagger UI over the OpenAPI document, served entirely by the service. */
 export async function registerDocsPage(app: FastifyInstance): Promise<void> {
+  // Swagger UI reads its settings from here and loads the document it names: the page then shows
+  // and links /openapi.json, the address agencies use, and not the plugin's own copy at /docs/json.
+  app.get(DOCS_UI_CONFIG_PATH, { schema: { hide: true } }, async () => ({ url: OPENAPI_PATH }));
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // Only the docs' own routes get this policy (the plugin's hook is scoped to them); every other
@@ -28,6 +34,7 @@ export async function registerDocsPage(app: FastifyInstance): Promise<void> {
     validatorUrl: false,
     theme: { title: 'airorder API' },
     uiConfig: {
+      configUrl: DOCS_UI_CONFIG_PATH,
       layout: 'BaseLayout',
       docExpansion: 'list',
       deepLinking: true,

@@ -56,11 +56,19 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'airorder', version, description: DESCRIPTION },
+      info: {
+        title: 'airorder',
+        version,
+        description: DESCRIPTION,
+        // Whoever runs this service answers for it: the document names no person or address of its own.
+        contact: { name: 'The operator of this service: the servicing desk that issued your access token' },
+        license: { name: 'Proprietary: used under the agreement with the operator of this service' },
+      },
       servers: [{ url: '/', description: 'This service: paths are relative to the address this document was fetched from.' }],
       tags: [
         { name: 'Servicing', description: 'The interface\'s three operations: they change orders.' },
         { name: 'Retrieval', description: 'Extension: reads an order, changes nothing.' },
+        { name: 'Events', description: 'Extension: the agency\'s event feed, for agencies without a webhook endpoint (docs/webhooks.md).' },
       ],
       components: {
         securitySchemes: {
@@ -79,6 +87,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   });
 }
 
+export const OPENAPI_PATH = '/openapi.json';
+
 export function openApiRoute(app: FastifyInstance): void {
-  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
 }

@@ -1,5 +1,5 @@
-import type { ItemFailureCode } from '../../domain/booking-outcome.js';
-import { REQUEST_ERRORS, type RequestErrorCode } from '../../errors/error-codes.js';
+import { REQUEST_ERRORS, type ItemErrorCode, type RequestErrorCode } from '../../errors/error-codes.js';
+import { OPERATION_ITEM_ERRORS, requestErrorsOf } from '../operation-errors.js';
 import type { OperationWire, WireOperationName } from '../operations.js';
 
 /** What the OpenAPI document says about each operation, beside its schemas. */
@@ -8,7 +8,7 @@ export interface OperationDoc {
   description: string;
   tag: string;
   /** The item-level failures (HTTP 200, item FAILED) the operation can answer. */
-  itemErrors: readonly ItemFailureCode[];
+  itemErrors: readonly ItemErrorCode[];
 }
 
 const COMMON = `One order and 1 to 20 booking references per request; references are case-insensitive and
@@ -25,7 +25,7 @@ export const OPERATION_DOCS: Record<WireOperationName, OperationDoc> = {
 cancelling a cancelled booking succeeds again and changes nothing. A voluntary cancellation refunds
 nothing. Each booking is processed on its own: the request commits what succeeded and nothing of what
 failed.\n\n${COMMON}`,
-    itemErrors: ['BOOKING_NOT_FOUND'],
+    itemErrors: OPERATION_ITEM_ERRORS.cancel,
   },
   involuntaryAccept: {
     summary: 'Accept airline-initiated changes',
@@ -33,7 +33,7 @@ failed.\n\n${COMMON}`,
     description: `Every pending change of the booking is accepted in detection order: removed segments
 leave the itinerary, added ones join it, and the tickets' coupons move with them. Repeating an accept
 succeeds and changes nothing.\n\n${COMMON}`,
-    itemErrors: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED'],
+    itemErrors: OPERATION_ITEM_ERRORS.involuntaryAccept,
   },
   involuntaryCancel: {
     summary: 'Cancel because of airline-initiated changes, with refunds',
@@ -42,7 +42,7 @@ succeeds and changes nothing.\n\n${COMMON}`,
 open (unflown) coupons are refunded at their value with no penalty: QuoteType FULL when nothing was
 flown, PARTIAL otherwise. Amounts are JSON numbers in the order's currency. Repeating the call returns
 the same refund and refunds nothing twice.\n\n${COMMON}`,
-    itemErrors: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE'],
+    itemErrors: OPERATION_ITEM_ERRORS.involuntaryCancel,
   },
   retrieve: {
     summary: 'Retrieve an order\'s bookings (extension)',
@@ -53,7 +53,7 @@ refunds, under \`Order\`. \`Response\` has one item per requested reference, lik
 (\`BookingStatus\` is the booking's status). A reference the order does not have is an item FAILED
 BOOKING_NOT_FOUND and is absent from \`Order.Bookings\`. Reading changes nothing, so the operation
 takes no Idempotency-Key.\n\n${COMMON}`,
-    itemErrors: ['BOOKING_NOT_FOUND'],
+    itemErrors: OPERATION_ITEM_ERRORS.retrieve,
   },
   eventList: {
     summary: 'List the agency\'s events (extension)',
@@ -65,22 +65,9 @@ and refunded. Send \`NextAfter\` as \`After\` to read the next page: a client th
 every event exactly once, also while new ones arrive. Events are kept 30 days; an \`After\` that names
 no kept event of the agency is INVALID_REQUEST. Another agency's events never appear. Reading changes
 nothing, so the operation takes no Idempotency-Key.`,
-    itemErrors: [],
+    itemErrors: OPERATION_ITEM_ERRORS.eventList,
   },
 };
-
-const READ_ERRORS: readonly RequestErrorCode[] = [
-  'INVALID_JSON', 'INVALID_REQUEST', 'AUTH_MISSING', 'AUTH_INVALID', 'SENDER_MISMATCH', 'ORDER_NOT_FOUND',
-  'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'RATE_LIMITED', 'INTERNAL_ERROR', 'UNAVAILABLE',
-];
-const IDEMPOTENCY_ERRORS: readonly RequestErrorCode[] = ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'];
-
-/** The request-level codes an operation can answer; the idempotency ones only where a key is taken. */
-export function requestErrorsOf(operation: OperationWire): RequestErrorCode[] {
-  // The feed names no order, so it never answers ORDER_NOT_FOUND.
-  const read = operation.name === 'eventList' ? READ_ERRORS.filter((code) => code !== 'ORDER_NOT_FOUND') : READ_ERRORS;
-  return [...read, ...(operation.changesOrders ? IDEMPOTENCY_ERRORS : [])];
-}
 
 /** The request-level codes of an operation grouped by HTTP status, statuses ascending. */
 export function errorStatusesOf(operation: OperationWire): Map<number, RequestErrorCode[]> {

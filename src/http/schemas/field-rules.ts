@@ -1,4 +1,4 @@
-/** The contract's formats (§3), shared by the request schema, lenient reading and error messages. */
+/** The formats of docs/contract.md §3, shared by the request schema, lenient reading and error messages. */
 export const ORDER_ID_PATTERN = '^[A-Za-z0-9_./-]{1,64}$';
 export const BOOKING_REFERENCE_PATTERN = '^[A-Za-z0-9]{5,8}$';
 export const REFERENCE_VERSION_PATTERN = '^[0-9]{1,9}(\\.[0-9]{1,9})?$';

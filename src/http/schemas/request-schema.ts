@@ -10,16 +10,22 @@ const ORDER_QUERY = {
   required: ['OrderID', 'GdsBookingReference'],
   properties: {
     OrderID: { type: 'string', pattern: ORDER_ID_PATTERN },
+    // The array first: a violation is reported at the same path as with the array alone.
     GdsBookingReference: {
-      type: 'array',
-      minItems: 1,
-      maxItems: MAX_REFERENCES,
-      items: { type: 'string', pattern: BOOKING_REFERENCE_PATTERN },
+      oneOf: [
+        { type: 'array', minItems: 1, maxItems: MAX_REFERENCES, items: { type: 'string', pattern: BOOKING_REFERENCE_PATTERN } },
+        { type: 'string', pattern: BOOKING_REFERENCE_PATTERN, description: 'One reference alone, read as a one-element array.' },
+      ],
+      description: `1 to ${MAX_REFERENCES} booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept.`,
     },
   },
 } as const;
 
-/** Shared by the operations on an order; the root key alone differs. Unknown fields are allowed and ignored. */
+/**
+ * Shared by the operations on an order; the root key alone differs. Unknown fields are allowed and
+ * ignored. The string and number variants describe what lenient reading accepts (docs/contract.md
+ * §1): the body is relaxed to the array and string forms before it is validated.
+ */
 export function requestSchema(rootKey: string) {
   return envelopeRequestSchema(rootKey, ORDER_QUERY, true);
 }
@@ -57,7 +63,13 @@ function envelopeRequestSchema<Query extends object>(rootKey: string, query: Que
             type: 'object',
             properties: {
               Name: name,
-              ReferenceVersion: { type: 'string', pattern: REFERENCE_VERSION_PATTERN, examples: ['1.0'] },
+              ReferenceVersion: {
+                oneOf: [
+                  { type: 'string', pattern: REFERENCE_VERSION_PATTERN, examples: ['1.0'] },
+                  { type: 'number', minimum: 0, description: 'A number, read as its decimal string.' },
+                ],
+                description: 'A decimal number such as "1.0", echoed in the response.',
+              },
             },
           },
           Party: {

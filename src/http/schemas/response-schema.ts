@@ -1,41 +1,66 @@
 import type { OperationWire, WireOperationName } from '../operations.js';
 import { EVENT_TYPES } from '../../events/event-types.js';
+import { errorCodesOf } from '../operation-errors.js';
 import { orderSchema } from './order-schema.js';
 
+// What is always present is `required` and closed sets are enums, so that the document, and types
+// generated from it, say what a client may rely on. The serialiser compiled from this schema also
+// refuses to send an envelope that lacks a required field.
 const str = { type: 'string' } as const;
+const status = { type: 'string', enum: ['SUCCESS', 'FAILED'], description: 'SUCCESS or FAILED (never FAILURE).' } as const;
+const failureText = { type: 'string', description: 'Empty on success; `CODE: text` on failure.' } as const;
 
 const sender = {
   type: 'object',
+  required: ['Name', 'IATA_Number', 'AgencyID', 'Contacts'],
+  description: 'The authenticated agency\'s registered profile; empty strings and no contacts when unauthenticated.',
   properties: {
     Name: str,
     IATA_Number: str,
     AgencyID: str,
     Contacts: {
       type: 'object',
-      properties: { Contact: { type: 'array', items: { type: 'object', properties: { EmailContact: str } } } },
+      required: ['Contact'],
+      properties: { Contact: { type: 'array', items: { type: 'object', required: ['EmailContact'], properties: { EmailContact: str } } } },
     },
   },
 } as const;
 
 const cancelItem = {
   type: 'object',
-  properties: { Status: str, Msg: str, BookingStatus: str, OrderID: str, GdsBookingReference: str },
+  required: ['Status', 'Msg', 'BookingStatus', 'OrderID', 'GdsBookingReference'],
+  properties: {
+    Status: status,
+    Msg: failureText,
+    BookingStatus: {
+      type: 'string',
+      enum: ['CONFIRMED', 'CANCELED', ''],
+      description: 'The booking\'s status; "" on a FAILED item, which never claims a status it does not know.',
+    },
+    OrderID: str,
+    GdsBookingReference: str,
+  },
 } as const;
 
 const acceptItem = {
   type: 'object',
-  properties: { OrderID: str, GdsBookingReference: { type: 'array', items: str }, ErrorMsg: str, Status: str },
+  required: ['OrderID', 'GdsBookingReference', 'ErrorMsg', 'Status'],
+  properties: { OrderID: str, GdsBookingReference: { type: 'array', items: str }, ErrorMsg: failureText, Status: status },
 } as const;
 
 const involuntaryCancelItem = {
   type: 'object',
+  required: [...acceptItem.required, 'RefundAmount', 'RefundText', 'RefundPaxWiseFare'],
   properties: {
     ...acceptItem.properties,
-    RefundAmount: { type: 'number' },
-    RefundText: str,
+    RefundAmount: { type: 'number', description: 'In the order\'s currency; 0 on a FAILED item.' },
+    RefundText: {
+      type: 'string',
+      description: 'Per ticket `TicketNumber:<n> QuoteType:<FULL|PARTIAL> RefundAmount:<amount>`, joined by single spaces; QuoteType is FULL when no coupon of the ticket was flown, PARTIAL otherwise.',
+    },
     RefundPaxWiseFare: {
       type: 'array',
-      items: { type: 'object', properties: { TicketNumber: str, Amount: { type: 'number' } } },
+      items: { type: 'object', required: ['TicketNumber', 'Amount'], properties: { TicketNumber: str, Amount: { type: 'number' } } },
     },
   },
 } as const;
@@ -68,16 +93,26 @@ export function responseSchema(operation: OperationWire) {
     properties: {
       [operation.responseRoot]: {
         type: 'object',
+        required: ['Document', 'Party', 'ShoppingResponseId', operation.resultKey],
         properties: {
-          Document: { type: 'object', properties: { Name: str, ReferenceVersion: str } },
-          Party: { type: 'object', properties: { Sender: { type: 'object', properties: { TravelAgencySender: sender } } } },
-          ShoppingResponseId: str,
+          Document: { type: 'object', required: ['Name', 'ReferenceVersion'], properties: { Name: str, ReferenceVersion: str } },
+          Party: {
+            type: 'object',
+            required: ['Sender'],
+            properties: { Sender: { type: 'object', required: ['TravelAgencySender'], properties: { TravelAgencySender: sender } } },
+          },
+          ShoppingResponseId: { type: 'string', description: 'Unique per response; equal to the X-Request-Id header.' },
           ...EXTRA_FIELDS[operation.name],
           [operation.resultKey]: { type: 'array', items: ITEMS[operation.name] },
-          Success: { type: 'object', additionalProperties: false, properties: {} },
+          Success: { type: 'object', additionalProperties: false, properties: {}, description: 'Present, empty, exactly when every item succeeded; otherwise Errors is.' },
           Errors: {
             type: 'array',
-            items: { type: 'object', properties: { Code: str, Message: str } },
+            description: 'Present when Success is not: one entry per distinct failure.',
+            items: {
+              type: 'object',
+              required: ['Code', 'Message'],
+              properties: { Code: { type: 'string', enum: errorCodesOf(operation) }, Message: str },
+            },
           },
         },
       },

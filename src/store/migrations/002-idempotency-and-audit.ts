@@ -2,7 +2,7 @@ import type { Kysely, Migration } from 'kysely';
 
 export const idempotencyAndAudit: Migration = {
   async up(db: Kysely<unknown>) {
-    // The first response to a request carrying an Idempotency-Key, kept for replay (contract §8.1).
+    // The first response to a request carrying an Idempotency-Key, kept for replay (docs/contract.md §8.1).
     await db.schema.createTable('idempotency_keys')
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('operation', 'varchar(32)', (c) => c.notNull())

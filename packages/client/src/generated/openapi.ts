@@ -1,0 +1,1728 @@
+// Generated from the airorder service's OpenAPI document (GET /openapi.json) by openapi-typescript:
+// `npm run client:types` in the repository. Do not edit; packages/client/test/wire-types.test.ts
+// fails when this file differs from what the service serves.
+
+export interface paths {
+    "/AirOrderCancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel bookings
+         * @description A confirmed booking becomes CANCELED and its pending airline changes are closed;
+         *     cancelling a cancelled booking succeeds again and changes nothing. A voluntary cancellation refunds
+         *     nothing. Each booking is processed on its own: the request commits what succeeded and nothing of what
+         *     failed.
+         *
+         *     One order and 1 to 20 booking references per request; references are case-insensitive and
+         *     de-duplicated (request order kept), and each gets one item in the result array. HTTP 200 means the
+         *     request was processed even if items failed: `Success: {}` exactly when every item succeeded,
+         *     otherwise `Errors` lists the distinct failures. Request-level failures answer with the status of
+         *     their code, in the same envelope.
+         */
+        post: operations["AirOrderCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/AirOrderInvoluntaryAccept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept airline-initiated changes
+         * @description Every pending change of the booking is accepted in detection order: removed segments
+         *     leave the itinerary, added ones join it, and the tickets' coupons move with them. Repeating an accept
+         *     succeeds and changes nothing.
+         *
+         *     One order and 1 to 20 booking references per request; references are case-insensitive and
+         *     de-duplicated (request order kept), and each gets one item in the result array. HTTP 200 means the
+         *     request was processed even if items failed: `Success: {}` exactly when every item succeeded,
+         *     otherwise `Errors` lists the distinct failures. Request-level failures answer with the status of
+         *     their code, in the same envelope.
+         */
+        post: operations["AirOrderInvoluntaryAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/AirOrderInvoluntaryCancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel because of airline-initiated changes, with refunds
+         * @description The booking must have a pending airline change. It is cancelled, and each ticket's
+         *     open (unflown) coupons are refunded at their value with no penalty: QuoteType FULL when nothing was
+         *     flown, PARTIAL otherwise. Amounts are JSON numbers in the order's currency. Repeating the call returns
+         *     the same refund and refunds nothing twice.
+         *
+         *     One order and 1 to 20 booking references per request; references are case-insensitive and
+         *     de-duplicated (request order kept), and each gets one item in the result array. HTTP 200 means the
+         *     request was processed even if items failed: `Success: {}` exactly when every item succeeded,
+         *     otherwise `Errors` lists the distinct failures. Request-level failures answer with the status of
+         *     their code, in the same envelope.
+         */
+        post: operations["AirOrderInvoluntaryCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/AirOrderRetrieve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retrieve an order's bookings (extension)
+         * @description An extension in the interface's style: the requested bookings of the order as they
+         *     stand now, with their itinerary, passengers, tickets and coupons, airline-initiated changes and
+         *     refunds, under `Order`. `Response` has one item per requested reference, like AirOrderCancel's
+         *     (`BookingStatus` is the booking's status). A reference the order does not have is an item FAILED
+         *     BOOKING_NOT_FOUND and is absent from `Order.Bookings`. Reading changes nothing, so the operation
+         *     takes no Idempotency-Key.
+         *
+         *     One order and 1 to 20 booking references per request; references are case-insensitive and
+         *     de-duplicated (request order kept), and each gets one item in the result array. HTTP 200 means the
+         *     request was processed even if items failed: `Success: {}` exactly when every item succeeded,
+         *     otherwise `Errors` lists the distinct failures. Request-level failures answer with the status of
+         *     their code, in the same envelope.
+         */
+        post: operations["AirOrderRetrieve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/AirOrderEventList": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the agency's events (extension)
+         * @description The agency's events after `Query.After` (an event id; from the oldest kept event when
+         *     absent), oldest first, at most `Query.Limit` (1 to 500, default 100), for agencies without a webhook
+         *     endpoint: airline changes detected, their deadlines approaching, changes resolved, bookings cancelled
+         *     and refunded. Send `NextAfter` as `After` to read the next page: a client that pages this way sees
+         *     every event exactly once, also while new ones arrive. Events are kept 30 days; an `After` that names
+         *     no kept event of the agency is INVALID_REQUEST. Another agency's events never appear. Reading changes
+         *     nothing, so the operation takes no Idempotency-Key.
+         */
+        post: operations["AirOrderEventList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        AirOrderCancelRequest: {
+            OrderCancelRQ: {
+                Document?: {
+                    Name?: string;
+                    /** @description A decimal number such as "1.0", echoed in the response. */
+                    ReferenceVersion?: string | number;
+                };
+                Party?: {
+                    Sender?: {
+                        TravelAgencySender?: {
+                            Name?: string;
+                            IATA_Number?: string;
+                            AgencyID?: string;
+                            Contacts?: {
+                                Contact?: {
+                                    /** Format: email */
+                                    EmailContact?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                Query: {
+                    OrderID: string;
+                    /** @description 1 to 20 booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept. */
+                    GdsBookingReference: string[] | string;
+                };
+            };
+        };
+        AirOrderCancelResponse: {
+            OrderViewRS: {
+                Document: {
+                    Name: string;
+                    ReferenceVersion: string;
+                };
+                Party: {
+                    Sender: {
+                        /** @description The authenticated agency's registered profile; empty strings and no contacts when unauthenticated. */
+                        TravelAgencySender: {
+                            Name: string;
+                            IATA_Number: string;
+                            AgencyID: string;
+                            Contacts: {
+                                Contact: {
+                                    EmailContact: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Unique per response; equal to the X-Request-Id header. */
+                ShoppingResponseId: string;
+                Response: {
+                    /**
+                     * @description SUCCESS or FAILED (never FAILURE).
+                     * @enum {string}
+                     */
+                    Status: "SUCCESS" | "FAILED";
+                    /** @description Empty on success; `CODE: text` on failure. */
+                    Msg: string;
+                    /**
+                     * @description The booking's status; "" on a FAILED item, which never claims a status it does not know.
+                     * @enum {string}
+                     */
+                    BookingStatus: "CONFIRMED" | "CANCELED" | "";
+                    OrderID: string;
+                    GdsBookingReference: string;
+                }[];
+                /** @description Present, empty, exactly when every item succeeded; otherwise Errors is. */
+                Success?: Record<string, never>;
+                /** @description Present when Success is not: one entry per distinct failure. */
+                Errors?: {
+                    /** @enum {string} */
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND";
+                    Message: string;
+                }[];
+            };
+        };
+        AirOrderInvoluntaryAcceptRequest: {
+            OrderInvoluntaryAcceptRQ: {
+                Document?: {
+                    Name?: string;
+                    /** @description A decimal number such as "1.0", echoed in the response. */
+                    ReferenceVersion?: string | number;
+                };
+                Party?: {
+                    Sender?: {
+                        TravelAgencySender?: {
+                            Name?: string;
+                            IATA_Number?: string;
+                            AgencyID?: string;
+                            Contacts?: {
+                                Contact?: {
+                                    /** Format: email */
+                                    EmailContact?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                Query: {
+                    OrderID: string;
+                    /** @description 1 to 20 booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept. */
+                    GdsBookingReference: string[] | string;
+                };
+            };
+        };
+        AirOrderInvoluntaryAcceptResponse: {
+            OrderInvoluntaryAcceptRS: {
+                Document: {
+                    Name: string;
+                    ReferenceVersion: string;
+                };
+                Party: {
+                    Sender: {
+                        /** @description The authenticated agency's registered profile; empty strings and no contacts when unauthenticated. */
+                        TravelAgencySender: {
+                            Name: string;
+                            IATA_Number: string;
+                            AgencyID: string;
+                            Contacts: {
+                                Contact: {
+                                    EmailContact: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Unique per response; equal to the X-Request-Id header. */
+                ShoppingResponseId: string;
+                Result: {
+                    OrderID: string;
+                    GdsBookingReference: string[];
+                    /** @description Empty on success; `CODE: text` on failure. */
+                    ErrorMsg: string;
+                    /**
+                     * @description SUCCESS or FAILED (never FAILURE).
+                     * @enum {string}
+                     */
+                    Status: "SUCCESS" | "FAILED";
+                }[];
+                /** @description Present, empty, exactly when every item succeeded; otherwise Errors is. */
+                Success?: Record<string, never>;
+                /** @description Present when Success is not: one entry per distinct failure. */
+                Errors?: {
+                    /** @enum {string} */
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "BOOKING_CANCELED" | "NO_PENDING_CHANGE" | "NO_REPLACEMENT_OFFERED";
+                    Message: string;
+                }[];
+            };
+        };
+        AirOrderInvoluntaryCancelRequest: {
+            OrderInvoluntaryCancelRQ: {
+                Document?: {
+                    Name?: string;
+                    /** @description A decimal number such as "1.0", echoed in the response. */
+                    ReferenceVersion?: string | number;
+                };
+                Party?: {
+                    Sender?: {
+                        TravelAgencySender?: {
+                            Name?: string;
+                            IATA_Number?: string;
+                            AgencyID?: string;
+                            Contacts?: {
+                                Contact?: {
+                                    /** Format: email */
+                                    EmailContact?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                Query: {
+                    OrderID: string;
+                    /** @description 1 to 20 booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept. */
+                    GdsBookingReference: string[] | string;
+                };
+            };
+        };
+        AirOrderInvoluntaryCancelResponse: {
+            OrderInvoluntaryCancelRS: {
+                Document: {
+                    Name: string;
+                    ReferenceVersion: string;
+                };
+                Party: {
+                    Sender: {
+                        /** @description The authenticated agency's registered profile; empty strings and no contacts when unauthenticated. */
+                        TravelAgencySender: {
+                            Name: string;
+                            IATA_Number: string;
+                            AgencyID: string;
+                            Contacts: {
+                                Contact: {
+                                    EmailContact: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Unique per response; equal to the X-Request-Id header. */
+                ShoppingResponseId: string;
+                Result: {
+                    OrderID: string;
+                    GdsBookingReference: string[];
+                    /** @description Empty on success; `CODE: text` on failure. */
+                    ErrorMsg: string;
+                    /**
+                     * @description SUCCESS or FAILED (never FAILURE).
+                     * @enum {string}
+                     */
+                    Status: "SUCCESS" | "FAILED";
+                    /** @description In the order's currency; 0 on a FAILED item. */
+                    RefundAmount: number;
+                    /** @description Per ticket `TicketNumber:<n> QuoteType:<FULL|PARTIAL> RefundAmount:<amount>`, joined by single spaces; QuoteType is FULL when no coupon of the ticket was flown, PARTIAL otherwise. */
+                    RefundText: string;
+                    RefundPaxWiseFare: {
+                        TicketNumber: string;
+                        Amount: number;
+                    }[];
+                }[];
+                /** @description Present, empty, exactly when every item succeeded; otherwise Errors is. */
+                Success?: Record<string, never>;
+                /** @description Present when Success is not: one entry per distinct failure. */
+                Errors?: {
+                    /** @enum {string} */
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "BOOKING_CANCELED" | "NO_PENDING_CHANGE";
+                    Message: string;
+                }[];
+            };
+        };
+        AirOrderRetrieveRequest: {
+            OrderRetrieveRQ: {
+                Document?: {
+                    Name?: string;
+                    /** @description A decimal number such as "1.0", echoed in the response. */
+                    ReferenceVersion?: string | number;
+                };
+                Party?: {
+                    Sender?: {
+                        TravelAgencySender?: {
+                            Name?: string;
+                            IATA_Number?: string;
+                            AgencyID?: string;
+                            Contacts?: {
+                                Contact?: {
+                                    /** Format: email */
+                                    EmailContact?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                Query: {
+                    OrderID: string;
+                    /** @description 1 to 20 booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept. */
+                    GdsBookingReference: string[] | string;
+                };
+            };
+        };
+        AirOrderRetrieveResponse: {
+            OrderViewRS: {
+                Document: {
+                    Name: string;
+                    ReferenceVersion: string;
+                };
+                Party: {
+                    Sender: {
+                        /** @description The authenticated agency's registered profile; empty strings and no contacts when unauthenticated. */
+                        TravelAgencySender: {
+                            Name: string;
+                            IATA_Number: string;
+                            AgencyID: string;
+                            Contacts: {
+                                Contact: {
+                                    EmailContact: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Unique per response; equal to the X-Request-Id header. */
+                ShoppingResponseId: string;
+                /** @description The order with the requested bookings that it has, in request order. */
+                Order?: {
+                    OrderID: string;
+                    /** @description ISO 4217 code of every amount in the order. */
+                    Currency: string;
+                    Bookings: {
+                        GdsBookingReference: string;
+                        /** @enum {string} */
+                        BookingStatus: "CONFIRMED" | "CANCELED";
+                        /** @description The current itinerary, by departure. */
+                        Segments: {
+                            SegmentID: string;
+                            /** @description IATA airline code. */
+                            Carrier: string;
+                            FlightNumber: string;
+                            /** @description IATA airport code. */
+                            Origin: string;
+                            /** @description IATA airport code. */
+                            Destination: string;
+                            /** Format: date-time */
+                            Departure: string;
+                            /** Format: date-time */
+                            Arrival: string;
+                        }[];
+                        Passengers: {
+                            PassengerID: string;
+                            /** @enum {string} */
+                            Type: "ADT" | "CHD" | "INF";
+                            GivenName: string;
+                            Surname: string;
+                            /** @description Absent for an unticketed passenger. */
+                            Ticket?: {
+                                /** @description 13 digits. */
+                                TicketNumber: string;
+                                /** @description In the order's Currency, with at most its decimals. */
+                                BaseFare: number;
+                                /** @description In the order's Currency, with at most its decimals. */
+                                Taxes: number;
+                                /** @description One per segment of the booking. */
+                                Coupons: {
+                                    SegmentID: string;
+                                    /**
+                                     * @description USED: flown.
+                                     * @enum {string}
+                                     */
+                                    Status: "OPEN" | "USED" | "REFUNDED";
+                                    /** @description In the order's Currency, with at most its decimals. */
+                                    Value: number;
+                                }[];
+                            };
+                        }[];
+                        /** @description Airline-initiated changes, in detection order. */
+                        AirlineChanges: {
+                            ChangeID: string;
+                            /** @enum {string} */
+                            Kind: "SCHEDULE_CHANGE" | "FLIGHT_CANCELLATION" | "ROUTING_CHANGE";
+                            /**
+                             * @description PENDING awaits AirOrderInvoluntaryAccept or AirOrderInvoluntaryCancel; CLOSED: the booking was cancelled voluntarily while it was pending.
+                             * @enum {string}
+                             */
+                            Status: "PENDING" | "ACCEPTED" | "CANCELED" | "CLOSED";
+                            /** Format: date-time */
+                            DetectedAt: string;
+                            /** @description SegmentIDs the change takes out of the itinerary. */
+                            RemovedSegments: string[];
+                            /** @description The replacement flights; empty when the change only removes flights. */
+                            AddedSegments: {
+                                SegmentID: string;
+                                /** @description IATA airline code. */
+                                Carrier: string;
+                                FlightNumber: string;
+                                /** @description IATA airport code. */
+                                Origin: string;
+                                /** @description IATA airport code. */
+                                Destination: string;
+                                /** Format: date-time */
+                                Departure: string;
+                                /** Format: date-time */
+                                Arrival: string;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description When the airline applies ConsequenceOfInaction if the change is still PENDING. Absent: no time limit.
+                             */
+                            ActionDeadline?: string;
+                            /**
+                             * @description What happens at ActionDeadline: ACCEPT as AirOrderInvoluntaryAccept would, or CANCEL as AirOrderInvoluntaryCancel would, with its refunds.
+                             * @enum {string}
+                             */
+                            ConsequenceOfInaction: "ACCEPT" | "CANCEL";
+                        }[];
+                        /** @description Per ticket, in passenger order; empty until AirOrderInvoluntaryCancel. */
+                        Refunds: {
+                            TicketNumber: string;
+                            /** @description In the order's Currency, with at most its decimals. */
+                            Amount: number;
+                            /**
+                             * @description FULL when no coupon of the ticket was flown.
+                             * @enum {string}
+                             */
+                            QuoteType: "FULL" | "PARTIAL";
+                            /** Format: date-time */
+                            CreatedAt: string;
+                        }[];
+                        /** @description What AirOrderInvoluntaryCancel would refund now: shown on a confirmed booking with a pending change. */
+                        RefundQuote?: {
+                            /** @description In the order's Currency, with at most its decimals. */
+                            Amount: number;
+                            /**
+                             * @description PARTIAL when a coupon of any ticket was flown.
+                             * @enum {string}
+                             */
+                            QuoteType: "FULL" | "PARTIAL";
+                            /** @description Per ticket, in passenger order. */
+                            Tickets: {
+                                TicketNumber: string;
+                                /** @description In the order's Currency, with at most its decimals. */
+                                Amount: number;
+                            }[];
+                        };
+                    }[];
+                };
+                Response: {
+                    /**
+                     * @description SUCCESS or FAILED (never FAILURE).
+                     * @enum {string}
+                     */
+                    Status: "SUCCESS" | "FAILED";
+                    /** @description Empty on success; `CODE: text` on failure. */
+                    Msg: string;
+                    /**
+                     * @description The booking's status; "" on a FAILED item, which never claims a status it does not know.
+                     * @enum {string}
+                     */
+                    BookingStatus: "CONFIRMED" | "CANCELED" | "";
+                    OrderID: string;
+                    GdsBookingReference: string;
+                }[];
+                /** @description Present, empty, exactly when every item succeeded; otherwise Errors is. */
+                Success?: Record<string, never>;
+                /** @description Present when Success is not: one entry per distinct failure. */
+                Errors?: {
+                    /** @enum {string} */
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND";
+                    Message: string;
+                }[];
+            };
+        };
+        AirOrderEventListRequest: {
+            OrderEventListRQ: {
+                Document?: {
+                    Name?: string;
+                    /** @description A decimal number such as "1.0", echoed in the response. */
+                    ReferenceVersion?: string | number;
+                };
+                Party?: {
+                    Sender?: {
+                        TravelAgencySender?: {
+                            Name?: string;
+                            IATA_Number?: string;
+                            AgencyID?: string;
+                            Contacts?: {
+                                Contact?: {
+                                    /** Format: email */
+                                    EmailContact?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                Query?: {
+                    /** @description The last event id seen (NextAfter of the previous page); from the oldest kept event when absent. */
+                    After?: string;
+                    /**
+                     * @description Events per page, 1 to 500 (default 100).
+                     * @default 100
+                     */
+                    Limit?: number;
+                };
+            };
+        };
+        AirOrderEventListResponse: {
+            OrderEventListRS: {
+                Document: {
+                    Name: string;
+                    ReferenceVersion: string;
+                };
+                Party: {
+                    Sender: {
+                        /** @description The authenticated agency's registered profile; empty strings and no contacts when unauthenticated. */
+                        TravelAgencySender: {
+                            Name: string;
+                            IATA_Number: string;
+                            AgencyID: string;
+                            Contacts: {
+                                Contact: {
+                                    EmailContact: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Unique per response; equal to the X-Request-Id header. */
+                ShoppingResponseId: string;
+                /** @description The id of the last event listed, to send as Query.After for the next page (After itself when the page is empty; "" when there is no event yet). */
+                NextAfter?: string;
+                Events: {
+                    /** @description evt_ and a sortable unique id; also the webhook-id of its webhook deliveries. */
+                    EventID: string;
+                    /** @enum {string} */
+                    Type: "airline_change.detected" | "airline_change.deadline_approaching" | "airline_change.resolved" | "booking.canceled" | "booking.refunded";
+                    /**
+                     * Format: date-time
+                     * @description When the change it reports was made.
+                     */
+                    Timestamp: string;
+                    /** @description Per type, in the interface's PascalCase; amounts as JSON numbers in the order's currency (docs/webhooks.md). */
+                    Data: {
+                        [key: string]: unknown;
+                    };
+                }[];
+                /** @description Present, empty, exactly when every item succeeded; otherwise Errors is. */
+                Success?: Record<string, never>;
+                /** @description Present when Success is not: one entry per distinct failure. */
+                Errors?: {
+                    /** @enum {string} */
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                    Message: string;
+                }[];
+            };
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    AirOrderCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable characters, scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirOrderCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description Processed. `Success: {}` when every item succeeded; otherwise `Errors` and FAILED items (BOOKING_NOT_FOUND). */
+            200: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Sent when the response is the kept first response to this Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON. `INVALID_REQUEST`: The request does not match the schema. */
+            400: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `AUTH_MISSING`: The Authorization header is missing. Send "Authorization: Bearer <token>". `AUTH_INVALID`: The access token is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `SENDER_MISMATCH`: The request names an agency other than the one the token belongs to. */
+            403: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND`: No such order for this agency. */
+            404: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_IN_USE`: Another request with this Idempotency-Key is being processed; retry shortly. */
+            409: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type must be application/json. */
+            415: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An internal error occurred; nothing was changed. */
+            500: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+            /** @description `UNAVAILABLE`: The service is temporarily unavailable; retry after the delay in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderCancelResponse"];
+                };
+            };
+        };
+    };
+    AirOrderInvoluntaryAccept: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable characters, scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirOrderInvoluntaryAcceptRequest"];
+            };
+        };
+        responses: {
+            /** @description Processed. `Success: {}` when every item succeeded; otherwise `Errors` and FAILED items (BOOKING_NOT_FOUND, BOOKING_CANCELED, NO_PENDING_CHANGE, NO_REPLACEMENT_OFFERED). */
+            200: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Sent when the response is the kept first response to this Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON. `INVALID_REQUEST`: The request does not match the schema. */
+            400: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `AUTH_MISSING`: The Authorization header is missing. Send "Authorization: Bearer <token>". `AUTH_INVALID`: The access token is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `SENDER_MISMATCH`: The request names an agency other than the one the token belongs to. */
+            403: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND`: No such order for this agency. */
+            404: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_IN_USE`: Another request with this Idempotency-Key is being processed; retry shortly. */
+            409: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type must be application/json. */
+            415: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An internal error occurred; nothing was changed. */
+            500: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+            /** @description `UNAVAILABLE`: The service is temporarily unavailable; retry after the delay in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
+                };
+            };
+        };
+    };
+    AirOrderInvoluntaryCancel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable characters, scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirOrderInvoluntaryCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description Processed. `Success: {}` when every item succeeded; otherwise `Errors` and FAILED items (BOOKING_NOT_FOUND, BOOKING_CANCELED, NO_PENDING_CHANGE). */
+            200: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Sent when the response is the kept first response to this Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON. `INVALID_REQUEST`: The request does not match the schema. */
+            400: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `AUTH_MISSING`: The Authorization header is missing. Send "Authorization: Bearer <token>". `AUTH_INVALID`: The access token is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `SENDER_MISMATCH`: The request names an agency other than the one the token belongs to. */
+            403: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND`: No such order for this agency. */
+            404: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_IN_USE`: Another request with this Idempotency-Key is being processed; retry shortly. */
+            409: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type must be application/json. */
+            415: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An internal error occurred; nothing was changed. */
+            500: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+            /** @description `UNAVAILABLE`: The service is temporarily unavailable; retry after the delay in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+        };
+    };
+    AirOrderRetrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirOrderRetrieveRequest"];
+            };
+        };
+        responses: {
+            /** @description Processed. `Success: {}` when every item succeeded; otherwise `Errors` and FAILED items (BOOKING_NOT_FOUND). */
+            200: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON. `INVALID_REQUEST`: The request does not match the schema. */
+            400: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `AUTH_MISSING`: The Authorization header is missing. Send "Authorization: Bearer <token>". `AUTH_INVALID`: The access token is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `SENDER_MISMATCH`: The request names an agency other than the one the token belongs to. */
+            403: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND`: No such order for this agency. */
+            404: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type must be application/json. */
+            415: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An internal error occurred; nothing was changed. */
+            500: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+            /** @description `UNAVAILABLE`: The service is temporarily unavailable; retry after the delay in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRetrieveResponse"];
+                };
+            };
+        };
+    };
+    AirOrderEventList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirOrderEventListRequest"];
+            };
+        };
+        responses: {
+            /** @description Processed. `Success: {}` when every item succeeded; otherwise `Errors` and FAILED items (). */
+            200: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON. `INVALID_REQUEST`: The request does not match the schema. */
+            400: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+            /** @description `AUTH_MISSING`: The Authorization header is missing. Send "Authorization: Bearer <token>". `AUTH_INVALID`: The access token is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+            /** @description `SENDER_MISMATCH`: The request names an agency other than the one the token belongs to. */
+            403: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type must be application/json. */
+            415: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An internal error occurred; nothing was changed. */
+            500: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+            /** @description `UNAVAILABLE`: The service is temporarily unavailable; retry after the delay in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderEventListResponse"];
+                };
+            };
+        };
+    };
+}
