@@ -55,7 +55,15 @@ export async function untilWaitingForLock(service: TestService, count = 1): Prom
     await sleep(100);
     return;
   }
-  const client = new pg.Client(service.databaseUrl);
+  await untilSessionsWaitForLock(service.databaseUrl, count);
+}
+
+/**
+ * PostgreSQL: until `count` sessions on the database wait for a lock. A client of its own: inside a
+ * transaction, pg_stat_activity would keep showing what it first showed.
+ */
+export async function untilSessionsWaitForLock(databaseUrl: string, count: number): Promise<void> {
+  const client = new pg.Client(databaseUrl);
   await client.connect();
   try {
     for (let attempt = 0; attempt < 500; attempt++) {

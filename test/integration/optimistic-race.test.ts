@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { asNdjson, CliSandbox } from '../helpers/cli.js';
 import { bearer, involuntaryCancelRQ } from '../helpers/documents.js';
 import { openStoreAt, raceFixture, refundItem, storedBooking, ticketsRefundedTwice } from '../helpers/cancel-race.js';
+import { untilSessionsWaitForLock } from '../helpers/store-hold.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
 
 /**
@@ -36,22 +36,6 @@ after(async () => {
   await database?.drop();
 });
 
-/** Until `count` sessions wait for a lock. A client of its own: in a transaction, pg_stat_activity would stay as first read. */
-async function waitingForLocks(count: number): Promise<void> {
-  const client = new pg.Client(database!.url);
-  await client.connect();
-  try {
-    for (let attempt = 0; attempt < 1000; attempt += 1) {
-      const result = await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
-      if (result.rows[0].n >= count) return;
-      await sleep(10);
-    }
-    throw new Error(`fewer than ${count} writes waited for the lock`);
-  } finally {
-    await client.end();
-  }
-}
-
 test('two serve processes lose and win the optimistic race on one booking: one refund, one outcome, both answers alike',
   { skip: postgres ? false : 'the optimistic write is PostgreSQL\'s; SQLite has one writer at a time', timeout: 60_000 }, async () => {
     const servers = await Promise.all([sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } }), sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } })]);
@@ -65,7 +49,7 @@ test('two serve processes lose and win the optimistic race on one booking: one r
       await hold.query('lock table refunds in exclusive mode');
       const pending = servers.map((server) => server.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(target.orderId, [target.reference]), bearer(token)));
       // Both decided on the same version and sent their writes.
-      await Promise.race([waitingForLocks(2), Promise.all(pending).then((answers) => {
+      await Promise.race([untilSessionsWaitForLock(database!.url, 2), Promise.all(pending).then((answers) => {
         throw new Error(`answered before both waited: ${answers.map((answer) => answer.text).join(' | ')}`);
       })]);
       await hold.query('commit');
