@@ -15,14 +15,15 @@ export class AuthNotifications {
   private listening = false;
   private changes = 0;
   private closed = false;
-  private timer: NodeJS.Timeout | null = null;
+  /** Not before this time (ms) is listening tried again after the connection was lost. */
+  private retryAt = 0;
 
   constructor(private readonly connectionString: string, private readonly connectTimeoutMs: number) {}
 
   /** A value that changes whenever tokens or agencies may have changed; null when this cannot be told. */
   marker(): string | null {
     if (!this.listening) {
-      if (this.client === null && this.timer === null && !this.closed) void this.listen();
+      if (this.client === null && !this.closed && Date.now() >= this.retryAt) void this.listen();
       return null;
     }
     return String(this.changes);
@@ -41,7 +42,7 @@ export class AuthNotifications {
       this.listening = false;
       this.client = null;
       void client.end().catch(() => {});
-      if (!this.closed) this.timer = setTimeout(() => { this.timer = null; }, RECONNECT_MS).unref();
+      this.retryAt = Date.now() + RECONNECT_MS;
     };
     client.on('error', lost);
     client.on('end', lost);
@@ -60,7 +61,6 @@ export class AuthNotifications {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
     const client = this.client;
     this.client = null;
     this.listening = false;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { AirlineChangesTable, BookingsTable, RefundsTable } from '../tables.js';
 import type { KeptResponse } from '../repositories/idempotency-repository.js';
-import { bookingFromRow, changeFromRow, refundFromRow } from '../repositories/orders-repository.js';
+import { bookingFromRow, CHANGES_OF_BOOKING_JSON, changeFromRow, refundFromRow, REFUNDS_OF_BOOKING_JSON } from '../repositories/orders-repository.js';
 import { KeptResponseTaken, orderUpdateStatements, type ChangeOrder, type OrderChangeScope, type OrderSnapshot, type OrderUpdate } from '../order-change.js';
 import type { OrderRow } from '../repositories/orders-repository.js';
 import { numbered } from '../raw-sql.js';
@@ -49,10 +49,7 @@ export class OrderContention extends Error {
 
 // `$3` is the references to read, or null for every booking of the order.
 const READ = `select o.order_id, o.agency_id, o.currency, o.version,
-  (select json_agg(json_build_object('b', b,
-      'c', (select json_agg(c order by c.detected_at, c.change_id) from airline_changes c where c.order_id = b.order_id and c.reference = b.reference),
-      'r', (select json_agg(r order by r.position) from refunds r where r.order_id = b.order_id and r.reference = b.reference))
-    order by b.position)
+  (select json_agg(json_build_object('b', b, 'c', ${CHANGES_OF_BOOKING_JSON}, 'r', ${REFUNDS_OF_BOOKING_JSON}) order by b.position)
     from bookings b where b.order_id = o.order_id and ($3::text[] is null or b.reference = any($3::text[]))) as bookings,
   (select row_to_json(k) from idempotency_keys k where k.agency_id = $4 and k.operation = $5 and k.idempotency_key = $6) as kept
   from (select 1) as one left join orders o on o.order_id = $1 and ($2::text is null or o.agency_id = $2)`;

@@ -92,6 +92,11 @@ export async function lockOrders(db: Executor, orderIds: readonly string[]): Pro
   await runSql(db, `select order_id from orders where order_id in (${placeholders(ids.length)}) order by order_id for update`, ids);
 }
 
+/** PostgreSQL: a booking `b`'s airline changes, in detection order, as one JSON array (null when none). */
+export const CHANGES_OF_BOOKING_JSON = '(select json_agg(c order by c.detected_at, c.change_id) from airline_changes c where c.order_id = b.order_id and c.reference = b.reference)';
+/** PostgreSQL: a booking `b`'s refunds, in the order they were made, as one JSON array (null when none). */
+export const REFUNDS_OF_BOOKING_JSON = '(select json_agg(r order by r.position) from refunds r where r.order_id = b.order_id and r.reference = b.reference)';
+
 type BookingWithChildren = BookingsTable & { changes_json: AirlineChangesTable[] | null; refunds_json: RefundsTable[] | null };
 
 /**
@@ -103,9 +108,7 @@ export async function loadOrderBookings(db: Executor, orderId: string, reference
   const only = (alias: string) => references ? ` and ${alias}reference in (${placeholders(references.length)})` : '';
   const parameters = [orderId, ...(references ?? [])];
   if (isPostgres(db)) {
-    const rows = await runSql<BookingWithChildren>(db, `select b.*,
-      (select json_agg(c order by c.detected_at, c.change_id) from airline_changes c where c.order_id = b.order_id and c.reference = b.reference) as changes_json,
-      (select json_agg(r order by r.position) from refunds r where r.order_id = b.order_id and r.reference = b.reference) as refunds_json
+    const rows = await runSql<BookingWithChildren>(db, `select b.*, ${CHANGES_OF_BOOKING_JSON} as changes_json, ${REFUNDS_OF_BOOKING_JSON} as refunds_json
       from bookings b where b.order_id = ?${only('b.')} order by b.position`, parameters);
     return rows.map((row) => bookingFromRow(row, (row.changes_json ?? []).map(changeFromRow), (row.refunds_json ?? []).map(refundFromRow)));
   }
