@@ -10,6 +10,7 @@ import type { RateLimiter } from '../rate-limiter.js';
 import type { TokenLookup } from '../token-lookup.js';
 import { requestSchemaFor } from '../schemas/request-schema.js';
 import { responseSchema } from '../schemas/response-schema.js';
+import { wireOrderSerializer } from '../schemas/wire-order-serializer.js';
 
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
@@ -35,6 +36,7 @@ export function operationRouteOptions(operation: OperationWire, deps: OperationR
   return {
     config: { operation },
     schema: { body: requestSchemaFor(operation), response: { 200: envelopeSchema, default: envelopeSchema } },
+    serializerCompiler: wireOrderSerializer,
     onRequest: async (request: FastifyRequest) => {
       if (!JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) throw errors.unsupportedMediaType();
     },
