@@ -31,11 +31,6 @@ export async function actForAgency(
   if (outcome.kind !== 'processed') return { ok: false, message: `No order ${input.orderId}.` };
   const [item] = outcome.result.items;
   if (!item?.outcome.ok) return { ok: false, message: item && !item.outcome.ok ? `${item.outcome.code}: ${item.outcome.message}` : 'Nothing was done.' };
-  if (item.outcome.changed) {
-    for (const refund of item.outcome.booking.refunds) {
-      metrics.refunds.inc({ currency: outcome.result.currency });
-      metrics.refundedMinor.inc({ currency: outcome.result.currency }, refund.amount);
-    }
-  }
+  metrics.countRefunds(outcome.result);
   return { ok: true };
 }

@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry } from './registry.js';
+import type { OperationResult } from '../service/order-operations.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -12,6 +13,17 @@ export class ServiceMetrics {
   readonly refundedMinor = this.registry.register(new Counter('airorder_refunded_minor_units_total', 'Amount refunded in the currency\'s minor units, by currency.'));
   readonly webhookDeliveries = this.registry.register(new Counter('airorder_webhook_deliveries_total', 'Webhook attempts made by this process, by outcome: delivered, retry, failed, disabled.'));
   readonly storeSeconds = this.registry.register(new Histogram('airorder_store_transaction_duration_seconds', 'Time of an operation\'s store transaction, by operation.', LATENCY_BUCKETS));
+  /** The refunds an operation made (a retry's stored refunds are not counted again), by whoever asked for it. */
+  countRefunds(result: OperationResult): void {
+    for (const { outcome } of result.items) {
+      if (!outcome.ok || !outcome.changed) continue;
+      for (const refund of outcome.booking.refunds) {
+        this.refunds.inc({ currency: result.currency });
+        this.refundedMinor.inc({ currency: result.currency }, refund.amount);
+      }
+    }
+  }
+
   private pendingChanges = 0;
   private oldestUndeliveredSeconds = 0;
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/api-error.js';
-import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { runOperation, type OperationName, type OperationResult, type RenderedResponse } from '../../service/order-operations.js';
 import { buildEnvelope } from '../envelope.js';
 import { readIdempotencyKey } from '../idempotency-key.js';
@@ -30,17 +29,6 @@ function renderer(operation: OperationWire<OperationName>, deps: OperationRouteD
   };
 }
 
-/** Refunds this request made (a retry's stored refunds are not counted again). */
-function countRefunds(metrics: ServiceMetrics, result: OperationResult): void {
-  for (const { outcome } of result.items) {
-    if (!outcome.ok || !outcome.changed) continue;
-    for (const refund of outcome.booking.refunds) {
-      metrics.refunds.inc({ currency: result.currency });
-      metrics.refundedMinor.inc({ currency: result.currency }, refund.amount);
-    }
-  }
-}
-
 function operationRoute(app: FastifyInstance, operation: OperationWire<OperationName>, deps: OperationRouteDeps): void {
   app.post(operation.path, operationRouteOptions(operation, deps), async (request: FastifyRequest, reply: FastifyReply) => {
     const input = request.envelopeInput!;
@@ -58,7 +46,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
     }, renderer(operation, deps, request, reply)), deps.requestTimeoutMs);
 
     deps.metrics?.storeSeconds.observe({ operation: operation.title }, (performance.now() - started) / 1000);
-    if (outcome.kind === 'processed' && deps.metrics) countRefunds(deps.metrics, outcome.result);
+    if (outcome.kind === 'processed') deps.metrics?.countRefunds(outcome.result);
     if (outcome.kind === 'order-not-found') throw errors.orderNotFound(orderId);
     if (outcome.kind === 'replayed') {
       request.outcomeCode = 'REPLAYED';
