@@ -97,7 +97,8 @@ function statementName(text: string): string | undefined {
 
 /**
  * One statement storing the update. Its last line runs once every WITH clause has run to its end
- * (each is counted, below an OFFSET 0 that keeps them first), locks waited for included, and fails
+ * (each is counted, in turn, below an OFFSET 0 that keeps them first; the kept response last, as a
+ * transaction would keep it after its writes), locks waited for included, and fails
  * the statement, so that nothing of it is stored, when the order's version is no longer `version`
  * or when the request's time ran out meanwhile: a request answered 503 stores nothing.
  */
@@ -119,9 +120,11 @@ function writeStatement(scope: OrderChangeScope, order: OrderRow, version: strin
   if (update.keep && scope.idempotency) {
     const key = scope.idempotency;
     // An expired response under the key is replaced; a live one (another request's, stored
-    // meanwhile, for another order: one for this order moved its version on) is not, and nothing is stored.
+    // meanwhile, for another order: one for this order moved its version on) is not, and nothing is
+    // stored. The response is kept once every write is done (its WHERE reads them), as a
+    // transaction keeps it last: a request that another one finishes first is the one refused.
     clauses.push(`kept as (insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, response_status, response_body, request_id, created_at, expires_at)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (agency_id, operation, idempotency_key) do update set
+      select ?, ?, ?, ?, ?::integer, ?, ?, ?, ? where ${[...counts].join(' + ')} >= 0 on conflict (agency_id, operation, idempotency_key) do update set
       request_hash = excluded.request_hash, response_status = excluded.response_status, response_body = excluded.response_body,
       request_id = excluded.request_id, created_at = excluded.created_at, expires_at = excluded.expires_at
       where idempotency_keys.expires_at <= excluded.created_at returning 1)`);
@@ -137,7 +140,7 @@ function writeStatement(scope: OrderChangeScope, order: OrderRow, version: strin
       when clock_timestamp() > statement_timestamp() + ?::double precision * interval '1 millisecond'
         then airorder_refuse('the request ran out of time', '${OUT_OF_TIME}')
       else 1 end as stored
-    from (select ${counts[0]} as moved, ${kept} as kept, ${counts.slice(1).join(' + ') || '0'} as written offset 0) as s`;
+    from (select ${counts[0]} as moved, ${counts.slice(1).join(' + ') || '0'} as written, ${kept} as kept offset 0) as s`;
   return { text: numbered(text), values };
 }
 
