@@ -1,5 +1,8 @@
 /**
- * `npm run bench -- --limit [--limit-orders 200000] [--duration 10] [--pairs 3] [--stores sqlite,sqlite-power,postgres] [--connections 50]`
+ * `npm run bench -- --limit [--limit-orders 200000] [--duration 10] [--pairs 3] [--stores sqlite,sqlite-power,postgres] [--connections 50] [--profile]`
+ *
+ * --profile: airorder's process runs under `node --cpu-prof`, one per store and operation; each profile
+ * is kept in bench/results/profiles/ and summarised (bench/profile-summary.ts) as the runs end.
  *
  * airorder against the reference limit (../shared/bench/limit, see limit-reference.ts): for each
  * store, the reference's AirOrderCancel server in the matching design and airorder's service, on
@@ -21,10 +24,11 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../scripts/postgres-cluster.js';
 import { writeLimitDocuments } from './limit-orders.js';
+import { formatSummary, summariseProfileFile } from './profile-summary.js';
 import { missingReference, Reference, REFERENCE_DIR, referenceData, type DriverRun, type ReferenceData, type ReferencePostgres } from './limit-reference.js';
 import { airorder, ROOT, startService, type Service } from './processes.js';
 
-interface LimitOptions { orders: number; duration: number; pairs: number; stores: StoreName[]; connections: number }
+interface LimitOptions { orders: number; duration: number; pairs: number; stores: StoreName[]; connections: number; profile: boolean }
 
 type StoreName = 'sqlite' | 'sqlite-power' | 'postgres';
 type Operation = 'cancel' | 'accept' | 'involuntaryCancel';
@@ -65,6 +69,7 @@ function parseLimitOptions(argv: string[]): LimitOptions {
     pairs: number('--pairs', 3, 1),
     stores: stores as StoreName[],
     connections: number('--connections', 50, 1),
+    profile: argv.includes('--profile'),
   };
 }
 
@@ -143,7 +148,31 @@ async function airorderStore(bench: Bench, store: StoreName): Promise<{ env: Rec
   const token = (await airorder(['token', 'issue', '--agency-id', bench.data.AGENCY.id], env)).stdout.trim();
   await airorder(['orders', 'import', bench.documents.orders], env);
   await airorder(['changes', 'import', bench.documents.changes], env);
+  if (store === 'postgres') await settlePostgres(env.DATABASE_URL);
   return { env, token };
+}
+
+/**
+ * airorder's database as the reference's seed leaves its own: vacuumed and analysed, checkpointed and
+ * in the buffer cache. Without it, the runs right after the import pay for the import's aftermath
+ * (hint bits set on first read, autovacuum and analyse of the new rows), which the reference does not.
+ */
+async function settlePostgres(databaseUrl: string): Promise<void> {
+  const client = new pg.Client(databaseUrl);
+  await client.connect();
+  try {
+    await client.query('vacuum analyze');
+    await client.query('checkpoint');
+    try {
+      await client.query('create extension if not exists pg_prewarm');
+      await client.query(`select pg_prewarm(c.oid) from pg_class c
+        where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'i')`);
+    } catch {
+      // As the reference does: the cache stays cold where the extension is not installed.
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /** The reference's store as its seed leaves it: it changes its data as it runs, so every operation's series starts on a fresh one. */
@@ -207,16 +236,22 @@ function sequence(first: number, end: number) {
 async function benchStore(bench: Bench, store: StoreName): Promise<Pair[]> {
   const { options, reference } = bench;
   const { env, token } = await airorderStore(bench, store);
-  const port = await freePort();
-  const service = await startService([path.join(ROOT, 'bin', 'airorder.js'), 'serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    `http://127.0.0.1:${port}/healthz`, path.join(bench.workdir, 'logs', `airorder-${store}.log`));
   const warm = Math.min(3, options.duration);
   const pairs: Pair[] = [];
   const conn = ['--conn', options.connections];
   try {
     for (const operation of OPERATIONS) {
       progress(`[${store}] ${operation.name}: fresh reference, warm-up, ${options.pairs} pair(s) of ${options.duration} s runs…`);
-      const { server, pgPid } = await freshReference(bench, store, operation.name);
+      // A process per operation, so that with --profile each operation has a profile of its own.
+      const profileDir = path.join(ROOT, 'bench', 'results', 'profiles', `${store}-${operation.name}`);
+      if (options.profile) fs.rmSync(profileDir, { recursive: true, force: true });
+      const port = await freePort();
+      const service = await startService([...(options.profile ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []), path.join(ROOT, 'bin', 'airorder.js'), 'serve'],
+        { ...env, PORT: String(port), HOST: '127.0.0.1' }, `http://127.0.0.1:${port}/healthz`, path.join(bench.workdir, 'logs', `airorder-${store}.log`));
+      const { server, pgPid } = await freshReference(bench, store, operation.name).catch(async (error: unknown) => {
+        await service.stop();
+        throw error;
+      });
       try {
         const firstK = operation.slot * options.orders;
         const lastK = (operation.slot + 1) * options.orders;
@@ -241,13 +276,26 @@ async function benchStore(bench: Bench, store: StoreName): Promise<Pair[]> {
         await checkSettled(service, token, bench.data, options.orders, operation.name, [firstK, lastSent]);
       } finally {
         await server.stop();
+        await service.stop();
       }
+      if (options.profile) reportProfile(profileDir, `${store} ${operation.name}`);
     }
   } finally {
-    await service.stop();
     fs.rmSync(path.join(bench.workdir, `airorder-${store}`), { recursive: true, force: true });
   }
   return pairs;
+}
+
+/** The summary of the profile airorder's process wrote on exit (the runs, the warm-up and the idle time between them). */
+function reportProfile(dir: string, title: string): void {
+  const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((name) => name.endsWith('.cpuprofile')) : undefined;
+  if (!file) {
+    progress(`${title}: no profile was written in ${dir}`);
+    return;
+  }
+  const summary = formatSummary(summariseProfileFile(path.join(dir, file), 20));
+  fs.writeFileSync(path.join(dir, 'summary.txt'), `${summary}\n`);
+  progress(`\nprofile of airorder, ${title} (${path.relative(ROOT, path.join(dir, file))}):\n${summary}\n`);
 }
 
 function progress(line: string): void {

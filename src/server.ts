@@ -31,7 +31,11 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
   return timer;
 }
 
-const LOG_CHUNK_BYTES = 4096;
+// PIPE_BUF on Linux: a write of at most this many bytes to a pipe is never interleaved with another
+// process's write, so the workers of `serve --workers N`, sharing one standard output, never cut each
+// other's lines (a single line longer than this is written on its own and may be).
+const LOG_WRITE_BYTES = 4096;
+const LOG_CHUNK_BYTES = 3072;
 const LOG_FLUSH_MS = 200;
 
 export interface RunningServer {
@@ -45,9 +49,9 @@ export async function startServer(config: Config, options: { migrate: boolean } 
   const store = openStore(config, { serving: true });
   if (options.migrate) await migrateToLatest(store);
   // Asynchronous logging: a request never waits for its log line to reach the disk or the pipe.
-  // Lines are gathered into writes of 4 KiB: one write per request line cost more than the line itself
-  // under load. The timer bounds how long a line waits when traffic is light.
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_CHUNK_BYTES });
+  // Lines are gathered into writes of 3–4 KiB of whole lines: one write per request line cost more than
+  // the line itself under load. The timer bounds how long a line waits when traffic is light.
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_CHUNK_BYTES, maxWrite: LOG_WRITE_BYTES });
   const flushLog = setInterval(() => destination.flush(), LOG_FLUSH_MS);
   flushLog.unref();
   const app = await buildApp({ config, store, logger: { level: config.logLevel, stream: destination } });

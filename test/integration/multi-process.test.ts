@@ -90,6 +90,18 @@ function listeningLines(server: ServeProcess): number {
   return server.stdout().split('\n').filter((line) => line.includes('Server listening')).length;
 }
 
+/** The processes that logged a served request, from the JSON lines on standard output. */
+function requestPids(server: ServeProcess): Set<number> {
+  return new Set(server.stdout().split('\n').filter(Boolean).flatMap((line) => {
+    try {
+      const entry = JSON.parse(line) as { msg?: string; pid?: number };
+      return entry.msg === 'request' && entry.pid ? [entry.pid] : [];
+    } catch {
+      return [];
+    }
+  }));
+}
+
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -110,15 +122,16 @@ test(`serve --workers 2 on one ${testStoreKind()} database: parallel cancels of 
   await waitFor(() => listeningLines(server) >= 2, 'both workers to listen');
   await race(workers, [server]);
 
-  const pids = new Set(server.stdout().split('\n').filter(Boolean).flatMap((line) => {
-    try {
-      const entry = JSON.parse(line) as { msg?: string; pid?: number };
-      return entry.msg === 'request' && entry.pid ? [entry.pid] : [];
-    } catch {
-      return [];
-    }
-  }));
+  // Each worker writes its log lines in chunks, at the latest every 200 ms: wait for both to have written.
+  await waitFor(() => requestPids(server).size >= 2, 'request log lines from both worker processes', 10_000)
+    .catch(() => {});
+  const pids = requestPids(server);
   assert.equal(pids.size, 2, `requests were served by both worker processes: ${[...pids].join(', ')}`);
+  // The workers share one standard output: no line may be cut by another process's write.
+  const written = server.stdout();
+  const lines = written.slice(0, written.lastIndexOf('\n')).split('\n').filter(Boolean);
+  const whole = lines.filter((line) => { try { JSON.parse(line); return true; } catch { return false; } });
+  assert.deepEqual(lines.filter((line) => !whole.includes(line)), [], 'every line on standard output is one whole JSON log line');
 
   server.child.kill('SIGTERM');
   const exit = await Promise.race([server.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]);
