@@ -7,6 +7,7 @@ import type { Booking } from '../domain/order.js';
 import { bookingEvents } from '../events/booking-events.js';
 import type { EventActor } from '../events/event-types.js';
 import { errors } from '../errors/api-error.js';
+import { itemErrors } from '../errors/item-error.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
 import type { IdempotencyScope } from '../store/repositories/idempotency-repository.js';
 import type { OrderRow } from '../store/repositories/orders-repository.js';
@@ -68,7 +69,7 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
   for (const reference of request.references) {
     const booking = bookings.find((candidate) => candidate.reference === reference);
     if (!booking) {
-      items.push({ reference, outcome: failed('BOOKING_NOT_FOUND', `Booking ${reference} is not part of order ${order.orderId}.`) });
+      items.push({ reference, outcome: failed(itemErrors.bookingNotFound(reference, order.orderId)) });
       continue;
     }
     const outcome = RULES[request.operation](booking, now);

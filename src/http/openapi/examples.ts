@@ -5,6 +5,7 @@ import { involuntaryCancel } from '../../domain/involuntary-cancel.js';
 import type { Booking, Order, Segment } from '../../domain/order.js';
 import { errors, type ApiError } from '../../errors/api-error.js';
 import type { RequestErrorCode } from '../../errors/error-codes.js';
+import { itemErrors } from '../../errors/item-error.js';
 import type { Agency } from '../../store/repositories/agencies-repository.js';
 import { buildEnvelope } from '../envelope.js';
 import { bookingEvents, changeNotice } from '../../events/booking-events.js';
@@ -171,7 +172,7 @@ export function successExamples(operation: OperationWire): Record<string, NamedE
         summary: 'BOOKING_NOT_FOUND: one of the references is not in the order',
         value: processedEnvelope(operation, [
           success[0]!,
-          { reference: 'NOPE12', outcome: failed('BOOKING_NOT_FOUND', `Booking NOPE12 is not part of order ${SAMPLE_ORDER.orderId}.`) },
+          { reference: 'NOPE12', outcome: failed(itemErrors.bookingNotFound('NOPE12', SAMPLE_ORDER.orderId)) },
         ]),
       };
       continue;
