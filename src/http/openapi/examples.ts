@@ -12,7 +12,7 @@ import { bookingEvents, changeNotice } from '../../events/booking-events.js';
 import { feedItem } from '../../events/wire-event.js';
 import type { OperationWire } from '../operations.js';
 import { wireOrder } from '../order-wire.js';
-import { failedItem, successItem, type ItemOperationName, type WireFailure } from '../result-items.js';
+import { failedItem, renderItems, type ItemOperationName } from '../result-items.js';
 import { FIELD_RULES } from '../schemas/field-rules.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
@@ -125,7 +125,7 @@ interface ItemCase { reference: string; outcome: BookingOutcome }
 function processedEnvelope(operation: OperationWire, cases: ItemCase[]) {
   const name = operation.name;
   if (name === 'eventList') throw new Error('The event feed has no booking items');
-  const failures: WireFailure[] = cases.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]);
+  const { items, failures } = renderItems(name, SAMPLE_ORDER.orderId, SAMPLE_ORDER.currency, cases);
   const shown = cases.flatMap(({ outcome }) => outcome.ok ? [outcome.booking] : []);
   return buildEnvelope({
     operation,
@@ -134,9 +134,7 @@ function processedEnvelope(operation: OperationWire, cases: ItemCase[]) {
     requestId: REQUEST_ID,
     agency: SAMPLE_AGENCY,
     ...(operation.name === 'retrieve' ? { extra: { Order: wireOrder(SAMPLE_ORDER, shown) } } : {}),
-    items: cases.map(({ reference, outcome }) => outcome.ok
-      ? successItem(name, SAMPLE_ORDER.orderId, reference, outcome.booking, SAMPLE_ORDER.currency)
-      : failedItem(name, SAMPLE_ORDER.orderId, reference, outcome)),
+    items,
     failures,
   });
 }

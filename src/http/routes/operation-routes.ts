@@ -4,7 +4,7 @@ import { runOperation, type OperationName, type OperationResult, type RenderedRe
 import { buildEnvelope } from '../envelope.js';
 import { readIdempotencyKey } from '../idempotency-key.js';
 import { OPERATIONS, type OperationWire } from '../operations.js';
-import { failedItem, successItem } from '../result-items.js';
+import { renderItems } from '../result-items.js';
 import { withDeadline } from '../with-timeout.js';
 import { operationRouteOptions, type OperationRouteDeps } from './operation-hooks.js';
 
@@ -12,7 +12,7 @@ export type { OperationRouteDeps } from './operation-hooks.js';
 
 function renderer(operation: OperationWire<OperationName>, deps: OperationRouteDeps, request: FastifyRequest, reply: FastifyReply) {
   return (result: OperationResult): RenderedResponse => {
-    const failures = result.items.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]);
+    const { items, failures } = renderItems(operation.name, result.orderId, result.currency, result.items);
     request.outcomeCode = failures[0]?.code ?? 'OK';
     const envelope = buildEnvelope({
       operation,
@@ -20,9 +20,7 @@ function renderer(operation: OperationWire<OperationName>, deps: OperationRouteD
       referenceVersion: request.envelopeInput!.referenceVersion,
       requestId: request.id,
       agency: request.agency,
-      items: result.items.map(({ reference, outcome }) => outcome.ok
-        ? successItem(operation.name, result.orderId, reference, outcome.booking, result.currency)
-        : failedItem(operation.name, result.orderId, reference, outcome)),
+      items,
       failures,
     });
     return { status: 200, body: reply.serialize(envelope) as string };
