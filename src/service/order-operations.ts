@@ -125,7 +125,8 @@ const DEADLINE_ROUNDS = 3;
 /**
  * Applies one operation to each requested booking of an order. A booking whose change's deadline
  * has passed gets the deadline's consequence first, in a change of its own, exactly as the
- * scheduler would have applied it: the outcome never depends on which came first.
+ * scheduler would have applied it: the outcome never depends on which came first. What happened is
+ * the result, refusals included; how it is answered (HTTP statuses, the envelope) is the caller's.
  */
 export async function runOperation(store: Store, clock: Clock, request: OperationRequest): Promise<OperationOutcome> {
   for (let round = 1; ; round += 1) {
@@ -168,7 +169,9 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
         if (request.idempotency) {
           response = request.idempotency.respond(result);
           const expiresAt = new Date(Date.parse(now) + IDEMPOTENCY_TTL_MS).toISOString();
-          update.keep = { requestHash: request.idempotency.requestHash, ...response, requestId: request.actor.requestId ?? '', expiresAt };
+          update.keep = {
+            requestHash: request.idempotency.requestHash, status: response.status, body: response.body, requestId: request.actor.requestId ?? '', expiresAt,
+          };
         }
         const changes = update.bookings.length > 0 || update.keep !== null;
         if (changes && request.deadline && !request.deadline.claimCommit()) return refused('out-of-time');
