@@ -27,7 +27,7 @@ export async function actForAgency(
     orderId: input.orderId,
     references: [input.reference],
     idempotency: null,
-  }, () => ({ status: 200, body: '' }));
+  });
   if (outcome.kind !== 'processed') return { ok: false, message: `No order ${input.orderId}.` };
   const [item] = outcome.result.items;
   if (!item?.outcome.ok) return { ok: false, message: item && !item.outcome.ok ? `${item.outcome.code}: ${item.outcome.message}` : 'Nothing was done.' };

@@ -1,3 +1,4 @@
+import { itemErrors } from '../errors/item-error.js';
 import { changedTo, failed, inDetectionOrder, pendingChanges, unchanged, type BookingOutcome } from './booking-outcome.js';
 import { reassignCoupons } from './coupon-reassignment.js';
 import { changeItinerary, orderCoupons } from './itinerary.js';
@@ -9,18 +10,17 @@ import type { Booking } from './order.js';
  */
 export function acceptChanges(booking: Booking): BookingOutcome {
   if (booking.status === 'CANCELED') {
-    return failed('BOOKING_CANCELED', `Booking ${booking.reference} is cancelled.`);
+    return failed(itemErrors.bookingCancelled(booking.reference));
   }
   const pending = inDetectionOrder(pendingChanges(booking));
   if (pending.length === 0) {
     const latest = booking.changes.at(-1);
     if (latest?.status === 'ACCEPTED') return unchanged(booking);
-    return failed('NO_PENDING_CHANGE', `Booking ${booking.reference} has no airline-initiated change awaiting action.`);
+    return failed(itemErrors.noPendingChange(booking.reference));
   }
   const withoutReplacement = pending.find((change) => change.addedSegments.length === 0);
   if (withoutReplacement) {
-    return failed('NO_REPLACEMENT_OFFERED',
-      `Change ${withoutReplacement.changeId} only removes flights; it can be cancelled (AirOrderInvoluntaryCancel), not accepted.`);
+    return failed(itemErrors.noReplacementOffered(withoutReplacement.changeId));
   }
 
   let { segments, passengers } = booking;

@@ -1,6 +1,5 @@
+import type { ItemError } from '../errors/item-error.js';
 import type { AirlineChange, Booking } from './order.js';
-
-export type ItemFailureCode = 'BOOKING_NOT_FOUND' | 'BOOKING_CANCELED' | 'NO_PENDING_CHANGE' | 'NO_REPLACEMENT_OFFERED';
 
 /**
  * What an operation did to one booking. `booking` is the new state; `changed` says whether it
@@ -8,10 +7,11 @@ export type ItemFailureCode = 'BOOKING_NOT_FOUND' | 'BOOKING_CANCELED' | 'NO_PEN
  */
 export type BookingOutcome =
   | { ok: true; booking: Booking; changed: boolean }
-  | { ok: false; code: ItemFailureCode; message: string };
+  | ({ ok: false } & ItemError);
 
-export function failed(code: ItemFailureCode, message: string): BookingOutcome {
-  return { ok: false, code, message };
+/** A failure from the catalogue (src/errors/item-error.ts): the domain names it, never words it. */
+export function failed(error: ItemError): BookingOutcome {
+  return { ok: false, code: error.code, message: error.message };
 }
 
 export function unchanged(booking: Booking): BookingOutcome {

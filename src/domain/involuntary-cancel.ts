@@ -1,3 +1,4 @@
+import { itemErrors } from '../errors/item-error.js';
 import { changedTo, failed, pendingChanges, unchanged, type BookingOutcome } from './booking-outcome.js';
 import type { Booking } from './order.js';
 import { refundQuote } from './refund-quote.js';
@@ -10,10 +11,10 @@ import { refundQuote } from './refund-quote.js';
 export function involuntaryCancel(booking: Booking, now: string): BookingOutcome {
   if (booking.status === 'CANCELED') {
     if (booking.cancellation === 'INVOLUNTARY') return unchanged(booking);
-    return failed('BOOKING_CANCELED', `Booking ${booking.reference} was cancelled voluntarily; nothing is refunded.`);
+    return failed(itemErrors.cancelledVoluntarily(booking.reference));
   }
   if (pendingChanges(booking).length === 0) {
-    return failed('NO_PENDING_CHANGE', `Booking ${booking.reference} has no airline-initiated change awaiting action.`);
+    return failed(itemErrors.noPendingChange(booking.reference));
   }
   const refunds = refundQuote(booking).tickets.map((ticket) => ({ ...ticket, createdAt: now }));
   return changedTo({

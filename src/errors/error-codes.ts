@@ -20,7 +20,11 @@ export const REQUEST_ERRORS = {
 
 export type RequestErrorCode = keyof typeof REQUEST_ERRORS;
 
-/** Item-level failures: HTTP 200, the item is FAILED, the rest of the request proceeds. */
+/**
+ * Item-level failures: HTTP 200, the item is FAILED, the rest of the request proceeds. The one list
+ * of their codes (the domain's outcomes, the schemas' enums and the OpenAPI examples all derive from
+ * it), each with what it means; the text a failed item carries is made by `itemErrors` (item-error.ts).
+ */
 export const ITEM_ERRORS = {
   BOOKING_NOT_FOUND: 'The booking reference is not part of this order.',
   BOOKING_CANCELED: 'The booking is already cancelled.',

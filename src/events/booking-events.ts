@@ -3,7 +3,7 @@ import { toWireAmount } from '../domain/money.js';
 import type { AirlineChange, Booking } from '../domain/order.js';
 import { refundTotal } from '../domain/refund-calculator.js';
 import { refundQuote } from '../domain/refund-quote.js';
-import { wireChange, wireRefundQuote } from '../http/order-wire.js';
+import { wireChange, wireRefundQuote } from './change-wire.js';
 import type { AgencyEvent, EventActor, EventType } from './event-types.js';
 
 export interface OrderHead {

@@ -1,9 +1,22 @@
 import type { FastifyError } from 'fastify';
 import { ApiError, errors } from '../errors/api-error.js';
+import type { OperationRefusal } from '../service/order-operations.js';
 import { validationMessage } from './validation-message.js';
 
 /** Seconds a client should wait before retrying when the store is away or busy. */
 export const STORE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The catalogue's answer to a request the service refused as a whole (it did nothing of it). A request
+ * out of time has its 503 already (with-timeout.ts); the same error stands here should it come first.
+ */
+export function refusalError(refusal: OperationRefusal): ApiError {
+  switch (refusal) {
+    case 'idempotency-key-reused': return errors.idempotencyKeyReused();
+    case 'idempotency-key-in-use': return errors.idempotencyKeyInUse();
+    case 'out-of-time': return errors.unavailable(STORE_RETRY_AFTER_SECONDS);
+  }
+}
 
 /**
  * Maps anything thrown while serving a request to the catalogue: the store being unreachable or

@@ -1,41 +1,8 @@
 import { pendingChanges } from '../domain/booking-outcome.js';
 import { toWireAmount } from '../domain/money.js';
-import type { AirlineChange, Booking, Order, Segment } from '../domain/order.js';
-import { refundQuote, type RefundQuote } from '../domain/refund-quote.js';
-
-export function wireSegment(segment: Segment) {
-  return {
-    SegmentID: segment.segmentId,
-    Carrier: segment.carrier,
-    FlightNumber: segment.flightNumber,
-    Origin: segment.origin,
-    Destination: segment.destination,
-    Departure: segment.departure,
-    Arrival: segment.arrival,
-  };
-}
-
-/** An airline change as AirOrderRetrieve and the events show it; ActionDeadline only when the airline set one. */
-export function wireChange(change: AirlineChange) {
-  return {
-    ChangeID: change.changeId,
-    Kind: change.kind,
-    Status: change.status,
-    DetectedAt: change.detectedAt,
-    RemovedSegments: change.removedSegments,
-    AddedSegments: change.addedSegments.map(wireSegment),
-    ...(change.actionDeadline ? { ActionDeadline: change.actionDeadline } : {}),
-    ConsequenceOfInaction: change.consequenceOfInaction,
-  };
-}
-
-export function wireRefundQuote(quote: RefundQuote, currency: string) {
-  return {
-    Amount: toWireAmount(quote.amount, currency),
-    QuoteType: quote.quoteType,
-    Tickets: quote.tickets.map((ticket) => ({ TicketNumber: ticket.ticketNumber, Amount: toWireAmount(ticket.amount, currency) })),
-  };
-}
+import type { Booking, Order } from '../domain/order.js';
+import { refundQuote } from '../domain/refund-quote.js';
+import { wireChange, wireRefundQuote, wireSegment } from '../events/change-wire.js';
 
 function wireBooking(booking: Booking, currency: string) {
   const money = (minor: number) => toWireAmount(minor, currency);

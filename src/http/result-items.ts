@@ -2,6 +2,7 @@ import { toWireAmount } from '../domain/money.js';
 import { refundTotal } from '../domain/refund-calculator.js';
 import { refundText } from '../domain/refund-text.js';
 import type { Booking } from '../domain/order.js';
+import type { ItemResult } from '../service/order-operations.js';
 import type { WireOperationName } from './operations.js';
 
 export interface WireFailure {
@@ -56,4 +57,23 @@ export function failedItem(operation: ItemOperationName, orderId: string, refere
         RefundAmount: 0, RefundText: '', RefundPaxWiseFare: [],
       };
   }
+}
+
+/** A processed request's items, one per requested reference, and the failures its `Errors` lists. */
+export interface RenderedItems {
+  items: object[];
+  failures: WireFailure[];
+}
+
+/**
+ * The one renderer of per-booking results, for every operation that has them (the three changes and
+ * AirOrderRetrieve) and for the OpenAPI examples made from the same rules.
+ */
+export function renderItems(operation: ItemOperationName, orderId: string, currency: string, results: readonly ItemResult[]): RenderedItems {
+  return {
+    items: results.map(({ reference, outcome }) => outcome.ok
+      ? successItem(operation, orderId, reference, outcome.booking, currency)
+      : failedItem(operation, orderId, reference, outcome)),
+    failures: results.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]),
+  };
 }

@@ -6,7 +6,7 @@ import { dueChanges } from '../domain/deadline-consequence.js';
 import type { Booking } from '../domain/order.js';
 import { bookingEvents } from '../events/booking-events.js';
 import type { EventActor } from '../events/event-types.js';
-import { errors } from '../errors/api-error.js';
+import { itemErrors } from '../errors/item-error.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
 import type { IdempotencyScope } from '../store/repositories/idempotency-repository.js';
 import type { OrderRow } from '../store/repositories/orders-repository.js';
@@ -39,26 +39,54 @@ export interface OperationResult {
   items: ItemResult[];
 }
 
+/**
+ * A response of the caller's, kept under an Idempotency-Key so that a replay is the first response
+ * byte for byte. The service stores it and hands it back, and never reads it: its shape is the caller's.
+ */
+export interface CallerResponse {
+  status: number;
+  body: string;
+}
+
+/**
+ * The port through which a caller that sends an Idempotency-Key supplies the response to keep. It
+ * is asked inside the change, so that what is kept is exactly what is stored, and may be asked more
+ * than once (a change is decided again when the order moved meanwhile).
+ */
+export type ResponsePort = (result: OperationResult) => CallerResponse;
+
+export interface OperationIdempotency {
+  key: string;
+  /** Tells a retry (the same body) from a reuse of the key with another body. */
+  requestHash: string;
+  respond: ResponsePort;
+}
+
 export interface OperationRequest {
   operation: OperationName;
   actor: Actor & { agencyId: string };
   orderId: string;
   references: readonly string[];
-  idempotency: { key: string; requestHash: string } | null;
+  idempotency: OperationIdempotency | null;
   /** The request's time limit: past it, nothing is committed. */
   deadline?: Deadline;
 }
 
-/** A response as sent on the wire, so that a replay is the first response byte for byte. */
-export interface RenderedResponse {
-  status: number;
-  body: string;
-}
+/** Why a request was refused as a whole: nothing of it was done, and the caller says so its own way. */
+export type OperationRefusal =
+  /** The Idempotency-Key's kept response was made for another request body. */
+  | 'idempotency-key-reused'
+  /** Another request with the key, for another order, kept its response first. */
+  | 'idempotency-key-in-use'
+  /** The request's deadline passed before its commit. */
+  | 'out-of-time';
 
 export type OperationOutcome =
-  | { kind: 'processed'; result: OperationResult; response: RenderedResponse }
-  | { kind: 'replayed'; response: RenderedResponse; originalRequestId: string }
-  | { kind: 'order-not-found' };
+  /** `kept`: the response kept under the Idempotency-Key, when the request had one. */
+  | { kind: 'processed'; result: OperationResult; kept: CallerResponse | null }
+  | { kind: 'replayed'; response: CallerResponse; originalRequestId: string }
+  | { kind: 'order-not-found' }
+  | { kind: 'refused'; refusal: OperationRefusal };
 
 /** The rules on each requested booking, and what storing them takes. */
 function applyRules(order: OrderRow, bookings: readonly Booking[], request: OperationRequest, now: string): { result: OperationResult; update: OrderUpdate } {
@@ -68,7 +96,7 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
   for (const reference of request.references) {
     const booking = bookings.find((candidate) => candidate.reference === reference);
     if (!booking) {
-      items.push({ reference, outcome: failed('BOOKING_NOT_FOUND', `Booking ${reference} is not part of order ${order.orderId}.`) });
+      items.push({ reference, outcome: failed(itemErrors.bookingNotFound(reference, order.orderId)) });
       continue;
     }
     const outcome = RULES[request.operation](booking, now);
@@ -83,6 +111,11 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
   return { result: { orderId: order.orderId, currency: order.currency, items }, update };
 }
 
+/** A refusal stores nothing. */
+function refused(refusal: OperationRefusal): OrderDecision<OperationOutcome> {
+  return { value: { kind: 'refused', refusal }, update: null };
+}
+
 /** Thrown while deciding when a requested booking has a deadline that has passed. */
 class DeadlinePassed extends Error {}
 
@@ -92,14 +125,13 @@ const DEADLINE_ROUNDS = 3;
 /**
  * Applies one operation to each requested booking of an order. A booking whose change's deadline
  * has passed gets the deadline's consequence first, in a change of its own, exactly as the
- * scheduler would have applied it: the outcome never depends on which came first.
+ * scheduler would have applied it: the outcome never depends on which came first. What happened is
+ * the result, refusals included; how it is answered (HTTP statuses, the envelope) is the caller's.
  */
-export async function runOperation(
-  store: Store, clock: Clock, request: OperationRequest, render: (result: OperationResult) => RenderedResponse,
-): Promise<OperationOutcome> {
+export async function runOperation(store: Store, clock: Clock, request: OperationRequest): Promise<OperationOutcome> {
   for (let round = 1; ; round += 1) {
     try {
-      return await runOperationOnce(store, clock, request, render);
+      return await runOperationOnce(store, clock, request);
     } catch (error) {
       if (!(error instanceof DeadlinePassed) || round >= DEADLINE_ROUNDS) throw error;
       await applyDueDeadlines(store, clock, request.orderId, request.references);
@@ -114,9 +146,7 @@ export async function runOperation(
  * the events and, under an Idempotency-Key, the response itself: a request is either wholly done
  * and replayable, or not done at all. Past `request.deadline` it is not done.
  */
-async function runOperationOnce(
-  store: Store, clock: Clock, request: OperationRequest, render: (result: OperationResult) => RenderedResponse,
-): Promise<OperationOutcome> {
+async function runOperationOnce(store: Store, clock: Clock, request: OperationRequest): Promise<OperationOutcome> {
   const idempotency: IdempotencyScope | null = request.idempotency
     ? { agencyId: request.actor.agencyId, operation: request.operation, key: request.idempotency.key }
     : null;
@@ -125,28 +155,31 @@ async function runOperationOnce(
   try {
     return await store.changeOrder({ orderId: request.orderId, agencyId: request.actor.agencyId, references: request.references, idempotency, timeLeft },
       ({ order, bookings, kept }): OrderDecision<OperationOutcome> => {
-        // Waiting for the store may have used up the request's time: the client has its 503 already.
-        if (request.deadline?.expired) throw errors.unavailable(1);
+        // Waiting for the store may have used up the request's time: the caller has answered already.
+        if (request.deadline?.expired) return refused('out-of-time');
         const now = clock();
         if (kept && request.idempotency && kept.expiresAt > now) {
-          if (kept.requestHash !== request.idempotency.requestHash) throw errors.idempotencyKeyReused();
+          if (kept.requestHash !== request.idempotency.requestHash) return refused('idempotency-key-reused');
           return { value: { kind: 'replayed', response: { status: kept.status, body: kept.body }, originalRequestId: kept.requestId }, update: null };
         }
         if (!order) return { value: { kind: 'order-not-found' }, update: null };
         if (bookings.some((booking) => dueChanges(booking, now).length > 0)) throw new DeadlinePassed();
         const { result, update } = applyRules(order, bookings, request, now);
-        const response = render(result);
+        let response: CallerResponse | null = null;
         if (request.idempotency) {
+          response = request.idempotency.respond(result);
           const expiresAt = new Date(Date.parse(now) + IDEMPOTENCY_TTL_MS).toISOString();
-          update.keep = { requestHash: request.idempotency.requestHash, ...response, requestId: request.actor.requestId ?? '', expiresAt };
+          update.keep = {
+            requestHash: request.idempotency.requestHash, status: response.status, body: response.body, requestId: request.actor.requestId ?? '', expiresAt,
+          };
         }
         const changes = update.bookings.length > 0 || update.keep !== null;
-        if (changes && request.deadline && !request.deadline.claimCommit()) throw errors.unavailable(1);
-        return { value: { kind: 'processed', result, response }, update: changes ? update : null };
+        if (changes && request.deadline && !request.deadline.claimCommit()) return refused('out-of-time');
+        return { value: { kind: 'processed', result, kept: response }, update: changes ? update : null };
       });
   } catch (error) {
     // Another request with this key, for another order, finished first: ours is undone.
-    if (error instanceof KeptResponseTaken) throw errors.idempotencyKeyInUse();
+    if (error instanceof KeptResponseTaken) return { kind: 'refused', refusal: 'idempotency-key-in-use' };
     throw error;
   }
 }

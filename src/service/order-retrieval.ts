@@ -1,6 +1,7 @@
 import { failed, unchanged } from '../domain/booking-outcome.js';
 import { dueChanges } from '../domain/deadline-consequence.js';
 import type { Order } from '../domain/order.js';
+import { itemErrors } from '../errors/item-error.js';
 import { loadOrder } from '../store/repositories/orders-repository.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
@@ -42,7 +43,7 @@ export async function retrieveOrder(store: Store, clock: Clock, request: Retriev
     const booking = order.bookings.find((candidate) => candidate.reference === reference);
     return {
       reference,
-      outcome: booking ? unchanged(booking) : failed('BOOKING_NOT_FOUND', `Booking ${reference} is not part of order ${order.orderId}.`),
+      outcome: booking ? unchanged(booking) : failed(itemErrors.bookingNotFound(reference, order.orderId)),
     };
   });
   return { order, items };

@@ -5,13 +5,14 @@ import { involuntaryCancel } from '../../domain/involuntary-cancel.js';
 import type { Booking, Order, Segment } from '../../domain/order.js';
 import { errors, type ApiError } from '../../errors/api-error.js';
 import type { RequestErrorCode } from '../../errors/error-codes.js';
+import { itemErrors } from '../../errors/item-error.js';
 import type { Agency } from '../../store/repositories/agencies-repository.js';
 import { buildEnvelope } from '../envelope.js';
 import { bookingEvents, changeNotice } from '../../events/booking-events.js';
 import { feedItem } from '../../events/wire-event.js';
 import type { OperationWire } from '../operations.js';
 import { wireOrder } from '../order-wire.js';
-import { failedItem, successItem, type ItemOperationName, type WireFailure } from '../result-items.js';
+import { failedItem, renderItems, type ItemOperationName } from '../result-items.js';
 import { FIELD_RULES } from '../schemas/field-rules.js';
 import { OPERATION_DOCS } from './operation-docs.js';
 
@@ -124,7 +125,7 @@ interface ItemCase { reference: string; outcome: BookingOutcome }
 function processedEnvelope(operation: OperationWire, cases: ItemCase[]) {
   const name = operation.name;
   if (name === 'eventList') throw new Error('The event feed has no booking items');
-  const failures: WireFailure[] = cases.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]);
+  const { items, failures } = renderItems(name, SAMPLE_ORDER.orderId, SAMPLE_ORDER.currency, cases);
   const shown = cases.flatMap(({ outcome }) => outcome.ok ? [outcome.booking] : []);
   return buildEnvelope({
     operation,
@@ -133,9 +134,7 @@ function processedEnvelope(operation: OperationWire, cases: ItemCase[]) {
     requestId: REQUEST_ID,
     agency: SAMPLE_AGENCY,
     ...(operation.name === 'retrieve' ? { extra: { Order: wireOrder(SAMPLE_ORDER, shown) } } : {}),
-    items: cases.map(({ reference, outcome }) => outcome.ok
-      ? successItem(name, SAMPLE_ORDER.orderId, reference, outcome.booking, SAMPLE_ORDER.currency)
-      : failedItem(name, SAMPLE_ORDER.orderId, reference, outcome)),
+    items,
     failures,
   });
 }
@@ -171,7 +170,7 @@ export function successExamples(operation: OperationWire): Record<string, NamedE
         summary: 'BOOKING_NOT_FOUND: one of the references is not in the order',
         value: processedEnvelope(operation, [
           success[0]!,
-          { reference: 'NOPE12', outcome: failed('BOOKING_NOT_FOUND', `Booking NOPE12 is not part of order ${SAMPLE_ORDER.orderId}.`) },
+          { reference: 'NOPE12', outcome: failed(itemErrors.bookingNotFound('NOPE12', SAMPLE_ORDER.orderId)) },
         ]),
       };
       continue;

@@ -1,18 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/api-error.js';
-import { runOperation, type OperationName, type OperationResult, type RenderedResponse } from '../../service/order-operations.js';
+import { runOperation, type CallerResponse, type OperationName, type OperationResult, type ResponsePort } from '../../service/order-operations.js';
 import { buildEnvelope } from '../envelope.js';
+import { refusalError } from '../error-mapping.js';
 import { readIdempotencyKey } from '../idempotency-key.js';
 import { OPERATIONS, type OperationWire } from '../operations.js';
-import { failedItem, successItem } from '../result-items.js';
+import { renderItems } from '../result-items.js';
 import { withDeadline } from '../with-timeout.js';
 import { operationRouteOptions, type OperationRouteDeps } from './operation-hooks.js';
 
 export type { OperationRouteDeps } from './operation-hooks.js';
 
-function renderer(operation: OperationWire<OperationName>, deps: OperationRouteDeps, request: FastifyRequest, reply: FastifyReply) {
-  return (result: OperationResult): RenderedResponse => {
-    const failures = result.items.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]);
+/** The HTTP response to a processed request: the operation's envelope, serialised as it is sent (and kept). */
+function responder(operation: OperationWire<OperationName>, deps: OperationRouteDeps, request: FastifyRequest, reply: FastifyReply): ResponsePort {
+  return (result: OperationResult): CallerResponse => {
+    const { items, failures } = renderItems(operation.name, result.orderId, result.currency, result.items);
     request.outcomeCode = failures[0]?.code ?? 'OK';
     const envelope = buildEnvelope({
       operation,
@@ -20,9 +22,7 @@ function renderer(operation: OperationWire<OperationName>, deps: OperationRouteD
       referenceVersion: request.envelopeInput!.referenceVersion,
       requestId: request.id,
       agency: request.agency,
-      items: result.items.map(({ reference, outcome }) => outcome.ok
-        ? successItem(operation.name, result.orderId, reference, outcome.booking, result.currency)
-        : failedItem(operation.name, result.orderId, reference, outcome)),
+      items,
       failures,
     });
     return { status: 200, body: reply.serialize(envelope) as string };
@@ -35,25 +35,32 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
     const agency = request.agency!;
     // Validation has passed, so the order id and references were readable.
     const orderId = input.orderId!;
+    const respond = responder(operation, deps, request, reply);
+    const key = readIdempotencyKey(request);
     const started = performance.now();
     const outcome = await withDeadline((deadline) => runOperation(deps.store, deps.clock, {
       operation: operation.name,
       actor: { actor: 'agency', agencyId: agency.agencyId, tokenId: request.tokenId, requestId: request.id, operation: operation.title },
       orderId,
       references: input.references!,
-      idempotency: readIdempotencyKey(request),
+      // The response is made inside the change only when it is to be kept under the key.
+      idempotency: key && { ...key, respond },
       deadline,
-    }, renderer(operation, deps, request, reply)), deps.requestTimeoutMs);
+    }), deps.requestTimeoutMs);
 
+    // The store's time is measured for the requests it answered; a refused one is the error handler's.
+    if (outcome.kind === 'refused') throw refusalError(outcome.refusal);
     deps.metrics?.storeSeconds.observe({ operation: operation.title }, (performance.now() - started) / 1000);
-    if (outcome.kind === 'processed') deps.metrics?.countRefunds(outcome.result);
     if (outcome.kind === 'order-not-found') throw errors.orderNotFound(orderId);
+    const send = (response: CallerResponse) => reply.code(response.status).type('application/json; charset=utf-8').send(response.body);
     if (outcome.kind === 'replayed') {
       request.outcomeCode = 'REPLAYED';
       request.replayOf = outcome.originalRequestId;
       void reply.header('idempotent-replayed', 'true').header('x-request-id', outcome.originalRequestId);
+      return send(outcome.response);
     }
-    return reply.code(outcome.response.status).type('application/json; charset=utf-8').send(outcome.response.body);
+    deps.metrics?.countRefunds(outcome.result);
+    return send(outcome.kept ?? respond(outcome.result));
   });
 }
 

@@ -4,7 +4,7 @@ import { retrieveOrder } from '../../service/order-retrieval.js';
 import { buildEnvelope } from '../envelope.js';
 import { RETRIEVE } from '../operations.js';
 import { wireOrder } from '../order-wire.js';
-import { failedItem, successItem } from '../result-items.js';
+import { renderItems } from '../result-items.js';
 import { withTimeout } from '../with-timeout.js';
 import { operationRouteOptions, type OperationRouteDeps } from './operation-hooks.js';
 
@@ -23,8 +23,8 @@ export function retrieveRoute(app: FastifyInstance, deps: OperationRouteDeps): v
     }), deps.requestTimeoutMs);
     if (!retrieved) throw errors.orderNotFound(orderId);
 
-    const { order, items } = retrieved;
-    const failures = items.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]);
+    const { order } = retrieved;
+    const { items, failures } = renderItems(RETRIEVE.name, order.orderId, order.currency, retrieved.items);
     request.outcomeCode = failures[0]?.code ?? 'OK';
     return reply.code(200).send(buildEnvelope({
       operation: RETRIEVE,
@@ -32,10 +32,8 @@ export function retrieveRoute(app: FastifyInstance, deps: OperationRouteDeps): v
       referenceVersion: input.referenceVersion,
       requestId: request.id,
       agency: request.agency,
-      extra: { Order: wireOrder(order, items.flatMap(({ outcome }) => outcome.ok ? [outcome.booking] : [])) },
-      items: items.map(({ reference, outcome }) => outcome.ok
-        ? successItem(RETRIEVE.name, order.orderId, reference, outcome.booking, order.currency)
-        : failedItem(RETRIEVE.name, order.orderId, reference, outcome)),
+      extra: { Order: wireOrder(order, retrieved.items.flatMap(({ outcome }) => outcome.ok ? [outcome.booking] : [])) },
+      items,
       failures,
     }));
   });
