@@ -3,9 +3,11 @@ import { DocumentError } from '../documents/document-error.js';
 import { readEach, type RawRecord } from '../documents/document-reader.js';
 import { inDetectionOrder, pendingChanges } from '../domain/booking-outcome.js';
 import type { AirlineChange, Booking } from '../domain/order.js';
-import { placeholders, runSql, runStatements } from '../store/raw-sql.js';
+import { runStatements } from '../store/raw-sql.js';
 import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import { bookingKey, insertChanges, loadBookings, loadOrderRows, lockOrders, touchOrders, type BookingKey } from '../store/repositories/orders-repository.js';
+import {
+  bookingKey, insertChanges, loadBookings, loadOrderRow, loadOrderRows, lockOrders, storedChanges, touchOrders, type BookingKey,
+} from '../store/repositories/orders-repository.js';
 import { appendEvents } from '../store/repositories/events-repository.js';
 import { changeNotice } from '../events/booking-events.js';
 import type { AgencyEvent } from '../events/event-types.js';
@@ -93,9 +95,7 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
   // A request acting on one of these bookings must not change it between the checks below and the
   // commit: the changes would be checked against a booking that is no longer so.
   await lockOrders(tx, keys.map((key) => key.orderId));
-  const known = new Map((await runSql<{ change_id: string; order_id: string; reference: string }>(tx,
-    `select change_id, order_id, reference from airline_changes where change_id in (${placeholders(ids.length)})`, ids))
-    .map((row) => [row.change_id, { orderId: row.order_id, reference: row.reference }]));
+  const known = await storedChanges(tx, ids);
   const bookings = await loadBookings(tx, keys);
   const orders = await loadOrderRows(tx, keys.map((key) => key.orderId));
 
@@ -114,8 +114,7 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
     }
     const booking = bookings.get(bookingKey(document));
     if (!booking) {
-      const [order] = await runSql<{ order_id: string }>(tx, 'select order_id from orders where order_id = ?', [document.orderId]);
-      if (!order) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
+      if (!await loadOrderRow(tx, document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
       throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`);
     }
     const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';

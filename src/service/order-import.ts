@@ -1,8 +1,7 @@
 import { DocumentError } from '../documents/document-error.js';
 import { findAgency } from '../store/repositories/agencies-repository.js';
 import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import { insertOrders, lockOrders } from '../store/repositories/orders-repository.js';
-import { placeholders, runSql } from '../store/raw-sql.js';
+import { deleteOrders, insertOrders, lockOrders, refundedOrders, storedOrderVersions } from '../store/repositories/orders-repository.js';
 import type { Executor, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { PreparedOrder } from './order-preparation.js';
@@ -57,10 +56,9 @@ async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean,
   // Orders to replace are locked first: a request refunding one of them meanwhile is waited for,
   // and the refund check below sees its refund.
   await lockOrders(tx, ids);
-  const existingRows = await runSql<{ order_id: string; created_at: string; version: number | string }>(tx,
-    `select order_id, created_at, version from orders where order_id in (${placeholders(ids.length)})`, ids);
-  const existing = new Map(existingRows.map((row) => [row.order_id, row.created_at]));
-  const versions = new Map(existingRows.map((row) => [row.order_id, Number(row.version)]));
+  const stored = await storedOrderVersions(tx, ids);
+  const existing = new Map([...stored].map(([orderId, row]) => [orderId, row.createdAt]));
+  const versions = new Map([...stored].map(([orderId, row]) => [orderId, row.version]));
   for (const { label, orderId } of batch) {
     const createdAt = existing.get(orderId);
     if (createdAt === undefined) continue;
@@ -71,14 +69,13 @@ async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean,
   if (existing.size > 0) {
     const replaced = [...existing.keys()];
     // Replacing an order erases its refunds with it: its tickets could then be refunded again.
-    const refunded = new Set((await runSql<{ order_id: string }>(tx,
-      `select distinct order_id from refunds where order_id in (${placeholders(replaced.length)})`, replaced)).map((row) => row.order_id));
+    const refunded = await refundedOrders(tx, replaced);
     const first = batch.find((order) => refunded.has(order.orderId));
     if (first) {
       throw new DocumentError(first.label, 'orderId', `${first.orderId} has refunds: replacing it would erase them and let its tickets be refunded again`);
     }
-    // Bookings, changes and refunds go with the order (foreign keys on delete cascade).
-    await runSql(tx, `delete from orders where order_id in (${placeholders(replaced.length)})`, replaced);
+    // Bookings, changes and refunds go with the order.
+    await deleteOrders(tx, replaced);
     summary.replaced += replaced.length;
   }
   await insertOrders(tx, batch, now, versions);

@@ -1,29 +1,6 @@
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { CompiledQuery } from 'kysely';
+import { engineSql } from './engine-sql.js';
 import type { Executor } from './store.js';
-
-const numberedTexts = new Map<string, string>();
-const postgresAdapters = new WeakMap<object, boolean>();
-
-/** `?` placeholders become `$1, $2, …` for PostgreSQL; the text is otherwise the same on both stores. */
-export function numbered(text: string): string {
-  let converted = numberedTexts.get(text);
-  if (converted === undefined) {
-    let index = 0;
-    converted = text.replace(/\?/g, () => `$${++index}`);
-    numberedTexts.set(text, converted);
-  }
-  return converted;
-}
-
-export function isPostgres(db: Executor): boolean {
-  const adapter = db.getExecutor().adapter;
-  let known = postgresAdapters.get(adapter);
-  if (known === undefined) {
-    known = adapter instanceof PostgresAdapter;
-    postgresAdapters.set(adapter, known);
-  }
-  return known;
-}
 
 type DirectSql = (text: string, parameters: readonly unknown[]) => unknown[];
 const direct = new WeakMap<Executor, DirectSql>();
@@ -36,12 +13,13 @@ export function registerDirectSql(executor: Executor, run: DirectSql): void {
 /**
  * Runs SQL text as it is, skipping the query builder: for the few statements every request runs,
  * where building and compiling a query costs more than executing it. The text must be portable
- * (standard SQL understood by both stores) and use `?` placeholders.
+ * (standard SQL understood by both stores, with the engine's pieces of engine-sql.ts where they
+ * differ) and use `?` placeholders.
  */
 export async function runSql<Row>(db: Executor, text: string, parameters: readonly unknown[]): Promise<Row[]> {
   const run = direct.get(db);
   if (run) return run(text, parameters) as Row[];
-  const result = await db.executeQuery<Row>(CompiledQuery.raw(isPostgres(db) ? numbered(text) : text, [...parameters]));
+  const result = await db.executeQuery<Row>(CompiledQuery.raw(engineSql(db).text(text), [...parameters]));
   return result.rows;
 }
 
@@ -82,14 +60,9 @@ export interface Statement {
 
 /**
  * Runs data-changing statements as one step. They must touch distinct rows and need nothing back.
- * On PostgreSQL they travel as one statement, each in a WITH clause, so that a request's writes
- * cost one round trip; on SQLite, in process, they run in turn.
+ * The engine sends them in as few round trips as it can (engine-sql.ts, `together`).
  */
 export async function runStatements(db: Executor, statements: readonly Statement[]): Promise<void> {
-  if (statements.length > 1 && isPostgres(db)) {
-    await runSql(db, `with ${statements.map((statement, index) => `w${index} as (${statement.text})`).join(', ')} select 1`,
-      statements.flatMap((statement) => statement.parameters));
-    return;
-  }
-  for (const statement of statements) await runSql(db, statement.text, statement.parameters);
+  const batch = statements.length > 1 ? engineSql(db).together(statements) : statements;
+  for (const statement of batch) await runSql(db, statement.text, statement.parameters);
 }

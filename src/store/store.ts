@@ -5,11 +5,8 @@ import type { Database } from './tables.js';
 /** A connection, or an open transaction: repositories accept either and never decide where one begins. */
 export type Executor = Kysely<Database>;
 
-export type Dialect = 'sqlite' | 'postgres';
-
 /** The small surface the rest of the service needs from a database. */
 export interface Store {
-  readonly dialect: Dialect;
   readonly db: Kysely<Database>;
   /**
    * For reads outside a transaction: sees committed data only, and never waits for a write

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Store } from '../../src/store/store.js';
 import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
+import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import {
   asHttpResponse, assertFailureEnvelope, EMPTY_SENDER, errorOf, logLinesOf, OPERATION_CASES, rawRequest, snapshotStore, type SenderBlock,
@@ -265,7 +266,7 @@ describe('paths the router cannot read (a malformed percent-escape)', () => {
 
 /** Makes the database refuse updates of one booking, on either store; returns how to undo it. */
 async function failUpdatesOf(store: Store, orderId: string, reference: string): Promise<() => Promise<void>> {
-  if (store.dialect === 'sqlite') {
+  if (testStoreKind() === 'sqlite') {
     await sql.raw(`CREATE TRIGGER fail_bad500 BEFORE UPDATE ON bookings
       WHEN NEW.order_id = '${orderId}' AND NEW.reference = '${reference}'
       BEGIN SELECT RAISE(ABORT, 'secret-detail-from-the-store'); END`).execute(store.db);

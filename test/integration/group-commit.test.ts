@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
 import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
+import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 let service: TestService;
@@ -20,7 +21,7 @@ before(async () => {
   token = await service.tokenFor('AGG');
   await service.importOrders(Array.from({ length: COUNT }, (_, index) =>
     simpleOrder(`ORD-G${index}`, 'AGG', reference(index), `22055${String(index).padStart(8, '0')}`)));
-  if (service.store.dialect === 'sqlite') {
+  if (testStoreKind() === 'sqlite') {
     await sql.raw(`CREATE TRIGGER fail_group BEFORE UPDATE ON bookings WHEN NEW.reference = '${reference(BAD)}'
       BEGIN SELECT RAISE(ABORT, 'refused'); END`).execute(service.store.db);
   } else {

@@ -292,7 +292,7 @@ const ITEM_CASES: Record<string, [string, string][]> = {
 /** Makes the store refuse to update one order's bookings: the operations that write answer 500. */
 async function failUpdatesOf(orderId: string): Promise<() => Promise<void>> {
   const db = service.store.db;
-  if (service.store.dialect === 'sqlite') {
+  if (testStoreKind() === 'sqlite') {
     await sql.raw(`CREATE TRIGGER fail_openapi BEFORE UPDATE ON bookings WHEN NEW.order_id = '${orderId}'
       BEGIN SELECT RAISE(ABORT, 'refused'); END`).execute(db);
     return async () => { await sql.raw('DROP TRIGGER fail_openapi').execute(db); };

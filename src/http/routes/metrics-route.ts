@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
-import { runSql } from '../../store/raw-sql.js';
+import { countPendingChanges } from '../../store/repositories/orders-repository.js';
 import { oldestUndelivered } from '../../store/repositories/webhook-repository.js';
 import type { Store } from '../../store/store.js';
 
@@ -14,8 +14,7 @@ export function metricsRoute(app: FastifyInstance, store: Store, metrics: Servic
 
   app.get('/metrics', async (_request, reply) => {
     try {
-      const [row] = await runSql<{ pending: number | string }>(store.reader, "select count(*) as pending from airline_changes where status = 'PENDING'", []);
-      metrics.setPendingChanges(Number(row?.pending ?? 0));
+      metrics.setPendingChanges(await countPendingChanges(store.reader));
       const oldest = await oldestUndelivered(store.reader);
       metrics.setOldestUndelivered(oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000));
     } catch {

@@ -1,8 +1,5 @@
-import { PostgresAdapter, sql, type Kysely, type Migration } from 'kysely';
-
-function onPostgres(db: Kysely<unknown>): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
+import { sql, type Kysely, type Migration } from 'kysely';
+import { engineSql } from '../engine-sql.js';
 
 export const eventsWebhooksDeadlines: Migration = {
   async up(db: Kysely<unknown>) {
@@ -20,11 +17,11 @@ export const eventsWebhooksDeadlines: Migration = {
     // every row there is). On PostgreSQL several transactions insert at once, so the feed orders by the
     // writing transaction's id (`tx`) first and shows only events of transactions older than every
     // one still running (events-repository.ts). No index on the time: ids sort by it (sortable-id.ts).
-    const postgres = onPostgres(db);
+    const { schema } = engineSql(db);
     await db.schema.createTable('events')
-      .addColumn('position', postgres ? sql`bigint generated always as identity` : 'integer', (c) => c.primaryKey())
+      .addColumn('position', schema.eventPosition, (c) => c.primaryKey())
       .addColumn('event_id', 'varchar(40)', (c) => c.notNull().unique())
-      .addColumn('tx', 'bigint', (c) => c.notNull().defaultTo(postgres ? sql`(pg_current_xact_id()::text::bigint)` : 0))
+      .addColumn('tx', 'bigint', (c) => c.notNull().defaultTo(schema.eventTransaction))
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('type', 'varchar(64)', (c) => c.notNull())
       .addColumn('occurred_at', 'varchar(32)', (c) => c.notNull())

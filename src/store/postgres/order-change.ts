@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { AirlineChangesTable, BookingsTable, RefundsTable } from '../tables.js';
 import type { KeptResponse } from '../repositories/idempotency-repository.js';
-import { bookingFromRow, CHANGES_OF_BOOKING_JSON, changeFromRow, refundFromRow, REFUNDS_OF_BOOKING_JSON } from '../repositories/orders-repository.js';
+import { bookingFromRow, changeFromRow, refundFromRow } from '../repositories/orders-repository.js';
 import { KeptResponseTaken, orderUpdateStatements, type ChangeOrder, type OrderChangeScope, type OrderSnapshot, type OrderUpdate } from '../order-change.js';
 import type { OrderRow } from '../repositories/orders-repository.js';
-import { numbered } from '../raw-sql.js';
+import { CHANGES_OF_BOOKING_JSON, numbered, REFUNDS_OF_BOOKING_JSON } from './engine-sql.js';
 
 /**
  * Optimistic writes: a change of an order costs two round trips and no BEGIN or COMMIT.

@@ -1,7 +1,9 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Executor, Store } from '../store.js';
+import { registerEngineSql } from '../engine-sql.js';
 import { AuthNotifications } from './auth-notifications.js';
+import { postgresSql } from './engine-sql.js';
 import { OrderContention, postgresChangeOrder } from './order-change.js';
 import type { Database } from '../tables.js';
 
@@ -52,10 +54,10 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
   // the next one, "not queryable"), and the pool discards the client on release.
   pool.on('connect', (client) => { client.on('error', () => {}); });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  registerEngineSql(db, postgresSql);
   const auth = new AuthNotifications(connectionString, options.connectTimeoutMs);
 
   return {
-    dialect: 'postgres',
     db,
     reader: db,
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {

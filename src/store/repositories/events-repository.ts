@@ -1,5 +1,6 @@
 import type { AgencyEvent, EventType, StoredEvent } from '../../events/event-types.js';
-import { isPostgres, placeholders, runSql, type Statement } from '../raw-sql.js';
+import { engineSql } from '../engine-sql.js';
+import { placeholders, runSql, type Statement } from '../raw-sql.js';
 import { eventIdAt, nextEventId } from '../sortable-id.js';
 import type { Executor } from '../store.js';
 import type { EventsTable } from '../tables.js';
@@ -66,14 +67,13 @@ export interface FeedPage {
 /**
  * The agency's events after the event `after` (from the first when null), oldest first. The feed
  * is append-only, so a client paging with the last id it saw sees each event exactly once:
- * - SQLite has one writer at a time, so `position` is given in commit order;
- * - on PostgreSQL transactions insert side by side and commit in any order, so an event is shown
+ * - where one writer runs at a time (SQLite), `position` is given in commit order;
+ * - where transactions insert side by side (PostgreSQL), they and commit in any order, so an event is shown
  *   only once every transaction older than its own has ended (its `tx` is below the snapshot's
  *   xmin), and events are ordered by that transaction id first. Nothing can then appear before an
  *   event already shown.
  */
 export async function listEvents(db: Executor, agencyId: string, after: string | null, limit: number): Promise<FeedPage> {
-  const postgres = isPostgres(db);
   let from = { tx: -1, position: 0 };
   if (after !== null) {
     const [cursor] = await runSql<{ tx: number | string; position: number | string }>(db,
@@ -81,7 +81,8 @@ export async function listEvents(db: Executor, agencyId: string, after: string |
     if (!cursor) return { events: [], cursorFound: false };
     from = { tx: Number(cursor.tx), position: Number(cursor.position) };
   }
-  const settled = postgres ? ' and tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint' : '';
+  // The engine's condition for the second case (engine-sql.ts, `settledEvents`).
+  const settled = engineSql(db).settledEvents;
   const rows = await runSql<EventsTable>(db, `select event_id, agency_id, type, occurred_at, data from events
     where agency_id = ? and (tx > ? or (tx = ? and position > ?))${settled} order by tx, position limit ?`,
   [agencyId, from.tx, from.tx, from.position, limit]);

@@ -1,6 +1,7 @@
 import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, ChangeStatus, Consequence, Order, QuoteType, Refund } from '../../domain/order.js';
 import type { Executor } from '../store.js';
-import { insertRows, isPostgres, placeholders, runSql, type Statement } from '../raw-sql.js';
+import { engineSql } from '../engine-sql.js';
+import { insertRows, placeholders, runSql, type Statement } from '../raw-sql.js';
 import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
 
 export function bookingFromRow(row: BookingsTable, changes: AirlineChange[], refunds: Refund[]): Booking {
@@ -37,7 +38,7 @@ export function refundFromRow(row: RefundsTable): Refund {
   };
 }
 
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
+export function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
     const group = groups.get(key(row));
@@ -55,14 +56,14 @@ export interface OrderRow {
 
 /**
  * The order's own row. With `agencyId`, an order of another agency is answered exactly like a
- * missing one. `lock` holds the row until the transaction ends (PostgreSQL; SQLite's write
- * transactions serialise already), so requests on one order run one after the other. The bookings
+ * missing one. `lock` holds the row until the transaction ends (where the engine locks rows:
+ * engine-sql.ts, `lockRows`), so requests on one order run one after the other. The bookings
  * must be read by a later statement: one that waited for the lock sees, in READ COMMITTED, what the
  * holder committed, whereas rows joined into the locking statement itself would come from before
  * the wait (a refund could then be made twice).
  */
 export async function loadOrderRow(db: Executor, orderId: string, agencyId?: string, lock = false): Promise<OrderRow | null> {
-  const forUpdate = lock && isPostgres(db) ? ' for update' : '';
+  const forUpdate = lock ? engineSql(db).lockRows : '';
   const read = async () => (agencyId === undefined
     ? await runSql<OrdersTable>(db, `select * from orders where order_id = ?${forUpdate}`, [orderId])
     : await runSql<OrdersTable>(db, `select * from orders where order_id = ? and agency_id = ?${forUpdate}`, [orderId, agencyId]))[0];
@@ -82,44 +83,26 @@ export async function loadOrderRows(db: Executor, orderIds: readonly string[]): 
 }
 
 /**
- * Locks orders until the transaction ends (PostgreSQL; SQLite's write transactions serialise
- * already), in one order so that two such transactions cannot deadlock. What is read about them
- * afterwards, by later statements, is what the requests holding them before committed.
+ * Locks orders until the transaction ends (where the engine locks rows: engine-sql.ts, `lockRows`),
+ * in one order so that two such transactions cannot deadlock. What is read about them afterwards,
+ * by later statements, is what the requests holding them before committed.
  */
 export async function lockOrders(db: Executor, orderIds: readonly string[]): Promise<void> {
-  if (orderIds.length === 0 || !isPostgres(db)) return;
+  if (orderIds.length === 0) return;
+  const { lockRows } = engineSql(db);
+  // Transactions that run one at a time hold everything already.
+  if (lockRows === '') return;
   const ids = [...new Set(orderIds)].sort();
-  await runSql(db, `select order_id from orders where order_id in (${placeholders(ids.length)}) order by order_id for update`, ids);
+  await runSql(db, `select order_id from orders where order_id in (${placeholders(ids.length)}) order by order_id${lockRows}`, ids);
 }
-
-/** PostgreSQL: a booking `b`'s airline changes, in detection order, as one JSON array (null when none). */
-export const CHANGES_OF_BOOKING_JSON = '(select json_agg(c order by c.detected_at, c.change_id) from airline_changes c where c.order_id = b.order_id and c.reference = b.reference)';
-/** PostgreSQL: a booking `b`'s refunds, in the order they were made, as one JSON array (null when none). */
-export const REFUNDS_OF_BOOKING_JSON = '(select json_agg(r order by r.position) from refunds r where r.order_id = b.order_id and r.reference = b.reference)';
-
-type BookingWithChildren = BookingsTable & { changes_json: AirlineChangesTable[] | null; refunds_json: RefundsTable[] | null };
 
 /**
  * An order's bookings with their airline changes and refunds: every booking, or only those named
- * in `references`. PostgreSQL gathers the children in the same query (one round trip); SQLite,
- * in process, reads the three tables in turn. Plain SQL text: this runs on every request.
+ * in `references`. Each engine reads them its own way (engine-sql.ts): in one query where a round
+ * trip costs most, table by table in process. This runs on every request.
  */
-export async function loadOrderBookings(db: Executor, orderId: string, references?: readonly string[]): Promise<Booking[]> {
-  const only = (alias: string) => references ? ` and ${alias}reference in (${placeholders(references.length)})` : '';
-  const parameters = [orderId, ...(references ?? [])];
-  if (isPostgres(db)) {
-    const rows = await runSql<BookingWithChildren>(db, `select b.*, ${CHANGES_OF_BOOKING_JSON} as changes_json, ${REFUNDS_OF_BOOKING_JSON} as refunds_json
-      from bookings b where b.order_id = ?${only('b.')} order by b.position`, parameters);
-    return rows.map((row) => bookingFromRow(row, (row.changes_json ?? []).map(changeFromRow), (row.refunds_json ?? []).map(refundFromRow)));
-  }
-  const bookings = await runSql<BookingsTable>(db, `select * from bookings where order_id = ?${only('')} order by position`, parameters);
-  const changes = await runSql<AirlineChangesTable>(db, `select * from airline_changes where order_id = ?${only('')} order by detected_at, change_id`, parameters);
-  const refunds = await runSql<RefundsTable>(db, `select * from refunds where order_id = ?${only('')} order by position`, parameters);
-  const changesByBooking = groupBy(changes, (row) => row.reference);
-  const refundsByBooking = groupBy(refunds, (row) => row.reference);
-  return bookings.map((row) => bookingFromRow(row,
-    (changesByBooking.get(row.reference) ?? []).map(changeFromRow),
-    (refundsByBooking.get(row.reference) ?? []).map(refundFromRow)));
+export function loadOrderBookings(db: Executor, orderId: string, references?: readonly string[]): Promise<Booking[]> {
+  return engineSql(db).loadOrderBookings(db, orderId, references);
 }
 
 /** An order with its bookings, airline changes and refunds (see `loadOrderRow` and `loadOrderBookings`). */
@@ -132,6 +115,46 @@ export interface BookingKey { orderId: string; reference: string }
 
 export function bookingKey(key: BookingKey): string {
   return `${key.orderId}\u0000${key.reference}`;
+}
+
+export interface StoredOrderVersion {
+  createdAt: string;
+  version: number;
+}
+
+/** When the orders among `orderIds` that exist were created, and their versions. */
+export async function storedOrderVersions(db: Executor, orderIds: readonly string[]): Promise<Map<string, StoredOrderVersion>> {
+  if (orderIds.length === 0) return new Map();
+  const rows = await runSql<{ order_id: string; created_at: string; version: number | string }>(db,
+    `select order_id, created_at, version from orders where order_id in (${placeholders(orderIds.length)})`, orderIds);
+  return new Map(rows.map((row) => [row.order_id, { createdAt: row.created_at, version: Number(row.version) }]));
+}
+
+/** The orders among `orderIds` that have at least one refund. */
+export async function refundedOrders(db: Executor, orderIds: readonly string[]): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set();
+  const rows = await runSql<{ order_id: string }>(db, `select distinct order_id from refunds where order_id in (${placeholders(orderIds.length)})`, orderIds);
+  return new Set(rows.map((row) => row.order_id));
+}
+
+/** Deletes orders; their bookings, changes and refunds go with them (foreign keys on delete cascade). */
+export async function deleteOrders(db: Executor, orderIds: readonly string[]): Promise<void> {
+  if (orderIds.length === 0) return;
+  await runSql(db, `delete from orders where order_id in (${placeholders(orderIds.length)})`, orderIds);
+}
+
+/** Which booking each stored change among `changeIds` belongs to. */
+export async function storedChanges(db: Executor, changeIds: readonly string[]): Promise<Map<string, BookingKey>> {
+  if (changeIds.length === 0) return new Map();
+  const rows = await runSql<{ change_id: string; order_id: string; reference: string }>(db,
+    `select change_id, order_id, reference from airline_changes where change_id in (${placeholders(changeIds.length)})`, changeIds);
+  return new Map(rows.map((row) => [row.change_id, { orderId: row.order_id, reference: row.reference }]));
+}
+
+/** How many airline changes, of every order, await an agency's action. */
+export async function countPendingChanges(db: Executor): Promise<number> {
+  const [row] = await runSql<{ pending: number | string }>(db, "select count(*) as pending from airline_changes where status = 'PENDING'", []);
+  return Number(row?.pending ?? 0);
 }
 
 /** Several bookings of any orders at once, with their airline changes (refunds left out). */

@@ -1,4 +1,5 @@
-import { isPostgres, placeholders, runSql } from '../raw-sql.js';
+import { engineSql } from '../engine-sql.js';
+import { placeholders, runSql } from '../raw-sql.js';
 import type { Executor } from '../store.js';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../tables.js';
 
@@ -134,14 +135,14 @@ export async function endpointsWithDueDeliveries(db: Executor, now: string): Pro
 
 /**
  * Claims up to `limit` due deliveries of one endpoint for `owner` until `leaseUntil`, oldest due
- * first; each is then attempted by that owner alone. PostgreSQL skips rows another process is
- * claiming at the same moment; SQLite runs one write transaction at a time anyway.
+ * first; each is then attempted by that owner alone. Rows another process is claiming at the same
+ * moment are skipped (engine-sql.ts, `claimRows`; nothing to skip where write transactions run one at a time).
  */
 export async function claimDeliveries(db: Executor, endpointId: string, owner: string, now: string, leaseUntil: string, limit: number): Promise<ClaimedDelivery[]> {
-  const skipLocked = isPostgres(db) ? ' for update skip locked' : '';
+  const { claimRows } = engineSql(db);
   const due = await runSql<{ event_id: string }>(db, `select event_id from webhook_deliveries
     where endpoint_id = ? and status = 'PENDING' and next_attempt_at <= ? and (lease_until is null or lease_until <= ?)
-    order by next_attempt_at, event_id limit ?${skipLocked}`, [endpointId, now, now, limit]);
+    order by next_attempt_at, event_id limit ?${claimRows}`, [endpointId, now, now, limit]);
   if (due.length === 0) return [];
   const ids = due.map((row) => row.event_id);
   await runSql(db, `update webhook_deliveries set lease_owner = ?, lease_until = ? where endpoint_id = ? and event_id in (${placeholders(ids.length)})`,

@@ -1,7 +1,8 @@
-import { runStatements } from '../raw-sql.js';
+import { runSql } from '../raw-sql.js';
 import { KeptResponseTaken, orderUpdateStatements, type ChangeOrder } from '../order-change.js';
 import { deleteKeptResponse, findKeptResponse, keepResponse } from '../repositories/idempotency-repository.js';
-import { loadOrderBookings, loadOrderRow, touchOrder } from '../repositories/orders-repository.js';
+import { loadOrderRow, touchOrder } from '../repositories/orders-repository.js';
+import { sqliteOrderBookings } from './engine-sql.js';
 import type { Executor } from '../store.js';
 
 /**
@@ -12,12 +13,13 @@ export function sqliteChangeOrder(transaction: <T>(work: (tx: Executor) => Promi
   return (scope, decide) => transaction(async (tx) => {
     const order = await loadOrderRow(tx, scope.orderId, scope.agencyId ?? undefined);
     const kept = scope.idempotency ? await findKeptResponse(tx, scope.idempotency) : null;
-    const bookings = order ? await loadOrderBookings(tx, order.orderId, scope.references ?? undefined) : [];
+    const bookings = order ? await sqliteOrderBookings(tx, order.orderId, scope.references ?? undefined) : [];
     const { value, update } = decide({ order, bookings, kept });
     if (!update || !order) return value;
     const writes = orderUpdateStatements(order, update);
     if (update.bookings.length > 0) writes.push(touchOrder(order.orderId, update.now));
-    await runStatements(tx, writes);
+    // One writer, in process: the writes run in turn, at no round-trip cost.
+    for (const write of writes) await runSql(tx, write.text, write.parameters);
     if (update.keep && scope.idempotency) {
       // Only an expired response can be under the key here: a live one was read and replayed.
       if (kept) await deleteKeptResponse(tx, scope.idempotency);

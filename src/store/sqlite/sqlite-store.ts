@@ -7,7 +7,9 @@ import type { Durability } from '../../config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
 import { sqliteChangeOrder } from './order-change.js';
+import { registerEngineSql } from '../engine-sql.js';
 import { registerDirectSql } from '../raw-sql.js';
+import { sqliteSql } from './engine-sql.js';
 import type { Executor, Store } from '../store.js';
 import type { Database } from '../tables.js';
 
@@ -35,7 +37,9 @@ function statementCache(connection: SqliteDatabase.Database): (sqlText: string) 
 
 function kyselyOver(connection: SqliteDatabase.Database, prepare: (sqlText: string) => SqliteDatabase.Statement): Kysely<Database> {
   const database: SqliteDialectConfig['database'] = { close: () => connection.close(), prepare: (sqlText: string) => prepare(sqlText) as never };
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  registerEngineSql(db, sqliteSql);
+  return db;
 }
 
 /**
@@ -153,7 +157,6 @@ export function openSqliteStore(file: string, durability: Durability, options: S
   };
 
   return {
-    dialect: 'sqlite',
     db,
     reader,
     transaction,
