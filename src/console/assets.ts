@@ -37,6 +37,7 @@ button.danger { background: var(--bad); border-color: var(--bad); }
 .muted { color: var(--muted); }
 ol.timeline { list-style: none; padding: 0; border-left: 3px solid var(--line); margin-left: 8px; }
 ol.timeline li { margin: 0 0 10px; padding-left: 12px; }
+progress { display: block; width: 100%; max-width: 480px; height: 1.25rem; margin: 6px 0; }
 code { font-family: ui-monospace, monospace; }
 `;
 
@@ -73,6 +74,7 @@ if (panel) {
         bar.textContent = progress.counts;
         document.getElementById('import-label').textContent = progress.label;
         document.getElementById('import-counts').textContent = progress.counts;
+        document.getElementById('import-updated').textContent = progress.updatedAt;
         // Announced when the phase changes, not at every count: a screen reader reads the bar on demand.
         if (progress.phase !== phase) {
           phase = progress.phase;

@@ -95,7 +95,7 @@ test('an import uploaded to one process shows its progress on the other while it
   assert.equal(uploaded.status, 303, uploaded.text.slice(0, 300));
   const importPath = uploaded.headers.get('location')!;
 
-  const seen: { status: string; phase: string; recordsRead: number; recordsStored: number; recordsTotal: number | null }[] = [];
+  const seen: { status: string; phase: string; recordsRead: number; recordsStored: number; recordsTotal: number | null; updatedAt?: string }[] = [];
   const pages: string[] = [];
   for (const deadline = Date.now() + 180_000; seen.at(-1)?.status !== 'done';) {
     assert.ok(Date.now() < deadline, `the import did not finish: ${JSON.stringify(seen.at(-1))}`);
@@ -110,8 +110,10 @@ test('an import uploaded to one process shows its progress on the other while it
   assert.ok(during.some((progress) => progress.recordsRead < count || progress.recordsStored < count), `progress while running, on the other process: ${JSON.stringify(seen.slice(0, 5))}`);
   assert.match(pages[0] ?? '', /<progress id="import-bar"/);
   assert.match(pages[0] ?? '', /data-progress-url=/);
-  assert.deepEqual(seen.at(-1), { status: 'done', phase: 'storing', recordsRead: count, recordsStored: count, recordsTotal: count,
+  const { updatedAt, ...final } = seen.at(-1) as (typeof seen)[number] & { updatedAt: string };
+  assert.deepEqual(final, { status: 'done', phase: 'storing', recordsRead: count, recordsStored: count, recordsTotal: count,
     label: 'Finished', counts: '20,000 of 20,000 records stored.' });
+  assert.ok(Date.parse(updatedAt) >= Date.parse(seen.find((progress) => progress.status === 'running')!.updatedAt as string), 'the time of the last progress');
 
   const trail = JSON.parse((await sandbox.ok(['audit', '--order', 'PR-BIG19999'])).stdout) as { event: string; actor: string; operation: string; operatorEmail?: string }[];
   assert.deepEqual(trail.map(({ event, actor, operation, operatorEmail }) => ({ event, actor, operation, operatorEmail })),

@@ -46,7 +46,7 @@ export function importPage(input: { session: ConsoleSession; entry: ConsoleImpor
   const { entry } = input;
   const running = entry.status === 'running';
   return page({ title: `Import of ${entry.fileName}`, section: 'Imports', session: input.session }, html`
-<p>${kindName(entry)} uploaded by ${entry.operatorEmail} at ${entry.startedAt}; last progress at ${entry.updatedAt}.</p>
+<p>${kindName(entry)} uploaded by ${entry.operatorEmail} at ${entry.startedAt}; last progress at <span id="import-updated">${entry.updatedAt}</span>.</p>
 ${entry.status === 'done' ? html`<section class="notice" role="status" id="import-result"><p>${kindName(entry)} imported: <code>${entry.summary ?? ''}</code></p></section>` : ''}
 ${entry.status === 'failed' ? html`<section class="error" role="alert" id="import-result"><p>Nothing was stored: the file was refused as a whole.</p>
 <p><code id="import-error">${entry.error ?? ''}</code></p>${entry.error?.startsWith('error: ') ? html`<p class="muted">The same line <code>airorder ${entry.kind} import</code> prints for this file.</p>` : ''}</section>` : ''}

@@ -36,7 +36,7 @@ export function importRoutes(app: FastifyInstance, deps: ConsoleDeps, runner: Im
     const entry = await findConsoleImport(deps.store.reader, (request.params as { importId: string }).importId);
     if (!entry) return reply.callNotFound();
     return reply.header('cache-control', 'no-store').send({
-      status: entry.status, phase: entry.phase, recordsRead: entry.recordsRead, recordsStored: entry.recordsStored, recordsTotal: entry.recordsTotal, ...progressWords(entry),
+      status: entry.status, phase: entry.phase, recordsRead: entry.recordsRead, recordsStored: entry.recordsStored, recordsTotal: entry.recordsTotal, updatedAt: entry.updatedAt, ...progressWords(entry),
     });
   });
 }
