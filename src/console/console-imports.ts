@@ -29,10 +29,9 @@ export interface ImportUpload {
 }
 
 /** The records of the upload, with a pause for the event loop every few hundred. */
-async function* recordsOf(content: Buffer, onRecord: () => void = () => {}): AsyncGenerator<RawRecord> {
+async function* recordsOf(content: Buffer): AsyncGenerator<RawRecord> {
   let sinceTurn = 0;
   for await (const record of streamRecords(Readable.from([content]))) {
-    onRecord();
     yield record;
     if (++sinceTurn >= RECORDS_PER_TURN) {
       sinceTurn = 0;
@@ -70,7 +69,11 @@ class ProgressWriter {
     this.dirty = false;
     this.lastWrite = Date.now();
     this.writing = this.deps.store.transaction((tx) => updateConsoleImport(tx, this.importId, update, this.deps.clock()))
-      .catch((error: unknown) => this.log.warn({ err: error, importId: this.importId }, 'import progress not written'))
+      .catch((error: unknown) => {
+        // Tried again at the next tick: the latest progress holds every count so far.
+        this.dirty = true;
+        this.log.warn({ err: error, importId: this.importId }, 'import progress not written');
+      })
       .finally(() => { this.writing = null; });
   }
 
