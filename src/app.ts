@@ -19,7 +19,6 @@ import { RateLimiter } from './http/rate-limiter.js';
 import { TokenLookup } from './http/token-lookup.js';
 import { systemClock, type Clock } from './service/clock.js';
 import { registerConsole } from './console/console-plugin.js';
-import { RequestTally } from './console/request-tally.js';
 import type { Store } from './store/store.js';
 
 export interface AppDeps {
@@ -93,6 +92,6 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   eventListRoute(app, operationDeps);
   openApiRoute(app);
   await registerDocsPage(app);
-  if (config.consoleEnabled) await registerConsole(app, { config, store, clock, metrics, tally: new RequestTally() });
+  if (config.consoleEnabled) await registerConsole(app, { config, store, clock, metrics });
   return app;
 }

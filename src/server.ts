@@ -69,7 +69,6 @@ export async function startServer(config: Config, options: { migrate: boolean } 
     await deadlines.stop();
     await webhooks.stop(config.shutdownGraceMs / 2);
     clearInterval(flushLog);
-    await store.close();
   });
   const address = await app.listen({ port: config.port, host: config.host });
   deadlines.start();
@@ -79,8 +78,9 @@ export async function startServer(config: Config, options: { migrate: boolean } 
 
   let stopping: Promise<void> | null = null;
   const stop = () => {
-    // close() stops accepting connections, lets in-flight requests finish, then closes the store.
-    stopping ??= app.close();
+    // close() stops accepting connections and lets in-flight requests finish; the store closes after
+    // every onClose hook, as some still write (the console adds its request counts, finishes its imports).
+    stopping ??= app.close().then(() => store.close());
     return stopping;
   };
   const onSignal = (signal: NodeJS.Signals) => {

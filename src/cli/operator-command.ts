@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { addOperator, changePassword, disable, operators } from '../console/operator-accounts.js';
+import { addOperator, changePassword, disable, normalEmail, operators } from '../console/operator-accounts.js';
 import { AdminError } from '../service/agency-admin.js';
 import { systemClock } from '../service/clock.js';
+import { recentOperatorActions } from '../store/repositories/operator-actions-repository.js';
 import { withStore, type GlobalOptions } from './with-store.js';
 
 /** Standard input whole, without the one line end a shell or `echo` adds. */
@@ -39,6 +40,16 @@ export function operatorCommands(program: Command, global: () => GlobalOptions):
         return;
       }
       for (const { email, name, disabledAt } of all) process.stdout.write(`${email}\t${name}\t${disabledAt ? `disabled ${disabledAt}` : 'active'}\n`);
+    });
+  operator.command('actions')
+    .description('print what operators did in the console, newest first: sign-in and sign-out, agencies, tokens, redeliveries, imports, actions on orders')
+    .option('--email <address>', 'only this operator\'s actions')
+    .option('--limit <n>', 'at most this many (1 to 10000)', '100')
+    .action(async (options: { email?: string; limit: string }) => {
+      const limit = Number(options.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new AdminError('--limit must be a whole number from 1 to 10000.');
+      const actions = await withStore(global(), (store) => recentOperatorActions(store.reader, limit, options.email === undefined ? null : normalEmail(options.email)));
+      process.stdout.write(`${JSON.stringify(actions, null, 2)}\n`);
     });
   operator.command('disable')
     .description('disable an operator: their sessions end and they can no longer sign in')

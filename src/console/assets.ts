@@ -37,16 +37,52 @@ button.danger { background: var(--bad); border-color: var(--bad); }
 .muted { color: var(--muted); }
 ol.timeline { list-style: none; padding: 0; border-left: 3px solid var(--line); margin-left: 8px; }
 ol.timeline li { margin: 0 0 10px; padding-left: 12px; }
+progress { display: block; width: 100%; max-width: 480px; height: 1.25rem; margin: 6px 0; }
 code { font-family: ui-monospace, monospace; }
 `;
 
-/** Shows that an upload is running (the page answers once the import has finished) and keeps it from being sent twice. */
+/**
+ * Says that an upload is being sent (and keeps it from being sent twice); on an import's page,
+ * follows its progress (read from the store, whichever process answers) every second and shows
+ * the outcome once it has finished. Without it the page has a link that shows the latest progress.
+ */
 export const CONSOLE_JS = `
 document.querySelectorAll('form[data-progress]').forEach(function (form) {
   form.addEventListener('submit', function () {
     var status = document.getElementById(form.getAttribute('data-progress'));
-    if (status) status.textContent = 'Uploading and importing\\u2026 the result appears here when the import has finished.';
+    if (status) status.textContent = 'Uploading the file\\u2026 its import\\u2019s progress is shown as soon as it is sent.';
     form.querySelectorAll('button').forEach(function (button) { button.disabled = true; });
   });
 });
+var panel = document.querySelector('[data-progress-url]');
+if (panel) {
+  var url = panel.getAttribute('data-progress-url');
+  var phase = null;
+  var follow = function () {
+    fetch(url, { headers: { accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (progress) {
+        if (!progress) { setTimeout(follow, 3000); return; }
+        if (progress.status !== 'running') { window.location.reload(); return; }
+        var bar = document.getElementById('import-bar');
+        if (progress.phase === 'storing' && progress.recordsTotal !== null) {
+          bar.max = Math.max(progress.recordsTotal, 1);
+          bar.value = progress.recordsStored;
+        } else {
+          bar.removeAttribute('value');
+        }
+        bar.textContent = progress.counts;
+        document.getElementById('import-label').textContent = progress.label;
+        document.getElementById('import-counts').textContent = progress.counts;
+        document.getElementById('import-updated').textContent = progress.updatedAt;
+        // Announced when the phase changes, not at every count: a screen reader reads the bar on demand.
+        if (progress.phase !== phase) {
+          phase = progress.phase;
+          document.getElementById('import-phase').textContent = 'Running: ' + progress.label.toLowerCase() + '.';
+        }
+        setTimeout(follow, 1000);
+      }, function () { setTimeout(follow, 3000); });
+  };
+  setTimeout(follow, 1000);
+}
 `;

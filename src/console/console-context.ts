@@ -3,14 +3,12 @@ import type { Config } from '../config.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Clock } from '../service/clock.js';
 import type { Store } from '../store/store.js';
-import type { RequestTally } from './request-tally.js';
 import type { ConsoleSession } from './sessions.js';
 
 export interface ConsoleDeps {
   config: Config;
   store: Store;
   clock: Clock;
-  tally: RequestTally;
   metrics: ServiceMetrics;
 }
 

@@ -6,14 +6,15 @@ import { orderRoutes } from './routes/order-routes.js';
 import { overviewRoutes } from './routes/overview-routes.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { rememberSession, sendPage, type ConsoleDeps } from './console-context.js';
+import { ImportRunner } from './console-imports.js';
 import { readCookie, SESSION_COOKIE } from './cookies.js';
 import { html } from './html.js';
 import { csrfRefused, page } from './layout.js';
-import { installRequestTally } from './request-tally.js';
+import { installRequestTally, RequestTally } from './request-tally.js';
 import { resumeSession, sameSecret } from './sessions.js';
 
-/** Pages, their style sheet and script from this origin only; no inline code, no frames, forms only to the console. */
-export const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/** Pages, their style sheet and script from this origin only (the script reads an import's progress from it); no inline code, no frames, forms only to the console. */
+export const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 /** An uploaded orders or changes file may be far larger than an API request. */
 export const UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
 
@@ -38,7 +39,11 @@ function guard(deps: ConsoleDeps) {
 
 /** The operator's console under /console (docs/console.md). */
 export async function registerConsole(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
-  installRequestTally(app, deps.tally);
+  const tally = new RequestTally(deps.store, (error) => app.log.warn({ err: error }, 'request counts not yet added to the store; kept for the next try'));
+  installRequestTally(app, tally);
+  const imports = new ImportRunner(deps, app.log);
+  // Before the store closes: an import under way is finished, and its outcome recorded.
+  app.addHook('onClose', async () => imports.settle());
   await app.register(async (scope) => {
     // Not part of the agency API: left out of its OpenAPI document.
     scope.addHook('onRoute', (route) => { route.schema = { ...route.schema, hide: true }; });
@@ -62,10 +67,10 @@ export async function registerConsole(app: FastifyInstance, deps: ConsoleDeps): 
     await scope.register(async (secured) => {
       secured.addHook('preHandler', guard(deps));
       logoutRoute(secured, deps);
-      overviewRoutes(secured, deps);
+      overviewRoutes(secured, deps, tally);
       orderRoutes(secured, deps);
       agencyRoutes(secured, deps);
-      importRoutes(secured, deps);
+      importRoutes(secured, deps, imports);
     });
   }, { prefix: '/console' });
 }

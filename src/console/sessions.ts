@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../service/clock.js';
 import { deleteIdleSessions, deleteSession, findSession, insertSession, touchSession } from '../store/repositories/operator-sessions-repository.js';
-import type { Store } from '../store/store.js';
+import type { Executor, Store } from '../store/store.js';
 
 /** A session not used for this long has ended; every request it makes starts the time again. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
@@ -27,13 +27,14 @@ export function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-/** A new session: its id goes to the browser, only its hash into the store. */
-export async function openSession(store: Store, clock: Clock, email: string): Promise<{ sessionId: string }> {
+/** A new session: its id goes to the browser, only its hash into the store; `record` is written with it. */
+export async function openSession(store: Store, clock: Clock, email: string, record?: (tx: Executor) => Promise<void>): Promise<{ sessionId: string }> {
   const sessionId = randomSecret();
   const now = clock();
   await store.transaction(async (tx) => {
     await deleteIdleSessions(tx, new Date(Date.parse(now) - SESSION_IDLE_MS).toISOString());
     await insertSession(tx, { sessionHash: hashSessionId(sessionId), email, csrfToken: randomSecret() }, now);
+    await record?.(tx);
   });
   return { sessionId };
 }
@@ -53,6 +54,9 @@ export async function resumeSession(store: Store, clock: Clock, sessionId: strin
   return { sessionHash, email: found.email, name: found.name, csrfToken: found.csrfToken };
 }
 
-export async function closeSession(store: Store, sessionHash: string): Promise<void> {
-  await store.transaction((tx) => deleteSession(tx, sessionHash));
+export async function closeSession(store: Store, sessionHash: string, record?: (tx: Executor) => Promise<void>): Promise<void> {
+  await store.transaction(async (tx) => {
+    await deleteSession(tx, sessionHash);
+    await record?.(tx);
+  });
 }

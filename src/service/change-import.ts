@@ -20,7 +20,7 @@ export interface ChangeImportSummary {
   alreadyKnown: number;
 }
 
-const OPERATOR_CHANGE_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'changes import' };
+export const OPERATOR_CHANGE_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'changes import' };
 
 /**
  * Checks a new change against its booking. Accepted, the pending changes apply in detection order,
@@ -63,11 +63,12 @@ interface Pending { label: string; document: ChangeDocument }
  * Imports airline-change documents, all or nothing, in batches inside one transaction. Each change
  * is checked against its booking as it stands with the changes before it (stored or earlier in the
  * file) applied. A change for a booking that is already cancelled is recorded as CLOSED: nothing
- * awaits action on it, but the airline's message is kept.
+ * awaits action on it, but the airline's message is kept. The audit trail names `actor`: the CLI's
+ * import, or the console's with the operator's email.
  */
 export async function importChanges(
   store: Store, clock: Clock, records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
-  onProgress: (read: number) => void = () => {},
+  onProgress: (read: number) => void = () => {}, actor: Actor = OPERATOR_CHANGE_IMPORT,
 ): Promise<ChangeImportSummary> {
   return store.transaction(async (tx) => {
     const now = clock();
@@ -77,18 +78,18 @@ export async function importChanges(
       const [document] = readEach([record], readChangeDocument) as [ChangeDocument];
       batch.push({ label: record.label, document });
       if (batch.length >= BATCH) {
-        await writeBatch(tx, batch, now, summary);
+        await writeBatch(tx, batch, now, summary, actor);
         onProgress(summary.imported + summary.alreadyKnown);
         batch = [];
       }
     }
-    await writeBatch(tx, batch, now, summary);
+    await writeBatch(tx, batch, now, summary, actor);
     onProgress(summary.imported + summary.alreadyKnown);
     return summary;
   });
 }
 
-async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: ChangeImportSummary): Promise<void> {
+async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: ChangeImportSummary, actor: Actor): Promise<void> {
   if (batch.length === 0) return;
   const ids = batch.map(({ document }) => document.change.changeId);
   const keys = batch.map(({ document }) => ({ orderId: document.orderId, reference: document.reference }));
@@ -134,7 +135,7 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
   // A request that read these bookings before the changes were recorded must decide again.
   await runStatements(tx, [touchOrders(accepted.map((item) => item.orderId), now)]);
   // One sequence across the import: the trail lists the changes in the file's order.
-  await appendAuditEvents(tx, OPERATOR_CHANGE_IMPORT, events, now, summary.imported);
+  await appendAuditEvents(tx, actor, events, now, summary.imported);
   await appendEvents(tx, announced, now);
   summary.imported += accepted.length;
 }

@@ -11,24 +11,25 @@ export interface ImportSummary {
   replaced: number;
 }
 
-const OPERATOR_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'orders import' };
+export const OPERATOR_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'orders import' };
 
 /**
  * Imports order documents, all or nothing: batches of checked documents (`preparedHere`, or
  * `preparedInThread` for a file) are written inside one transaction, so a file of any size takes
  * constant memory and the first bad record rolls back everything. An existing orderId is an error
- * unless `upsert`, which replaces the order whole.
+ * unless `upsert`, which replaces the order whole. The audit trail names `actor`: the CLI's import,
+ * or the console's with the operator's email.
  */
 export async function importOrders(
   store: Store, clock: Clock, batches: AsyncIterable<PreparedOrder[]>, upsert: boolean,
-  onProgress: (imported: number) => void = () => {},
+  onProgress: (imported: number) => void = () => {}, actor: Actor = OPERATOR_IMPORT,
 ): Promise<ImportSummary> {
   return store.transaction(async (tx) => {
     const now = clock();
     const summary: ImportSummary = { imported: 0, replaced: 0 };
     const knownAgencies = new Set<string>();
     for await (const batch of batches) {
-      await writeBatch(tx, batch, upsert, now, knownAgencies, summary);
+      await writeBatch(tx, batch, upsert, now, knownAgencies, summary, actor);
       onProgress(summary.imported);
     }
     onProgress(summary.imported);
@@ -36,7 +37,9 @@ export async function importOrders(
   });
 }
 
-async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean, now: string, knownAgencies: Set<string>, summary: ImportSummary): Promise<void> {
+async function writeBatch(
+  tx: Executor, batch: PreparedOrder[], upsert: boolean, now: string, knownAgencies: Set<string>, summary: ImportSummary, actor: Actor,
+): Promise<void> {
   if (batch.length === 0) return;
   for (const order of batch) {
     if (knownAgencies.has(order.agencyId)) continue;
@@ -85,6 +88,6 @@ async function writeBatch(tx: Executor, batch: PreparedOrder[], upsert: boolean,
     event: existing.has(order.orderId) ? 'ORDER_REPLACED' : 'ORDER_IMPORTED',
     detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.references },
   }));
-  await appendAuditEvents(tx, OPERATOR_IMPORT, events, now, summary.imported);
+  await appendAuditEvents(tx, actor, events, now, summary.imported);
   summary.imported += batch.length;
 }

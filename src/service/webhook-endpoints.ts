@@ -12,7 +12,7 @@ import { RefusedUrl, vetTarget, type GuardPolicy } from '../webhook-delivery/add
 import { attemptOf } from '../webhook-delivery/dispatcher.js';
 import { sendAttempt, type AttemptResult } from '../webhook-delivery/sender.js';
 import { newSecret } from '../webhook-delivery/signer.js';
-import { AdminError } from './agency-admin.js';
+import { AdminError, type RecordAction } from './agency-admin.js';
 import type { Clock } from './clock.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -86,7 +86,7 @@ export function deliveries(store: Store, filter: DeliveryFilter): Promise<Webhoo
  * Queues an event again, due now: for one endpoint of the event's agency, or for every enabled
  * endpoint of it that subscribes to the event's type. Returns the endpoints it was queued for.
  */
-export async function redeliver(store: Store, clock: Clock, eventId: string, endpointId?: string): Promise<string[]> {
+export async function redeliver(store: Store, clock: Clock, eventId: string, endpointId?: string, record?: RecordAction): Promise<string[]> {
   const event = await loadEvent(store.reader, eventId);
   if (!event) throw new AdminError(`No event ${eventId} (events are kept 30 days).`);
   let targets: string[];
@@ -100,7 +100,10 @@ export async function redeliver(store: Store, clock: Clock, eventId: string, end
       .map((endpoint) => endpoint.endpointId);
     if (targets.length === 0) throw new AdminError(`Agency ${event.agencyId} has no enabled endpoint for ${event.type}.`);
   }
-  await store.transaction((tx) => queueRedelivery(tx, eventId, event.agencyId, targets, clock()));
+  await store.transaction(async (tx) => {
+    await queueRedelivery(tx, eventId, event.agencyId, targets, clock());
+    await record?.(tx, undefined);
+  });
   return targets;
 }
 

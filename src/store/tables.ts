@@ -157,6 +157,29 @@ export interface BackgroundLeasesTable {
   expires_at: string;
 }
 
+export interface ConsoleImportsTable {
+  import_id: string;
+  kind: string;
+  file_name: string;
+  operator_email: string;
+  status: string;
+  phase: string;
+  records_read: number;
+  records_stored: number;
+  records_total: number | null;
+  summary: string | null;
+  error: string | null;
+  started_at: string;
+  updated_at: string;
+}
+
+/** Requests to the API per minute (minutes since the epoch) and outcome code, from every process. */
+export interface RequestCountsTable {
+  minute: number;
+  code: string;
+  requests: number;
+}
+
 export interface Database {
   agencies: AgenciesTable;
   access_tokens: AccessTokensTable;
@@ -171,6 +194,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   background_leases: BackgroundLeasesTable;
+  console_imports: ConsoleImportsTable;
+  request_counts: RequestCountsTable;
 }
 
 export type { Generated };

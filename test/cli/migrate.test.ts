@@ -10,8 +10,10 @@ const SECOND_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_ev
 const THIRD_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'background_leases', 'bookings', 'events', 'idempotency_keys',
   'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
 const FOURTH_TABLES = [...THIRD_TABLES, 'auth_state'].sort();
-const APP_TABLES = [...FOURTH_TABLES, 'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators'].sort();
-const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console'];
+const FIFTH_TABLES = [...FOURTH_TABLES, 'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators'].sort();
+const APP_TABLES = [...FIFTH_TABLES, 'console_imports', 'request_counts'].sort();
+const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console',
+  '006-console-progress-and-counts'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -31,6 +33,11 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
 
   const auditColumns = () => sandbox.query<{ name: string }>('select name from pragma_table_info(\'audit_events\') order by cid').map((row) => row.name);
   assert.deepEqual(auditColumns().slice(-2), ['operator_email', 'reason']);
+  const rollbackSixth = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackSixth.code, 0, rollbackSixth.stderr);
+  assert.equal(rollbackSixth.stdout, 'Down 006-console-progress-and-counts\n');
+  assert.deepEqual(appTables(), FIFTH_TABLES);
+
   const rollbackFifth = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackFifth.code, 0, rollbackFifth.stderr);
   assert.equal(rollbackFifth.stdout, 'Down 005-operator-console\n');

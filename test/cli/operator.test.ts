@@ -1,12 +1,13 @@
 /**
  * `airorder operator …` through the real CLI, and the console of `airorder serve --workers 2`: an
  * operator made on the command line signs in, the session holds whichever process answers, and what
- * they do for an agency shows in `airorder audit` with their email and reason.
+ * they do for an agency shows in `airorder audit` with their email and reason; the overview counts the
+ * requests of both workers, and an upload's progress shows whichever worker answers.
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { asNdjson, CliSandbox } from '../helpers/cli.js';
-import { ConsoleClient } from '../helpers/console-client.js';
+import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { change, segment, simpleOrder } from '../helpers/documents.js';
 
 const sandbox = new CliSandbox();
@@ -54,6 +55,33 @@ test('with serve --workers 2: sign in, act for an agency, and airorder audit nam
     assert.equal(record.operatorEmail, 'desk@airline.example');
     assert.equal(record.reason, 'Schedule no longer suits the passenger');
   }
+
+  // The overview counts the requests every worker answered; an upload's progress is read from whichever worker answers.
+  const token = (await sandbox.ok(['token', 'issue', '--agency-id', 'AG1'])).stdout.trim();
+  const retrieve = { OrderRetrieveRQ: { Query: { OrderID: 'OP-1', GdsBookingReference: ['OPB001'] } } };
+  for (let request = 0; request < 6; request += 1) assert.equal((await server.post('/AirOrderRetrieve', retrieve, { authorization: `Bearer ${token}` })).status, 200);
+  let shown = '';
+  for (const deadline = Date.now() + 20_000; !/<tr><td>OK<\/td><td>6<\/td><\/tr>/.test(shown);) {
+    assert.ok(Date.now() < deadline, `the overview does not count the 6 requests of both workers: ${shown}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const overview = (await browser.request('/console')).text;
+    shown = overview.slice(overview.indexOf('id="requests"'), overview.indexOf('id="actions"'));
+  }
+  const form = new FormData();
+  form.set('_csrf', csrfOf((await browser.request('/console/imports')).text));
+  form.set('kind', 'orders');
+  form.set('file', new Blob([asNdjson([simpleOrder('OP-2', 'AG1', 'OPB002', '2201000000772')])]), 'one.ndjson');
+  const uploaded = await browser.request('/console/imports', { body: form });
+  assert.equal(uploaded.status, 303);
+  let progress = { status: 'running' };
+  for (const deadline = Date.now() + 20_000; progress.status === 'running';) {
+    assert.ok(Date.now() < deadline, 'the import did not finish');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    progress = JSON.parse((await browser.request(`${uploaded.headers.get('location')}/progress`)).text) as { status: string };
+  }
+  assert.deepEqual(progress, { ...progress, status: 'done', recordsStored: 1, recordsTotal: 1 });
+  const imported = JSON.parse((await sandbox.ok(['audit', '--order', 'OP-2'])).stdout) as { operation: string; operatorEmail?: string }[];
+  assert.deepEqual(imported.map((record) => [record.operation, record.operatorEmail]), [['orders import', 'desk@airline.example']]);
 
   await sandbox.ok(['operator', 'password', 'desk@airline.example', '--password-stdin'], { stdin: 'another long password' });
   assert.equal((await browser.request('/console')).status, 303, 'a new password ends the sessions');

@@ -2,7 +2,7 @@
  * The operator's console in a real headless Chromium (Debian's /usr/bin/chromium, driven by
  * playwright-core, launched as the /docs test does), against the service on loopback: sign in,
  * find an order by ticket number, accept a change and cancel another booking with refund, see both
- * in the timeline, redeliver a failed webhook, upload an import with an error, sign out; forged
+ * in the timeline, redeliver a failed webhook, upload an import with an error and one followed as it runs, sign out; forged
  * forms, the cookie against the API, the token against the console, sign-in limits. axe-core,
  * injected into every page, finds no serious or critical violation; no request leaves loopback;
  * each page's screenshot is written to docs/console/ (shown in docs/console.md).
@@ -208,6 +208,9 @@ test('a failed webhook delivery is redelivered from the agency\'s page', { skip 
   await page.getByRole('button', { name: /^Redeliver event/ }).first().click();
   await page.waitForURL(/notice=/);
   assert.match(await page.locator('.notice').innerText(), /queued again/);
+  const journal = await runSql<{ email: string; target: string }>(service.store.reader, "select email, target from operator_actions where action = 'webhook redeliver'", []);
+  assert.deepEqual(journal.map((row) => row.email), [EMAIL], 'the redelivery is recorded with the operator\'s email');
+  assert.match(journal[0]!.target, new RegExp(` ${endpointId}$`));
   await drain();
   assert.ok((await deliveryStatuses()).includes('DELIVERED'));
   assert.equal(receiver.received.length, before + 1);
@@ -220,10 +223,42 @@ test('an import with an error names the record and field and stores nothing', { 
     order('ORD-2002', 'AGT042', 'EURO', [booking('MNO345', [segment('S1')], [passenger('P1', null)])])]);
   await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'orders.json', mimeType: 'application/json', buffer: Buffer.from(file) });
   await page.getByRole('button', { name: 'Upload and import' }).click();
+  // The import's own page follows it, and shows the outcome once it has finished.
+  await page.waitForURL(/\/console\/imports\/imp_[0-9a-f]+$/);
   const error = await page.locator('#import-error').innerText();
   assert.match(error, /^error: record 2: currency /);
   assert.deepEqual(await runSql(service.store.reader, "select order_id from orders where order_id like 'ORD-200%'", []), []);
   await look('imports');
+});
+
+test('an import\'s page follows its progress as it runs, and the audit trail names the operator', { skip }, async () => {
+  requireBrowser();
+  await page.getByRole('link', { name: 'Imports' }).click();
+  // Large enough that the import is still running seconds after the page has shown its first counts.
+  const count = 60_000;
+  const lines = Array.from({ length: count }, (_, index) => JSON.stringify(order(`ORD-3${String(index).padStart(5, '0')}`, 'AGT042', 'EUR',
+    [booking(`P${String(index).padStart(5, '0')}`, [segment('S1')], [passenger('P1', null)])])));
+  await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'many-orders.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.join('\n')}\n`) });
+  await page.getByRole('button', { name: 'Upload and import' }).click();
+  await page.waitForURL(/\/console\/imports\/imp_[0-9a-f]+$/);
+  const importUrl = page.url();
+  const bar = page.getByRole('progressbar');
+  assert.equal(await bar.count(), 1);
+  assert.match(await page.locator('#import-label').innerText(), /^(Reading and checking the orders|Storing the orders|Finished)$/);
+  // The script changes the counts in place: the same page, without a reload, shows more records.
+  const first = await page.locator('#import-counts').innerText();
+  await page.waitForFunction((text) => {
+    const document = (globalThis as any).document;
+    return document.getElementById('import-counts')?.textContent !== text || document.getElementById('import-result') !== null;
+  }, first, { timeout: 120_000 });
+  assert.equal(await page.locator('#import-result').count(), 0, 'still running: the counts moved on without a reload');
+  assert.equal(page.url(), importUrl);
+  await look('import-progress');
+  await page.locator('#import-result').waitFor({ timeout: 180_000 });
+  assert.match(await page.locator('#import-result').innerText(), /Orders imported: \{"imported":60000,"replaced":0\}/);
+  assert.equal(await bar.getAttribute('value'), String(count));
+  await page.goto(`${service.baseUrl}/console/orders/ORD-300000`);
+  assert.match(await page.locator('ol.timeline').innerText(), /ORDER_IMPORTED · by operator desk@airline\.example via orders import/);
 });
 
 test('forged forms are refused, the cookie does not open the API, sign-out ends the session, a token does not open the console', { skip }, async () => {
@@ -271,7 +306,7 @@ test('every page: requests to the service on loopback only, no policy violation,
   assert.ok(requested.some((url) => url.endsWith('/console/assets/console.css')));
   assert.deepEqual(cspViolations, []);
   assert.deepEqual(pageErrors, []);
-  assert.deepEqual(axeRuns.map((run) => run.name), ['login', 'overview', 'orders', 'accept-confirmation', 'cancel-confirmation', 'order', 'agencies', 'agency', 'imports', 'login-limited']);
+  assert.deepEqual(axeRuns.map((run) => run.name), ['login', 'overview', 'orders', 'accept-confirmation', 'cancel-confirmation', 'order', 'agencies', 'agency', 'imports', 'import-progress', 'login-limited']);
   for (const run of axeRuns) assert.ok(run.rules > 20, `axe-core checked ${run.name}`);
   assert.deepEqual(axeFindings, []);
 });

@@ -1,7 +1,8 @@
 /**
  * The operator's console over HTTP, on both stores: sign-in and its limits, the session cookie and
  * its idle expiry (with the service's clock pinned), CSRF tokens, the separation of console sessions
- * and agency tokens, acting for an agency as the operator, and imports that store nothing on error.
+ * and agency tokens, acting for an agency as the operator, imports that store nothing on error and
+ * whose progress is kept in the store, the operator's email on every action, and the request counts.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -214,20 +215,51 @@ test('orders are found by order id, booking reference, ticket number and surname
   assert.deepEqual(rows(first.text).filter((id) => rows(second.text).includes(id)), []);
 });
 
+interface Progress { status: string; phase: string; recordsRead: number; recordsStored: number; recordsTotal: number | null; label: string; counts: string }
+
+/** Uploads a file on the Imports page: the answer sends the browser to the import's own page. */
+async function upload(browser: ConsoleClient, kind: 'orders' | 'changes', name: string, text: string): Promise<string> {
+  const page = await browser.request('/console/imports');
+  const form = new FormData();
+  form.set('_csrf', csrfOf(page.text));
+  form.set('kind', kind);
+  form.set('file', new Blob([text], { type: 'application/json' }), name);
+  const answer = await browser.request('/console/imports', { body: form });
+  assert.equal(answer.status, 303, answer.text.slice(0, 500));
+  const location = answer.headers.get('location') ?? '';
+  assert.match(location, /^\/console\/imports\/imp_[0-9a-f]+$/);
+  return location;
+}
+
+/** Reads the import's progress, as its page's script does, until it has finished; every reading on the way is kept. */
+async function follow(browser: ConsoleClient, importPath: string): Promise<Progress[]> {
+  const seen: Progress[] = [];
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+    const answer = await browser.request(`${importPath}/progress`);
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(answer.headers.get('cache-control'), 'no-store');
+    const progress = JSON.parse(answer.text) as Progress;
+    seen.push(progress);
+    if (progress.status !== 'running') return seen;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${importPath} did not finish: ${JSON.stringify(seen.at(-1))}`);
+}
+
 test('an import with an error shows the record and field as the CLI does, and stores nothing', async () => {
   const browser = client();
   await browser.signIn(EMAIL, PASSWORD);
-  const page = await browser.request('/console/imports');
   const bad = [simpleOrder('ORD-I1', 'AG1', 'IMP001', '2203333333331'), { ...simpleOrder('ORD-I2', 'AG1', 'IMP002', '2203333333332'), currency: 'EURO' }];
   const text = JSON.stringify(bad);
-  const form = new FormData();
-  form.set('_csrf', csrfOf(page.text));
-  form.set('kind', 'orders');
-  form.set('file', new Blob([text], { type: 'application/json' }), 'orders.json');
-  const answer = await browser.request('/console/imports', { body: form });
-  assert.equal(answer.status, 422);
+  const importPath = await upload(browser, 'orders', 'orders.json', text);
+  const final = (await follow(browser, importPath)).at(-1)!;
+  assert.equal(final.status, 'failed');
+  const answer = await browser.request(importPath);
+  assert.equal(answer.status, 200);
   const shown = /<code id="import-error">([^<]*)<\/code>/.exec(answer.text)?.[1];
+  assert.match(answer.text, /Nothing was stored/);
   assert.deepEqual(await runSql(service.store.db, "select order_id from orders where order_id like 'ORD-I%'", []), []);
+  assert.deepEqual(await auditTrail(service.store.db, 'ORD-I1'), []);
 
   const sandbox = new CliSandbox();
   try {
@@ -240,17 +272,119 @@ test('an import with an error shows the record and field as the CLI does, and st
   } finally {
     await sandbox.cleanup();
   }
-
-  const good = new FormData();
-  good.set('_csrf', csrfOf(page.text));
-  good.set('kind', 'orders');
-  good.set('file', new Blob([JSON.stringify(bad.slice(0, 1))], { type: 'application/json' }), 'orders.json');
-  const imported = await browser.request('/console/imports', { body: good });
-  assert.equal(imported.status, 200);
-  assert.match(imported.text, /&quot;imported&quot;:1/);
-  const journal = await runSql<{ email: string; action: string }>(service.store.db, "select email, action from operator_actions where action = 'orders import'", []);
-  assert.deepEqual(journal, [{ email: EMAIL, action: 'orders import' }]);
+  assert.deepEqual(await runSql(service.store.db, "select email from operator_actions where action = 'orders import'", []), [], 'a refused file is no import');
 });
+
+test('imports through the console name the operator in the audit trail: orders and airline changes, on the timeline and in the journal', async () => {
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const ordersPath = await upload(browser, 'orders', 'two-orders.json', JSON.stringify([simpleOrder('ORD-I3', 'AG1', 'IMP003', '2203333333333'), simpleOrder('ORD-I4', 'AG1', 'IMP004', '2203333333334')]));
+  const orders = (await follow(browser, ordersPath)).at(-1)!;
+  assert.deepEqual({ status: orders.status, read: orders.recordsRead, stored: orders.recordsStored, total: orders.recordsTotal }, { status: 'done', read: 2, stored: 2, total: 2 });
+  const done = await browser.request(ordersPath);
+  assert.match(done.text, /<section class="notice" role="status" id="import-result"><p>Orders imported: <code>\{&quot;imported&quot;:2,&quot;replaced&quot;:0\}<\/code>/);
+  assert.match(done.text, /<progress id="import-bar" max="2" value="2">/);
+  assert.doesNotMatch(done.text, /data-progress-url/, 'nothing left to follow');
+
+  const changesPath = await upload(browser, 'changes', 'changes.ndjson', `${JSON.stringify(change('CHG-I3', 'ORD-I3', 'IMP003', ['S1'], [segment('S1B', 1, 14)]))}\n`);
+  assert.equal((await follow(browser, changesPath)).at(-1)!.status, 'done');
+
+  for (const orderId of ['ORD-I3', 'ORD-I4']) {
+    const trail = await auditTrail(service.store.db, orderId);
+    const imported = trail.find((record) => record.event === 'ORDER_IMPORTED')!;
+    assert.equal(imported.actor, 'operator');
+    assert.equal(imported.operation, 'orders import');
+    assert.equal(imported.operatorEmail, EMAIL);
+    assert.ok(imported.requestId, 'the upload\'s request id');
+  }
+  const recorded = (await auditTrail(service.store.db, 'ORD-I3')).find((record) => record.event === 'CHANGE_RECORDED')!;
+  assert.deepEqual([recorded.actor, recorded.operation, recorded.operatorEmail], ['operator', 'changes import', EMAIL]);
+  const timeline = await browser.request('/console/orders/ORD-I3');
+  assert.match(timeline.text, /ORDER_IMPORTED · by operator desk@airline\.example via orders import/);
+  assert.match(timeline.text, /CHANGE_RECORDED · IMP003 · by operator desk@airline\.example via changes import/);
+
+  const journal = await runSql<{ email: string; action: string; target: string }>(service.store.db,
+    "select email, action, target from operator_actions where action in ('orders import', 'changes import') order by occurred_at, action_id", []);
+  assert.deepEqual(journal, [
+    { email: EMAIL, action: 'orders import', target: 'two-orders.json: {"imported":2,"replaced":0}' },
+    { email: EMAIL, action: 'changes import', target: 'changes.ndjson: {"imported":1,"alreadyKnown":0}' },
+  ]);
+  const list = await browser.request('/console/imports');
+  assert.match(list.text, /<a href="\/console\/imports\/imp_[0-9a-f]+">two-orders\.json<\/a><\/td><td>Orders<\/td><td>desk@airline\.example<\/td>\s*<td>Finished<\/td><td>2 of 2 records stored\.<\/td>/);
+});
+
+test('an import\'s progress is in the store while it runs: records read, then stored of the total, on a page that follows it without inline script', async () => {
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const count = 6000;
+  const documents = Array.from({ length: count }, (_, index) => simpleOrder(`ORD-BIG${index}`, 'AG1', `B${String(index).padStart(5, '0')}`, `2207${String(index).padStart(9, '0')}`));
+  const importPath = await upload(browser, 'orders', 'many.ndjson', `${documents.map((document) => JSON.stringify(document)).join('\n')}\n`);
+  const running = await browser.request(importPath);
+  assert.match(running.text, /<section class="card" aria-labelledby="progress-heading" id="import-progress" data-progress-url="\/console\/imports\/imp_[0-9a-f]+\/progress">/);
+  assert.match(running.text, /<label for="import-bar" id="import-label">[^<]+<\/label>\s*<progress id="import-bar"/);
+  assert.match(running.text, /<p id="import-phase" role="status" aria-live="polite">Running: /);
+  assert.match(running.text, /<a href="\/console\/imports\/imp_[0-9a-f]+">Show the latest progress<\/a>/);
+  assert.doesNotMatch(running.text, /<script>|<script [^>]*>[^<]/, 'no inline script');
+  assert.match(running.headers.get('content-security-policy') ?? '', /script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'/);
+
+  const seen = await follow(browser, importPath);
+  const during = seen.filter((progress) => progress.status === 'running');
+  assert.ok(during.some((progress) => progress.phase === 'reading' && progress.recordsRead > 0 && progress.recordsRead < count && progress.recordsTotal === null),
+    `records read while reading: ${JSON.stringify(during.map((progress) => [progress.phase, progress.recordsRead, progress.recordsStored]))}`);
+  assert.ok(during.some((progress) => progress.phase === 'storing' && progress.recordsTotal === count), 'the total once every record is read');
+  for (let index = 1; index < seen.length; index += 1) {
+    assert.ok(seen[index]!.recordsRead >= seen[index - 1]!.recordsRead && seen[index]!.recordsStored >= seen[index - 1]!.recordsStored, 'progress only goes forward');
+  }
+  const final = seen.at(-1)!;
+  assert.deepEqual([final.status, final.recordsRead, final.recordsStored, final.recordsTotal], ['done', count, count, count]);
+  assert.equal(final.counts, '6,000 of 6,000 records stored.');
+  const [stored] = await runSql<{ n: number | string }>(service.store.db, "select count(*) as n from orders where order_id like 'ORD-BIG%'", []);
+  assert.equal(Number(stored!.n), count);
+});
+
+test('every other console action is recorded with the operator\'s email: sign-in, agency added, token issued and revoked, sign-out', async () => {
+  await runSql(service.store.db, 'delete from operator_actions', []);
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  assert.equal((await browser.submit('/console/agencies', '/console/agencies', { agencyId: 'AG-REC', name: 'Recorded Agency' })).status, 303);
+  const issued = await browser.submit('/console/agencies/AG-REC', '/console/agencies/AG-REC/tokens', { expiresInDays: '' });
+  assert.equal(issued.status, 200);
+  const tokenId = /Token (tok_[0-9a-f]+) issued/.exec(issued.text)?.[1];
+  assert.ok(tokenId);
+  assert.equal((await browser.request(`/console/agencies/AG-REC/tokens/${tokenId}/revoke`, { form: { _csrf: csrfOf(issued.text) } })).status, 303);
+  const overview = await browser.request('/console');
+  await browser.request('/console/logout', { form: { _csrf: csrfOf(overview.text) } });
+
+  const journal = await runSql<{ email: string; action: string; target: string }>(service.store.db,
+    'select email, action, target from operator_actions order by occurred_at, action_id', []);
+  assert.deepEqual(journal.map((row) => [row.email, row.action, row.target.replace(/^::ffff:/, '')]), [
+    [EMAIL, 'sign in', '127.0.0.1'],
+    [EMAIL, 'agency add', 'AG-REC'],
+    [EMAIL, 'token issue', `AG-REC ${tokenId}`],
+    [EMAIL, 'token revoke', `AG-REC ${tokenId}`],
+    [EMAIL, 'sign out', '127.0.0.1'],
+  ]);
+  assert.match(overview.text, /<td>desk@airline\.example<\/td><td>token revoke<\/td><td>AG-REC tok_/, 'shown on the overview');
+});
+
+test('the overview counts the API\'s requests of the last hour by outcome code', async () => {
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const before = await requestsShown(browser);
+  for (let index = 0; index < 3; index += 1) {
+    assert.equal((await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'ORD-C2', GdsBookingReference: ['CON002'] } } }, bearer(token))).status, 200);
+  }
+  assert.equal((await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'ORD-C2', GdsBookingReference: ['CON002'] } } })).status, 401);
+  const after = await requestsShown(browser);
+  assert.equal((after.OK ?? 0) - (before.OK ?? 0), 3);
+  assert.equal((after.AUTH_MISSING ?? 0) - (before.AUTH_MISSING ?? 0), 1);
+});
+
+async function requestsShown(browser: ConsoleClient): Promise<Record<string, number>> {
+  const overview = await browser.request('/console');
+  const section = overview.text.slice(overview.text.indexOf('id="requests"'), overview.text.indexOf('id="actions"'));
+  return Object.fromEntries([...section.matchAll(/<tr><td>([^<]+)<\/td><td>(\d+)<\/td><\/tr>/g)].map((match) => [match[1]!, Number(match[2])]));
+}
 
 test('CONSOLE=off leaves the console out', async () => {
   const off = await startTestService({ env: { CONSOLE: 'off' } });

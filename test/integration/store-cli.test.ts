@@ -18,9 +18,10 @@ import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
-const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'auth_state', 'background_leases', 'bookings', 'events', 'idempotency_keys',
-  'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators', 'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
-const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console'];
+const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'auth_state', 'background_leases', 'bookings', 'console_imports', 'events', 'idempotency_keys',
+  'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators', 'orders', 'refunds', 'request_counts', 'webhook_deliveries', 'webhook_endpoints'];
+const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
+  'Up 006-console-progress-and-counts'];
 
 let dir: string;
 let database: TestDatabase;
@@ -65,6 +66,7 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    assert.deepEqual(await migrateDown(store), ['Down 006-console-progress-and-counts']);
     assert.deepEqual(await migrateDown(store), ['Down 005-operator-console']);
     assert.deepEqual(await migrateDown(store), ['Down 004-order-versions-auth-state']);
     const functions = await sql<{ proname: string }>`select proname from pg_proc where proname like 'airorder_%'`.execute(store.db).catch(() => ({ rows: [] }));

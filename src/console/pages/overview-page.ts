@@ -30,7 +30,7 @@ ${input.endpoints.map((endpoint) => html`<tr><td><a href="/console/agencies/${en
 ${input.refunds.length === 0 ? html`<p class="muted">None.</p>` : html`<table><thead><tr><th scope="col">Currency</th><th scope="col">Refunds</th><th scope="col">Amount</th></tr></thead><tbody>
 ${input.refunds.map((refund) => html`<tr><td>${refund.currency}</td><td>${refund.count}</td><td>${formatAmount(refund.amountMinor, refund.currency)} ${refund.currency}</td></tr>`)}</tbody></table>`}</section>
 <section class="card" aria-labelledby="requests"><h2 id="requests">API requests of the last hour</h2>
-<p class="muted">As counted by this process.</p>
+<p class="muted">Counted by every process serving this store; those of another process show within seconds.</p>
 ${input.requests.length === 0 ? html`<p class="muted">None.</p>` : html`<table><thead><tr><th scope="col">Outcome code</th><th scope="col">Requests</th></tr></thead><tbody>
 ${input.requests.map((row) => html`<tr><td>${row.code}</td><td>${row.count}</td></tr>`)}</tbody></table>`}</section>
 <section class="card" aria-labelledby="actions"><h2 id="actions">Recent console actions</h2>

@@ -4,14 +4,16 @@ import { deliveries, endpoints, redeliver } from '../../service/webhook-endpoint
 import { findAgency } from '../../store/repositories/agencies-repository.js';
 import { agencyTokens, listAgencies, revokeTokenById } from '../../store/repositories/console-queries-repository.js';
 import { insertOperatorAction } from '../../store/repositories/operator-actions-repository.js';
+import type { Executor } from '../../store/store.js';
 import { field, noticeOf, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
 import { agenciesPage, agencyPage } from '../pages/agency-pages.js';
 
 const AGENCY_ID = /^[^\s](.{0,62}[^\s])?$/;
 
 export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
-  const journal = (email: string, action: string, target: string) =>
-    deps.store.transaction((tx) => insertOperatorAction(tx, { email, action, target, reason: null }, deps.clock()));
+  /** The console's journal, written in the action's own transaction. */
+  const journal = (tx: Executor, email: string, action: string, target: string) =>
+    insertOperatorAction(tx, { email, action, target, reason: null }, deps.clock());
 
   const showAgency = async (agencyId: string, extra: { notice?: string | null; error?: string | null; issuedToken?: string | null }) => {
     const agency = await findAgency(deps.store.reader, agencyId);
@@ -34,12 +36,12 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const session = sessionOf(request);
     try {
       if (problem) throw new AdminError(problem);
-      await addAgency(deps.store, deps.clock, { agencyId: form.agencyId, name: form.name, iataNumber: form.iata || null, email: form.email || null });
+      await addAgency(deps.store, deps.clock, { agencyId: form.agencyId, name: form.name, iataNumber: form.iata || null, email: form.email || null },
+        (tx) => journal(tx, session.email, 'agency add', form.agencyId));
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
       return sendPage(reply, agenciesPage({ session, agencies: await listAgencies(deps.store.reader), notice: null, error: error.message, form }), 400);
     }
-    await journal(session.email, 'agency add', form.agencyId);
     return redirectTo(reply, `/console/agencies/${encodeURIComponent(form.agencyId)}`, `Agency ${form.agencyId} added.`);
   });
 
@@ -56,8 +58,7 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       const shown = await showAgency(agencyId, { error: 'Expiry must be a whole number of days from 1 to 3650, or empty for none.' });
       return shown ? sendPage(reply, agencyPage({ session: sessionOf(request), ...shown }), 400) : reply.callNotFound();
     }
-    const issued = await issueToken(deps.store, deps.clock, agencyId, expiresInMs);
-    await journal(sessionOf(request).email, 'token issue', `${agencyId} ${issued.tokenId}`);
+    const issued = await issueToken(deps.store, deps.clock, agencyId, expiresInMs, (tx, token) => journal(tx, sessionOf(request).email, 'token issue', `${agencyId} ${token.tokenId}`));
     // Shown in this answer only: the store keeps its hash, and the page is not cached (Cache-Control: no-store).
     const shown = await showAgency(agencyId, { notice: `Token ${issued.tokenId} issued.`, issuedToken: issued.token });
     return sendPage(reply, agencyPage({ session: sessionOf(request), ...shown! }));
@@ -65,8 +66,11 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post('/agencies/:agencyId/tokens/:tokenId/revoke', async (request, reply) => {
     const { agencyId, tokenId } = request.params as { agencyId: string; tokenId: string };
-    const revoked = await deps.store.transaction((tx) => revokeTokenById(tx, agencyId, tokenId, deps.clock()));
-    if (revoked) await journal(sessionOf(request).email, 'token revoke', `${agencyId} ${tokenId}`);
+    const revoked = await deps.store.transaction(async (tx) => {
+      const done = await revokeTokenById(tx, agencyId, tokenId, deps.clock());
+      if (done) await journal(tx, sessionOf(request).email, 'token revoke', `${agencyId} ${tokenId}`);
+      return done;
+    });
     return redirectTo(reply, `/console/agencies/${encodeURIComponent(agencyId)}`, revoked ? `Token ${tokenId} revoked.` : `Token ${tokenId} was revoked already.`);
   });
 
@@ -75,13 +79,12 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const eventId = field(request, 'eventId');
     const endpointId = field(request, 'endpointId');
     try {
-      await redeliver(deps.store, deps.clock, eventId, endpointId);
+      await redeliver(deps.store, deps.clock, eventId, endpointId, (tx) => journal(tx, sessionOf(request).email, 'webhook redeliver', `${eventId} ${endpointId}`));
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
       const shown = await showAgency(agencyId, { error: error.message });
       return shown ? sendPage(reply, agencyPage({ session: sessionOf(request), ...shown }), 400) : reply.callNotFound();
     }
-    await journal(sessionOf(request).email, 'webhook redeliver', `${eventId} ${endpointId}`);
     return redirectTo(reply, `/console/agencies/${encodeURIComponent(agencyId)}`, `Event ${eventId} queued again for ${endpointId}.`);
   });
 }

@@ -27,8 +27,8 @@ export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
         : 'The email or the password is wrong.';
       return sendPage(reply, loginPage({ csrfToken: expected, email, error }), result.limited ? 429 : 401);
     }
-    const { sessionId } = await openSession(deps.store, deps.clock, result.email);
-    await deps.store.transaction((tx) => insertOperatorAction(tx, { email: result.email, action: 'sign in', target: request.ip, reason: null }, deps.clock()));
+    const { sessionId } = await openSession(deps.store, deps.clock, result.email,
+      (tx) => insertOperatorAction(tx, { email: result.email, action: 'sign in', target: request.ip, reason: null }, deps.clock()));
     void reply.header('set-cookie', [
       cookieHeader(request, SESSION_COOKIE, sessionId),
       cookieHeader(request, LOGIN_COOKIE, '', '/console/login', 0),
@@ -41,8 +41,8 @@ export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 export function logoutRoute(app: FastifyInstance, deps: ConsoleDeps): void {
   app.post('/logout', async (request, reply) => {
     const session = sessionOf(request);
-    await closeSession(deps.store, session.sessionHash);
-    await deps.store.transaction((tx) => insertOperatorAction(tx, { email: session.email, action: 'sign out', target: request.ip, reason: null }, deps.clock()));
+    await closeSession(deps.store, session.sessionHash,
+      (tx) => insertOperatorAction(tx, { email: session.email, action: 'sign out', target: request.ip, reason: null }, deps.clock()));
     void reply.header('set-cookie', cookieHeader(request, SESSION_COOKIE, '', '/console', 0));
     return reply.redirect('/console/login', 303);
   });

@@ -1,40 +1,42 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { DocumentError } from '../../documents/document-error.js';
-import { streamRecords } from '../../documents/record-stream.js';
-import { importChanges } from '../../service/change-import.js';
-import { importOrders } from '../../service/order-import.js';
-import { preparedHere } from '../../service/order-preparation.js';
-import { insertOperatorAction } from '../../store/repositories/operator-actions-repository.js';
+import { findConsoleImport, recentConsoleImports } from '../../store/repositories/console-imports-repository.js';
 import { field, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
-import { importsPage } from '../pages/imports-page.js';
+import { progressWords, type ImportRunner } from '../console-imports.js';
+import { importPage, importsPage } from '../pages/imports-page.js';
+
+const RECENT_IMPORTS = 10;
 
 /** Orders and airline changes from a file, all or nothing, as `airorder orders import` and `changes import` do. */
-export function importRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
-  app.get('/imports', async (request, reply) => sendPage(reply, importsPage({ session: sessionOf(request), result: null })));
+export function importRoutes(app: FastifyInstance, deps: ConsoleDeps, runner: ImportRunner): void {
+  const listPage = async (request: Parameters<typeof sessionOf>[0], error: string | null) =>
+    importsPage({ session: sessionOf(request), imports: await recentConsoleImports(deps.store.reader, RECENT_IMPORTS), error });
+
+  app.get('/imports', async (request, reply) => sendPage(reply, await listPage(request, null)));
 
   app.post('/imports', async (request, reply) => {
     const session = sessionOf(request);
     const kind = field(request, 'kind') === 'changes' ? 'changes' : 'orders';
     const file = (request.body as FormData).get('file');
-    if (!(file instanceof Blob) || file.size === 0) {
-      return sendPage(reply, importsPage({ session, result: { kind, ok: false, message: 'Choose a file to upload.', cliError: false } }), 400);
-    }
-    const records = () => streamRecords(Readable.from(fileChunks(file)));
-    try {
-      const summary = kind === 'orders'
-        ? await importOrders(deps.store, deps.clock, preparedHere(records()), field(request, 'upsert') === 'on')
-        : await importChanges(deps.store, deps.clock, records());
-      const name = 'name' in file && typeof file.name === 'string' ? file.name : 'upload';
-      await deps.store.transaction((tx) => insertOperatorAction(tx, { email: session.email, action: `${kind} import`, target: `${name}: ${JSON.stringify(summary)}`, reason: null }, deps.clock()));
-      return sendPage(reply, importsPage({ session, result: { kind, ok: true, message: JSON.stringify(summary), cliError: false } }));
-    } catch (error) {
-      if (!(error instanceof DocumentError)) throw error;
-      return sendPage(reply, importsPage({ session, result: { kind, ok: false, message: `error: ${error.message}`, cliError: true } }), 422);
-    }
+    if (!(file instanceof Blob) || file.size === 0) return sendPage(reply, await listPage(request, 'Choose a file to upload.'), 400);
+    const fileName = ('name' in file && typeof file.name === 'string' && file.name !== '' ? file.name : 'upload').slice(0, 200);
+    const importId = await runner.start({
+      kind, fileName, content: Buffer.from(await file.arrayBuffer()), upsert: field(request, 'upsert') === 'on', operatorEmail: session.email, requestId: request.id,
+    });
+    // The import runs on: its page shows how far it has come, whichever process answers.
+    return reply.redirect(`/console/imports/${importId}`, 303);
   });
-}
 
-async function* fileChunks(file: Blob): AsyncGenerator<Buffer> {
-  yield Buffer.from(await file.arrayBuffer());
+  app.get('/imports/:importId', async (request, reply) => {
+    const entry = await findConsoleImport(deps.store.reader, (request.params as { importId: string }).importId);
+    return entry ? sendPage(reply, importPage({ session: sessionOf(request), entry })) : reply.callNotFound();
+  });
+
+  /** What the page's script reads every second while the import runs. */
+  app.get('/imports/:importId/progress', async (request, reply) => {
+    const entry = await findConsoleImport(deps.store.reader, (request.params as { importId: string }).importId);
+    if (!entry) return reply.callNotFound();
+    return reply.header('cache-control', 'no-store').send({
+      status: entry.status, phase: entry.phase, recordsRead: entry.recordsRead, recordsStored: entry.recordsStored, recordsTotal: entry.recordsTotal, updatedAt: entry.updatedAt, ...progressWords(entry),
+    });
+  });
 }

@@ -4,6 +4,7 @@ import { idempotencyAndAudit } from './002-idempotency-and-audit.js';
 import { eventsWebhooksDeadlines } from './003-events-webhooks-deadlines.js';
 import { orderVersionsAndAuthState } from './004-order-versions-auth-state.js';
 import { operatorConsole } from './005-operator-console.js';
+import { consoleProgressAndCounts } from './006-console-progress-and-counts.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-events-webhooks-deadlines': eventsWebhooksDeadlines,
   '004-order-versions-auth-state': orderVersionsAndAuthState,
   '005-operator-console': operatorConsole,
+  '006-console-progress-and-counts': consoleProgressAndCounts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,9 +15,11 @@ export async function insertOperatorAction(db: Executor, action: Omit<OperatorAc
     [nextEventId(), action.email, action.action, action.target, action.reason, now]);
 }
 
-/** Newest first. */
-export async function recentOperatorActions(db: Executor, limit: number): Promise<OperatorAction[]> {
+/** Newest first; only one operator's when `email` is given. */
+export async function recentOperatorActions(db: Executor, limit: number, email: string | null = null): Promise<OperatorAction[]> {
+  const columns = 'select email, action, target, reason, occurred_at from operator_actions';
+  const order = 'order by occurred_at desc, action_id desc limit ?';
   const rows = await runSql<{ email: string; action: string; target: string; reason: string | null; occurred_at: string }>(db,
-    'select email, action, target, reason, occurred_at from operator_actions order by occurred_at desc, action_id desc limit ?', [limit]);
+    email === null ? `${columns} ${order}` : `${columns} where email = ? ${order}`, email === null ? [limit] : [email, limit]);
   return rows.map((row) => ({ email: row.email, action: row.action, target: row.target, reason: row.reason, occurredAt: row.occurred_at }));
 }

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import { readChangeDocument } from '../documents/change-document.js';
+import { DocumentError } from '../documents/document-error.js';
+import { readEach, type RawRecord } from '../documents/document-reader.js';
+import { streamRecords } from '../documents/record-stream.js';
+import { importChanges, OPERATOR_CHANGE_IMPORT } from '../service/change-import.js';
+import { importOrders, OPERATOR_IMPORT } from '../service/order-import.js';
+import { prepareOrder, preparedHere } from '../service/order-preparation.js';
+import type { Actor } from '../store/repositories/audit-repository.js';
+import { insertConsoleImport, updateConsoleImport, type ConsoleImport, type ImportProgressUpdate } from '../store/repositories/console-imports-repository.js';
+import { insertOperatorAction } from '../store/repositories/operator-actions-repository.js';
+import type { ConsoleDeps } from './console-context.js';
+
+/** How often the progress of a running import is written to the store (for whichever process shows it). */
+export const PROGRESS_WRITE_MS = 250;
+/** Records handled between two turns of the event loop: the process keeps answering requests meanwhile. */
+const RECORDS_PER_TURN = 200;
+
+export interface ImportUpload {
+  kind: 'orders' | 'changes';
+  fileName: string;
+  content: Buffer;
+  upsert: boolean;
+  operatorEmail: string;
+  requestId: string;
+}
+
+/** The records of the upload, with a pause for the event loop every few hundred. */
+async function* recordsOf(content: Buffer): AsyncGenerator<RawRecord> {
+  let sinceTurn = 0;
+  for await (const record of streamRecords(Readable.from([content]))) {
+    yield record;
+    if (++sinceTurn >= RECORDS_PER_TURN) {
+      sinceTurn = 0;
+      await nextTurn();
+    }
+  }
+}
+
+/**
+ * Writes the latest progress every PROGRESS_WRITE_MS, each write in a transaction of its own
+ * outside the import's, so other processes read it while the import runs (on PostgreSQL; SQLite
+ * has one writer, so while the import's transaction stores, its count appears when it commits).
+ */
+class ProgressWriter {
+  private latest: ImportProgressUpdate = {};
+  private dirty = false;
+  private writing: Promise<void> | null = null;
+  private lastWrite = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly deps: ConsoleDeps, private readonly importId: string, private readonly log: FastifyBaseLogger) {
+    this.timer = setInterval(() => this.write(), PROGRESS_WRITE_MS);
+  }
+
+  report(update: ImportProgressUpdate): void {
+    Object.assign(this.latest, update);
+    this.dirty = true;
+    // The first count at once, not a quarter of a second later: a small file is read faster than that.
+    if (Date.now() - this.lastWrite >= PROGRESS_WRITE_MS) this.write();
+  }
+
+  private write(): void {
+    if (!this.dirty || this.writing) return;
+    const update = { ...this.latest };
+    this.dirty = false;
+    this.lastWrite = Date.now();
+    this.writing = this.deps.store.transaction((tx) => updateConsoleImport(tx, this.importId, update, this.deps.clock()))
+      .catch((error: unknown) => {
+        // Tried again at the next tick: the latest progress holds every count so far.
+        this.dirty = true;
+        this.log.warn({ err: error, importId: this.importId }, 'import progress not written');
+      })
+      .finally(() => { this.writing = null; });
+  }
+
+  /** Writes the latest progress now (after the write under way): before a phase that may hold the store's only writer. */
+  async writeNow(): Promise<void> {
+    await this.writing;
+    this.write();
+    await this.writing;
+  }
+
+  /** No more progress writes; the one under way, if any, is finished first. Returns what is not written yet. */
+  async stop(): Promise<ImportProgressUpdate> {
+    clearInterval(this.timer);
+    await this.writing;
+    return this.dirty ? { ...this.latest } : {};
+  }
+}
+
+/**
+ * Starts imports of uploaded files and returns their ids at once; each import runs on in this
+ * process, and its progress and outcome are kept in the store (`console_imports`), so any process
+ * shows them. First every record is read and checked (records read, then the total), then all are
+ * stored in one transaction, all or nothing, as `airorder orders import` and `changes import` do.
+ * The audit trail names the operator (`operator`, their email, `orders import` or `changes import`).
+ */
+export class ImportRunner {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly deps: ConsoleDeps, private readonly log: FastifyBaseLogger) {}
+
+  async start(upload: ImportUpload): Promise<string> {
+    const importId = `imp_${Date.now().toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
+    await this.deps.store.transaction((tx) => insertConsoleImport(tx, { importId, kind: upload.kind, fileName: upload.fileName, operatorEmail: upload.operatorEmail }, this.deps.clock()));
+    const run = runImport(this.deps, importId, upload, this.log).finally(() => this.running.delete(run));
+    this.running.add(run);
+    return importId;
+  }
+
+  /** Waits for the imports under way: the service closes its store only after them. */
+  async settle(): Promise<void> {
+    await Promise.all([...this.running]);
+  }
+}
+
+async function runImport(deps: ConsoleDeps, importId: string, upload: ImportUpload, log: FastifyBaseLogger): Promise<void> {
+  const progress = new ProgressWriter(deps, importId, log);
+  let outcome: ImportProgressUpdate;
+  try {
+    const summary = await checkAndStore(deps, upload, progress);
+    outcome = { status: 'done', summary: JSON.stringify(summary) };
+  } catch (error) {
+    if (!(error instanceof DocumentError)) log.error({ err: error, importId }, 'console import failed');
+    // Exactly the line the CLI prints for this file.
+    outcome = { status: 'failed', error: error instanceof DocumentError ? `error: ${error.message}`
+      : deps.store.isUnavailable(error) ? 'The store was not reachable; nothing was stored. Try again shortly.'
+        : `Something went wrong (import ${importId}); nothing was stored. The service log has the details.` };
+  }
+  const unwritten = await progress.stop();
+  try {
+    await deps.store.transaction(async (tx) => {
+      await updateConsoleImport(tx, importId, { ...unwritten, ...outcome }, deps.clock());
+      if (outcome.status === 'done') {
+        await insertOperatorAction(tx, { email: upload.operatorEmail, action: `${upload.kind} import`, target: `${upload.fileName}: ${outcome.summary}`, reason: null }, deps.clock());
+      }
+    });
+  } catch (error) {
+    log.error({ err: error, importId }, 'the outcome of a console import could not be recorded');
+  }
+}
+
+async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: ProgressWriter): Promise<unknown> {
+  // Reading: every record checked as the import will check it, so a bad one fails before anything is stored.
+  let read = 0;
+  const check = upload.kind === 'orders' ? (record: RawRecord) => { prepareOrder(record); } : (record: RawRecord) => { readEach([record], readChangeDocument); };
+  for await (const record of recordsOf(upload.content)) {
+    check(record);
+    progress.report({ recordsRead: ++read });
+  }
+  progress.report({ phase: 'storing', recordsTotal: read });
+  await progress.writeNow();
+
+  const actor: Actor = { ...(upload.kind === 'orders' ? OPERATOR_IMPORT : OPERATOR_CHANGE_IMPORT), requestId: upload.requestId, operatorEmail: upload.operatorEmail };
+  const stored = (count: number) => progress.report({ recordsStored: count });
+  if (upload.kind === 'orders') {
+    const summary = await importOrders(deps.store, deps.clock, preparedHere(recordsOf(upload.content)), upload.upsert, stored, actor);
+    progress.report({ recordsStored: summary.imported });
+    return summary;
+  }
+  const summary = await importChanges(deps.store, deps.clock, recordsOf(upload.content), stored, actor);
+  progress.report({ recordsStored: summary.imported + summary.alreadyKnown });
+  return summary;
+}
+
+/** The words for an import's state, the same on the page and in what its script reads. */
+export function progressWords(entry: ConsoleImport): { label: string; counts: string } {
+  const what = entry.kind === 'orders' ? 'orders' : 'airline changes';
+  if (entry.status === 'done') return { label: 'Finished', counts: `${entry.recordsStored.toLocaleString('en')} of ${entry.recordsTotal?.toLocaleString('en') ?? '?'} records stored.` };
+  if (entry.status === 'failed') return { label: 'Failed: nothing was stored', counts: `${entry.recordsRead.toLocaleString('en')} records read.` };
+  if (entry.phase === 'reading') return { label: `Reading and checking the ${what}`, counts: `${entry.recordsRead.toLocaleString('en')} records read so far; the total is known once all are read.` };
+  return { label: `Storing the ${what}`, counts: `${entry.recordsStored.toLocaleString('en')} of ${(entry.recordsTotal ?? 0).toLocaleString('en')} records stored.` };
+}

@@ -1,0 +1,65 @@
+import type { Executor } from '../store.js';
+
+/** An upload on the console's Imports page and how far its import has come (docs/console.md). */
+export interface ConsoleImport {
+  importId: string;
+  kind: 'orders' | 'changes';
+  fileName: string;
+  operatorEmail: string;
+  status: 'running' | 'done' | 'failed';
+  phase: 'reading' | 'storing';
+  recordsRead: number;
+  recordsStored: number;
+  recordsTotal: number | null;
+  summary: string | null;
+  error: string | null;
+  startedAt: string;
+  updatedAt: string;
+}
+
+export type ImportProgressUpdate = Partial<Pick<ConsoleImport, 'status' | 'phase' | 'recordsRead' | 'recordsStored' | 'recordsTotal' | 'summary' | 'error'>>;
+
+export async function insertConsoleImport(db: Executor, entry: Pick<ConsoleImport, 'importId' | 'kind' | 'fileName' | 'operatorEmail'>, now: string): Promise<void> {
+  await db.insertInto('console_imports').values({
+    import_id: entry.importId, kind: entry.kind, file_name: entry.fileName, operator_email: entry.operatorEmail,
+    status: 'running', phase: 'reading', records_read: 0, records_stored: 0, records_total: null, summary: null, error: null,
+    started_at: now, updated_at: now,
+  }).execute();
+}
+
+export async function updateConsoleImport(db: Executor, importId: string, update: ImportProgressUpdate, now: string): Promise<void> {
+  await db.updateTable('console_imports').set({
+    ...(update.status === undefined ? {} : { status: update.status }),
+    ...(update.phase === undefined ? {} : { phase: update.phase }),
+    ...(update.recordsRead === undefined ? {} : { records_read: update.recordsRead }),
+    ...(update.recordsStored === undefined ? {} : { records_stored: update.recordsStored }),
+    ...(update.recordsTotal === undefined ? {} : { records_total: update.recordsTotal }),
+    ...(update.summary === undefined ? {} : { summary: update.summary }),
+    ...(update.error === undefined ? {} : { error: update.error }),
+    updated_at: now,
+  }).where('import_id', '=', importId).execute();
+}
+
+type Row = { import_id: string; kind: string; file_name: string; operator_email: string; status: string; phase: string; records_read: number | string;
+  records_stored: number | string; records_total: number | string | null; summary: string | null; error: string | null; started_at: string; updated_at: string };
+
+function fromRow(row: Row): ConsoleImport {
+  return {
+    importId: row.import_id, kind: row.kind as ConsoleImport['kind'], fileName: row.file_name, operatorEmail: row.operator_email,
+    status: row.status as ConsoleImport['status'], phase: row.phase as ConsoleImport['phase'],
+    recordsRead: Number(row.records_read), recordsStored: Number(row.records_stored),
+    recordsTotal: row.records_total === null ? null : Number(row.records_total),
+    summary: row.summary, error: row.error, startedAt: row.started_at, updatedAt: row.updated_at,
+  };
+}
+
+export async function findConsoleImport(db: Executor, importId: string): Promise<ConsoleImport | null> {
+  const row = await db.selectFrom('console_imports').selectAll().where('import_id', '=', importId).executeTakeFirst();
+  return row ? fromRow(row) : null;
+}
+
+/** Newest first. */
+export async function recentConsoleImports(db: Executor, limit: number): Promise<ConsoleImport[]> {
+  const rows = await db.selectFrom('console_imports').selectAll().orderBy('started_at', 'desc').orderBy('import_id', 'desc').limit(limit).execute();
+  return rows.map(fromRow);
+}
