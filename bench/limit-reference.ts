@@ -62,7 +62,9 @@ export class Reference {
   readonly env: NodeJS.ProcessEnv;
 
   constructor(readonly workdir: string, readonly orders: number) {
-    this.env = { ...process.env, WORKDIR: workdir, DEPS_DIR, ORDERS: String(orders), NODE_NO_WARNINGS: '1' };
+    // One cluster holds both databases: the reference's 2 GB of shared buffers would hold its own
+    // and leave airorder's (events, audit trail and refunds make it larger) to the OS cache.
+    this.env = { ...process.env, WORKDIR: workdir, DEPS_DIR, ORDERS: String(orders), NODE_NO_WARNINGS: '1', PG_SHARED_BUFFERS: process.env.PG_SHARED_BUFFERS ?? '6GB' };
   }
 
   private script(name: string): string {

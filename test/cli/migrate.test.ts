@@ -13,7 +13,7 @@ const FOURTH_TABLES = [...THIRD_TABLES, 'auth_state'].sort();
 const FIFTH_TABLES = [...FOURTH_TABLES, 'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators'].sort();
 const APP_TABLES = [...FIFTH_TABLES, 'console_imports', 'request_counts'].sort();
 const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console',
-  '006-console-progress-and-counts'];
+  '006-console-progress-and-counts', '007-one-index-for-pending-changes'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -33,6 +33,14 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
 
   const auditColumns = () => sandbox.query<{ name: string }>('select name from pragma_table_info(\'audit_events\') order by cid').map((row) => row.name);
   assert.deepEqual(auditColumns().slice(-2), ['operator_email', 'reason']);
+  const changeIndexes = () => sandbox.query<{ name: string }>("select name from sqlite_master where type = 'index' and tbl_name = 'airline_changes' and sql is not null order by name").map((row) => row.name);
+  assert.deepEqual(changeIndexes(), ['airline_changes_booking_idx', 'airline_changes_deadline_idx']);
+  const rollbackSeventh = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackSeventh.code, 0, rollbackSeventh.stderr);
+  assert.equal(rollbackSeventh.stdout, 'Down 007-one-index-for-pending-changes\n');
+  assert.deepEqual(changeIndexes(), ['airline_changes_booking_idx', 'airline_changes_deadline_idx', 'airline_changes_status_idx']);
+  assert.deepEqual(appTables(), APP_TABLES);
+
   const rollbackSixth = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackSixth.code, 0, rollbackSixth.stderr);
   assert.equal(rollbackSixth.stdout, 'Down 006-console-progress-and-counts\n');

@@ -21,7 +21,7 @@ const BIN = path.resolve('bin', 'airorder.js');
 const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'auth_state', 'background_leases', 'bookings', 'console_imports', 'events', 'idempotency_keys',
   'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators', 'orders', 'refunds', 'request_counts', 'webhook_deliveries', 'webhook_endpoints'];
 const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
-  'Up 006-console-progress-and-counts'];
+  'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes'];
 
 let dir: string;
 let database: TestDatabase;
@@ -66,6 +66,7 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    assert.deepEqual(await migrateDown(store), ['Down 007-one-index-for-pending-changes']);
     assert.deepEqual(await migrateDown(store), ['Down 006-console-progress-and-counts']);
     assert.deepEqual(await migrateDown(store), ['Down 005-operator-console']);
     assert.deepEqual(await migrateDown(store), ['Down 004-order-versions-auth-state']);

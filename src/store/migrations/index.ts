@@ -5,6 +5,7 @@ import { eventsWebhooksDeadlines } from './003-events-webhooks-deadlines.js';
 import { orderVersionsAndAuthState } from './004-order-versions-auth-state.js';
 import { operatorConsole } from './005-operator-console.js';
 import { consoleProgressAndCounts } from './006-console-progress-and-counts.js';
+import { oneIndexForPendingChanges } from './007-one-index-for-pending-changes.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-order-versions-auth-state': orderVersionsAndAuthState,
   '005-operator-console': operatorConsole,
   '006-console-progress-and-counts': consoleProgressAndCounts,
+  '007-one-index-for-pending-changes': oneIndexForPendingChanges,
 };
 
 export const migrationProvider: MigrationProvider = {
