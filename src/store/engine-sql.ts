@@ -47,6 +47,11 @@ export interface EngineSchema {
   /** Triggers moving `auth_state`'s version on whenever a row of `tables` changes (migration 004). */
   createAuthTriggers(db: Schema, tables: readonly string[]): Promise<void>;
   dropAuthTriggers(db: Schema, tables: readonly string[]): Promise<void>;
+  /**
+   * Leaves `percent` of each new page of `table` free, where the engine can then update a row in
+   * place without touching its indexes (null: the engine's default again). Migration 008.
+   */
+  roomForUpdates(db: Schema, table: string, percent: number | null): Promise<void>;
 }
 
 type WithAdapter = Pick<Schema, 'getExecutor'>;

@@ -13,7 +13,8 @@ const FOURTH_TABLES = [...THIRD_TABLES, 'auth_state'].sort();
 const FIFTH_TABLES = [...FOURTH_TABLES, 'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators'].sort();
 const APP_TABLES = [...FIFTH_TABLES, 'console_imports', 'request_counts'].sort();
 const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console',
-  '006-console-progress-and-counts', '007-one-index-for-pending-changes'];
+  '006-console-progress-and-counts', '007-one-index-for-pending-changes',
+  '008-room-for-updates-in-place'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -35,6 +36,9 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   assert.deepEqual(auditColumns().slice(-2), ['operator_email', 'reason']);
   const changeIndexes = () => sandbox.query<{ name: string }>("select name from sqlite_master where type = 'index' and tbl_name = 'airline_changes' and sql is not null order by name").map((row) => row.name);
   assert.deepEqual(changeIndexes(), ['airline_changes_booking_idx', 'airline_changes_deadline_idx']);
+  const rollbackEighth = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackEighth.code, 0, rollbackEighth.stderr);
+  assert.equal(rollbackEighth.stdout, 'Down 008-room-for-updates-in-place\n');
   const rollbackSeventh = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackSeventh.code, 0, rollbackSeventh.stderr);
   assert.equal(rollbackSeventh.stdout, 'Down 007-one-index-for-pending-changes\n');

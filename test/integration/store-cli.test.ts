@@ -21,7 +21,8 @@ const BIN = path.resolve('bin', 'airorder.js');
 const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'auth_state', 'background_leases', 'bookings', 'console_imports', 'events', 'idempotency_keys',
   'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators', 'orders', 'refunds', 'request_counts', 'webhook_deliveries', 'webhook_endpoints'];
 const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
-  'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes'];
+  'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes',
+  'Up 008-room-for-updates-in-place'];
 
 let dir: string;
 let database: TestDatabase;
@@ -61,11 +62,21 @@ async function tableNames(): Promise<string[]> {
   }
 }
 
+/** PostgreSQL's storage options of the tables migration 008 leaves room in. */
+async function fillFactors(store: ReturnType<typeof openStore>): Promise<Record<string, string[] | null>> {
+  const { rows } = await sql<{ relname: string; reloptions: string[] | null }>`select relname, reloptions from pg_class
+    where relname in ('orders', 'bookings') and relkind = 'r' order by relname`.execute(store.db);
+  return Object.fromEntries(rows.map((row) => [row.relname, row.reloptions]));
+}
+
 test(`migrations run, roll back and run again on ${testStoreKind()}`, async () => {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { bookings: ['fillfactor=80'], orders: ['fillfactor=90'] });
+    assert.deepEqual(await migrateDown(store), ['Down 008-room-for-updates-in-place']);
+    if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { bookings: null, orders: null });
     assert.deepEqual(await migrateDown(store), ['Down 007-one-index-for-pending-changes']);
     assert.deepEqual(await migrateDown(store), ['Down 006-console-progress-and-counts']);
     assert.deepEqual(await migrateDown(store), ['Down 005-operator-console']);

@@ -6,6 +6,7 @@ import { orderVersionsAndAuthState } from './004-order-versions-auth-state.js';
 import { operatorConsole } from './005-operator-console.js';
 import { consoleProgressAndCounts } from './006-console-progress-and-counts.js';
 import { oneIndexForPendingChanges } from './007-one-index-for-pending-changes.js';
+import { roomForUpdatesInPlace } from './008-room-for-updates-in-place.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-operator-console': operatorConsole,
   '006-console-progress-and-counts': consoleProgressAndCounts,
   '007-one-index-for-pending-changes': oneIndexForPendingChanges,
+  '008-room-for-updates-in-place': roomForUpdatesInPlace,
 };
 
 export const migrationProvider: MigrationProvider = {

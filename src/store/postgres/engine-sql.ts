@@ -57,6 +57,10 @@ export const postgresSql: EngineSql = {
     eventPosition: sql`bigint generated always as identity`,
     eventTransaction: sql`(pg_current_xact_id()::text::bigint)`,
     orderVersion: 'bigint',
+    async roomForUpdates(db, table, percent) {
+      // A heap-only update (HOT) needs room on the row's own page, and touches no index.
+      await sql.raw(percent === null ? `alter table ${table} reset (fillfactor)` : `alter table ${table} set (fillfactor = ${100 - percent})`).execute(db);
+    },
     async createRefusal(db) {
       // Lets one statement refuse to be stored with an error of its choosing (order-change.ts).
       await sql`create function airorder_refuse(reason text, code text) returns integer language plpgsql as $$

@@ -38,6 +38,8 @@ export const sqliteSql: EngineSql = {
     eventPosition: 'integer',
     eventTransaction: 0,
     orderVersion: 'integer',
+    // SQLite fills its pages as it likes; an update rewrites the row in its page when it fits.
+    async roomForUpdates() {},
     async createRefusal() {},
     async dropRefusal() {},
     async createAuthTriggers(db, tables) {
