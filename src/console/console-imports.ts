@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,7 +11,9 @@ import { importChanges, OPERATOR_CHANGE_IMPORT } from '../service/change-import.
 import { importOrders, OPERATOR_IMPORT } from '../service/order-import.js';
 import { prepareOrder, preparedHere } from '../service/order-preparation.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
-import { insertConsoleImport, updateConsoleImport, type ConsoleImport, type ImportProgressUpdate } from '../store/repositories/console-imports-repository.js';
+import {
+  failRunningConsoleImport, insertConsoleImport, updateConsoleImport, type ConsoleImport, type ImportProgressUpdate,
+} from '../store/repositories/console-imports-repository.js';
 import { insertOperatorAction } from '../store/repositories/operator-actions-repository.js';
 import type { ConsoleDeps } from './console-context.js';
 
@@ -18,6 +21,43 @@ import type { ConsoleDeps } from './console-context.js';
 export const PROGRESS_WRITE_MS = 250;
 /** Records handled between two turns of the event loop: the process keeps answering requests meanwhile. */
 const RECORDS_PER_TURN = 200;
+
+/** This process, as an import's `runner`: the host and the process id. */
+const THIS_PROCESS = `${os.hostname()}:${process.pid}`;
+
+/** Whether the process `host:pid` is known to be gone: only a process of this host can be asked. */
+function runnerGone(runner: string): boolean {
+  const separator = runner.lastIndexOf(':');
+  const pid = Number(runner.slice(separator + 1));
+  if (runner.slice(0, separator) !== os.hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    // EPERM: a process of another user has that id now; it is not ours, but it exists.
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * An import whose process stopped (killed, crashed, the machine restarted) before it finished stored
+ * nothing, since it stores in one transaction; its row would say "running" forever. Any process of
+ * the same host that shows it ends it as failed, with words saying so.
+ */
+export async function settleInterrupted(deps: ConsoleDeps, entries: ConsoleImport[]): Promise<ConsoleImport[]> {
+  const settled: ConsoleImport[] = [];
+  for (const entry of entries) {
+    if (entry.status !== 'running' || !runnerGone(entry.runner)) {
+      settled.push(entry);
+      continue;
+    }
+    const error = `Interrupted: the process running this import (${entry.runner}) stopped before it finished; nothing was stored. Upload the file again.`;
+    const now = deps.clock();
+    await deps.store.transaction((tx) => failRunningConsoleImport(tx, entry.importId, error, now));
+    settled.push({ ...entry, status: 'failed', error, updatedAt: now });
+  }
+  return settled;
+}
 
 export interface ImportUpload {
   kind: 'orders' | 'changes';
@@ -106,7 +146,7 @@ export class ImportRunner {
 
   async start(upload: ImportUpload): Promise<string> {
     const importId = `imp_${Date.now().toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
-    await this.deps.store.transaction((tx) => insertConsoleImport(tx, { importId, kind: upload.kind, fileName: upload.fileName, operatorEmail: upload.operatorEmail }, this.deps.clock()));
+    await this.deps.store.transaction((tx) => insertConsoleImport(tx, { importId, kind: upload.kind, fileName: upload.fileName, operatorEmail: upload.operatorEmail, runner: THIS_PROCESS }, this.deps.clock()));
     const run = runImport(this.deps, importId, upload, this.log).finally(() => this.running.delete(run));
     this.running.add(run);
     return importId;

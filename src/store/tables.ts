@@ -162,6 +162,7 @@ export interface ConsoleImportsTable {
   kind: string;
   file_name: string;
   operator_email: string;
+  runner: string;
   status: string;
   phase: string;
   records_read: number;

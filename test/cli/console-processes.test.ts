@@ -127,3 +127,35 @@ test('an import uploaded to one process shows its progress on the other while it
     [EMAIL, 'sign in', '127.0.0.1'],
   ]);
 });
+
+// Last: it kills the first process.
+test('an import whose process is killed stored nothing, and the other process shows it failed, not running forever', async () => {
+  const [onOne, onTwo] = await browsers();
+  const count = 20_000;
+  const documents = Array.from({ length: count }, (_, index) => simpleOrder(`PR-KILL${index}`, 'AG1', `K${String(index).padStart(5, '0')}`, `2209${String(index).padStart(9, '0')}`));
+  const page = await onOne.request('/console/imports');
+  const form = new FormData();
+  form.set('_csrf', csrfOf(page.text));
+  form.set('kind', 'orders');
+  form.set('file', new Blob([asNdjson(documents)], { type: 'application/x-ndjson' }), 'killed.ndjson');
+  const uploaded = await onOne.request('/console/imports', { body: form });
+  assert.equal(uploaded.status, 303, uploaded.text.slice(0, 300));
+  const importPath = uploaded.headers.get('location')!;
+  type Progress = { status: string; recordsRead: number; label: string };
+  const progressOn = async (browser: ConsoleClient) => JSON.parse((await browser.request(`${importPath}/progress`)).text) as Progress;
+  const running = await until('the import running on the first process', () => progressOn(onTwo), (progress) => progress.status !== 'running' || progress.recordsRead > 0);
+  assert.equal(running.status, 'running', 'killed while it runs');
+  one.child.kill('SIGKILL');
+  await one.exited;
+
+  const ended = await until('the import shown as ended', () => progressOn(onTwo), (progress) => progress.status !== 'running');
+  assert.deepEqual([ended.status, ended.label], ['failed', 'Failed: nothing was stored']);
+  const shown = await onTwo.request(importPath);
+  assert.match(shown.text, /Interrupted: the process running this import \([^)]+:\d+\) stopped before it finished; nothing was stored\. Upload the file again\./);
+  for (const orderId of ['PR-KILL0', `PR-KILL${count - 1}`]) {
+    const audit = await sandbox.run(['audit', '--order', orderId]);
+    assert.equal(audit.code, 1, `${orderId} was not stored: ${audit.stdout}`);
+    const answer = await two.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: orderId, GdsBookingReference: ['K00000'] } } }, bearer(token));
+    assert.match(answer.text, /ORDER_NOT_FOUND/, `${orderId}: ${answer.text.slice(0, 200)}`);
+  }
+});

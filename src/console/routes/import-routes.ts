@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { findConsoleImport, recentConsoleImports } from '../../store/repositories/console-imports-repository.js';
 import { field, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
-import { progressWords, type ImportRunner } from '../console-imports.js';
+import { progressWords, settleInterrupted, type ImportRunner } from '../console-imports.js';
 import { importPage, importsPage } from '../pages/imports-page.js';
 
 const RECENT_IMPORTS = 10;
@@ -9,7 +9,13 @@ const RECENT_IMPORTS = 10;
 /** Orders and airline changes from a file, all or nothing, as `airorder orders import` and `changes import` do. */
 export function importRoutes(app: FastifyInstance, deps: ConsoleDeps, runner: ImportRunner): void {
   const listPage = async (request: Parameters<typeof sessionOf>[0], error: string | null) =>
-    importsPage({ session: sessionOf(request), imports: await recentConsoleImports(deps.store.reader, RECENT_IMPORTS), error });
+    importsPage({ session: sessionOf(request), imports: await settleInterrupted(deps, await recentConsoleImports(deps.store.reader, RECENT_IMPORTS)), error });
+
+  /** The import, with a running one whose process is gone shown (and stored) as failed. */
+  const findImport = async (importId: string) => {
+    const found = await findConsoleImport(deps.store.reader, importId);
+    return found ? (await settleInterrupted(deps, [found]))[0]! : null;
+  };
 
   app.get('/imports', async (request, reply) => sendPage(reply, await listPage(request, null)));
 
@@ -27,13 +33,13 @@ export function importRoutes(app: FastifyInstance, deps: ConsoleDeps, runner: Im
   });
 
   app.get('/imports/:importId', async (request, reply) => {
-    const entry = await findConsoleImport(deps.store.reader, (request.params as { importId: string }).importId);
+    const entry = await findImport((request.params as { importId: string }).importId);
     return entry ? sendPage(reply, importPage({ session: sessionOf(request), entry })) : reply.callNotFound();
   });
 
   /** What the page's script reads every second while the import runs. */
   app.get('/imports/:importId/progress', async (request, reply) => {
-    const entry = await findConsoleImport(deps.store.reader, (request.params as { importId: string }).importId);
+    const entry = await findImport((request.params as { importId: string }).importId);
     if (!entry) return reply.callNotFound();
     return reply.header('cache-control', 'no-store').send({
       status: entry.status, phase: entry.phase, recordsRead: entry.recordsRead, recordsStored: entry.recordsStored, recordsTotal: entry.recordsTotal, updatedAt: entry.updatedAt, ...progressWords(entry),

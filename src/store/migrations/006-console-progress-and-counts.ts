@@ -12,6 +12,8 @@ export const consoleProgressAndCounts: Migration = {
       .addColumn('kind', 'varchar(16)', (c) => c.notNull())
       .addColumn('file_name', 'varchar(300)', (c) => c.notNull())
       .addColumn('operator_email', 'varchar(254)', (c) => c.notNull())
+      // host:pid of the process running it: an import whose process is gone is marked failed (console-imports.ts)
+      .addColumn('runner', 'varchar(300)', (c) => c.notNull())
       // running, done or failed; while running, the phase is reading (checking every record) or storing
       .addColumn('status', 'varchar(16)', (c) => c.notNull())
       .addColumn('phase', 'varchar(16)', (c) => c.notNull())

@@ -6,6 +6,8 @@ export interface ConsoleImport {
   kind: 'orders' | 'changes';
   fileName: string;
   operatorEmail: string;
+  /** `host:pid` of the process running the import. */
+  runner: string;
   status: 'running' | 'done' | 'failed';
   phase: 'reading' | 'storing';
   recordsRead: number;
@@ -19,9 +21,9 @@ export interface ConsoleImport {
 
 export type ImportProgressUpdate = Partial<Pick<ConsoleImport, 'status' | 'phase' | 'recordsRead' | 'recordsStored' | 'recordsTotal' | 'summary' | 'error'>>;
 
-export async function insertConsoleImport(db: Executor, entry: Pick<ConsoleImport, 'importId' | 'kind' | 'fileName' | 'operatorEmail'>, now: string): Promise<void> {
+export async function insertConsoleImport(db: Executor, entry: Pick<ConsoleImport, 'importId' | 'kind' | 'fileName' | 'operatorEmail' | 'runner'>, now: string): Promise<void> {
   await db.insertInto('console_imports').values({
-    import_id: entry.importId, kind: entry.kind, file_name: entry.fileName, operator_email: entry.operatorEmail,
+    import_id: entry.importId, kind: entry.kind, file_name: entry.fileName, operator_email: entry.operatorEmail, runner: entry.runner,
     status: 'running', phase: 'reading', records_read: 0, records_stored: 0, records_total: null, summary: null, error: null,
     started_at: now, updated_at: now,
   }).execute();
@@ -40,12 +42,18 @@ export async function updateConsoleImport(db: Executor, importId: string, update
   }).where('import_id', '=', importId).execute();
 }
 
-type Row = { import_id: string; kind: string; file_name: string; operator_email: string; status: string; phase: string; records_read: number | string;
+/** Ends a running import as failed (its process is gone); one that has meanwhile ended is left as it is. */
+export async function failRunningConsoleImport(db: Executor, importId: string, error: string, now: string): Promise<void> {
+  await db.updateTable('console_imports').set({ status: 'failed', error, updated_at: now })
+    .where('import_id', '=', importId).where('status', '=', 'running').execute();
+}
+
+type Row = { import_id: string; kind: string; file_name: string; operator_email: string; runner: string; status: string; phase: string; records_read: number | string;
   records_stored: number | string; records_total: number | string | null; summary: string | null; error: string | null; started_at: string; updated_at: string };
 
 function fromRow(row: Row): ConsoleImport {
   return {
-    importId: row.import_id, kind: row.kind as ConsoleImport['kind'], fileName: row.file_name, operatorEmail: row.operator_email,
+    importId: row.import_id, kind: row.kind as ConsoleImport['kind'], fileName: row.file_name, operatorEmail: row.operator_email, runner: row.runner,
     status: row.status as ConsoleImport['status'], phase: row.phase as ConsoleImport['phase'],
     recordsRead: Number(row.records_read), recordsStored: Number(row.records_stored),
     recordsTotal: row.records_total === null ? null : Number(row.records_total),
