@@ -35,7 +35,10 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   const auditColumns = () => sandbox.query<{ name: string }>('select name from pragma_table_info(\'audit_events\') order by cid').map((row) => row.name);
   assert.deepEqual(auditColumns().slice(-2), ['operator_email', 'reason']);
   const changeIndexes = () => sandbox.query<{ name: string }>("select name from sqlite_master where type = 'index' and tbl_name = 'airline_changes' and sql is not null order by name").map((row) => row.name);
-  assert.deepEqual(changeIndexes(), ['airline_changes_booking_idx', 'airline_changes_deadline_idx']);
+  assert.deepEqual(changeIndexes(), ['airline_changes_booking_idx', 'airline_changes_pending_idx']);
+  const plan = (query: string) => sandbox.query<{ detail: string }>(`explain query plan ${query}`).map((row) => row.detail).join(' | ');
+  assert.match(plan("select count(*) from airline_changes where status = 'PENDING'"), /airline_changes_pending_idx/);
+  assert.match(plan("select change_id from airline_changes where status = 'PENDING' and action_deadline <= '2027-01-01' order by action_deadline limit 10"), /airline_changes_pending_idx/);
   const rollbackEighth = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackEighth.code, 0, rollbackEighth.stderr);
   assert.equal(rollbackEighth.stdout, 'Down 008-room-for-updates-in-place\n');
