@@ -53,6 +53,18 @@ async function browsers(): Promise<[ConsoleClient, ConsoleClient]> {
   return [first, second];
 }
 
+/** Uploads an orders file on the Imports page; returns the path of the import's own page. */
+async function uploadOrders(browser: ConsoleClient, documents: object[], fileName: string): Promise<string> {
+  const page = await browser.request('/console/imports');
+  const form = new FormData();
+  form.set('_csrf', csrfOf(page.text));
+  form.set('kind', 'orders');
+  form.set('file', new Blob([asNdjson(documents)], { type: 'application/x-ndjson' }), fileName);
+  const uploaded = await browser.request('/console/imports', { body: form });
+  assert.equal(uploaded.status, 303, uploaded.text.slice(0, 300));
+  return uploaded.headers.get('location')!;
+}
+
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
   let value = await read();
   for (const deadline = Date.now() + timeoutMs; !done(value); value = await read()) {
@@ -86,14 +98,7 @@ test('an import uploaded to one process shows its progress on the other while it
   const [onOne, onTwo] = await browsers();
   const count = 20_000;
   const documents = Array.from({ length: count }, (_, index) => simpleOrder(`PR-BIG${index}`, 'AG1', `G${String(index).padStart(5, '0')}`, `2208${String(index).padStart(9, '0')}`));
-  const page = await onOne.request('/console/imports');
-  const form = new FormData();
-  form.set('_csrf', csrfOf(page.text));
-  form.set('kind', 'orders');
-  form.set('file', new Blob([asNdjson(documents)], { type: 'application/x-ndjson' }), 'big.ndjson');
-  const uploaded = await onOne.request('/console/imports', { body: form });
-  assert.equal(uploaded.status, 303, uploaded.text.slice(0, 300));
-  const importPath = uploaded.headers.get('location')!;
+  const importPath = await uploadOrders(onOne, documents, 'big.ndjson');
 
   const seen: { status: string; phase: string; recordsRead: number; recordsStored: number; recordsTotal: number | null; updatedAt?: string }[] = [];
   const pages: string[] = [];
@@ -133,14 +138,7 @@ test('an import whose process is killed stored nothing, and the other process sh
   const [onOne, onTwo] = await browsers();
   const count = 20_000;
   const documents = Array.from({ length: count }, (_, index) => simpleOrder(`PR-KILL${index}`, 'AG1', `K${String(index).padStart(5, '0')}`, `2209${String(index).padStart(9, '0')}`));
-  const page = await onOne.request('/console/imports');
-  const form = new FormData();
-  form.set('_csrf', csrfOf(page.text));
-  form.set('kind', 'orders');
-  form.set('file', new Blob([asNdjson(documents)], { type: 'application/x-ndjson' }), 'killed.ndjson');
-  const uploaded = await onOne.request('/console/imports', { body: form });
-  assert.equal(uploaded.status, 303, uploaded.text.slice(0, 300));
-  const importPath = uploaded.headers.get('location')!;
+  const importPath = await uploadOrders(onOne, documents, 'killed.ndjson');
   type Progress = { status: string; recordsRead: number; label: string };
   const progressOn = async (browser: ConsoleClient) => JSON.parse((await browser.request(`${importPath}/progress`)).text) as Progress;
   const running = await until('the import running on the first process', () => progressOn(onTwo), (progress) => progress.status !== 'running' || progress.recordsRead > 0);
