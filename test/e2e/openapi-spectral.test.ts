@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { PROJECT_ROOT } from '../helpers/cli.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import { servedOpenApiDocument, startTestService, type TestService } from '../helpers/test-service.js';
 
 const SPECTRAL = path.join(PROJECT_ROOT, 'node_modules', '.bin', 'spectral');
 
@@ -21,9 +21,7 @@ let document: any;
 
 before(async () => {
   service = await startTestService();
-  const response = await service.request('/openapi.json', { method: 'GET' });
-  assert.equal(response.status, 200);
-  document = response.body;
+  document = await servedOpenApiDocument(service);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-spectral-'));
   fs.writeFileSync(path.join(dir, '.spectral.yaml'), 'extends: ["spectral:oas"]\n');
 });

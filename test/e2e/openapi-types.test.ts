@@ -11,17 +11,16 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import { servedOpenApiDocument, startTestService, type TestService } from '../helpers/test-service.js';
 
 let service: TestService;
 let dir: string;
 
 before(async () => {
   service = await startTestService();
-  const response = await service.request('/openapi.json', { method: 'GET' });
-  assert.equal(response.status, 200);
+  const document = await servedOpenApiDocument(service);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-types-'));
-  const generated = astToString(await openapiTS(response.body as never));
+  const generated = astToString(await openapiTS(document));
   fs.writeFileSync(path.join(dir, 'airorder.d.ts'), generated);
 });
 after(async () => {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -118,4 +119,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
   };
   return service;
+}
+
+/** The OpenAPI document the service serves at GET /openapi.json (asserting that it is served). */
+export async function servedOpenApiDocument(service: TestService): Promise<any> {
+  const response = await service.request('/openapi.json', { method: 'GET' });
+  assert.equal(response.status, 200, response.text);
+  return response.body;
 }

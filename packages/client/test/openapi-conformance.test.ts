@@ -11,7 +11,7 @@ import { EVENT_TYPES, readEventPage } from '../src/event-feed.js';
 import { OPERATIONS, type OperationName } from '../src/operations.js';
 import { readRetrieveResult } from '../src/order-view.js';
 import { readCancelResult, readInvoluntaryAcceptResult, readInvoluntaryCancelResult, type ResponseContext } from '../src/results.js';
-import { startTestService, type TestService } from './support.js';
+import { servedOpenApiDocument, startTestService, type TestService } from './support.js';
 import { isApiErrorCode } from '../src/errors.js';
 
 let service: TestService;
@@ -19,9 +19,7 @@ let document: any;
 
 before(async () => {
   service = await startTestService();
-  const response = await service.request('/openapi.json', { method: 'GET' });
-  assert.equal(response.status, 200);
-  document = response.body;
+  document = await servedOpenApiDocument(service);
 });
 after(() => service.close());
 

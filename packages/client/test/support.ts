@@ -9,7 +9,7 @@ import { booking, change, order, passenger, segment, type SegmentDoc } from '../
 import type { TestService } from '../../../test/helpers/test-service.js';
 import { AirOrderClient, type ClientOptions, type RetryInfo } from '../src/index.js';
 
-export { startTestService, type TestService } from '../../../test/helpers/test-service.js';
+export { servedOpenApiDocument, startTestService, type TestService } from '../../../test/helpers/test-service.js';
 
 /** A client on the test service for the agency, with fast backoff unless told otherwise. */
 export async function clientFor(

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { CLIENT_TYPES_FILE, clientTypesSource } from '../../../scripts/client-types-source.js';
-import { startTestService, type TestService } from './support.js';
+import { servedOpenApiDocument, startTestService, type TestService } from './support.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -19,9 +19,7 @@ let document: unknown;
 
 before(async () => {
   service = await startTestService();
-  const response = await service.request('/openapi.json', { method: 'GET' });
-  assert.equal(response.status, 200);
-  document = response.body;
+  document = await servedOpenApiDocument(service);
 });
 after(() => service.close());
 
