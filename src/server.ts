@@ -7,8 +7,6 @@ import { openStore } from './store/open-store.js';
 import { DeadlineScheduler } from './service/deadline-scheduler.js';
 import { WebhookDispatcher } from './webhook-delivery/dispatcher.js';
 import { systemClock } from './service/clock.js';
-import { purgeEvents } from './store/repositories/events-repository.js';
-import { purgeExpiredResponses } from './store/repositories/idempotency-repository.js';
 import type { Store } from './store/store.js';
 
 const PURGE_EVERY_MS = 10 * 60_000;
@@ -20,10 +18,10 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
   const timer = setInterval(() => {
     // In a transaction like any write: on SQLite its BEGIN waits for another process's write lock
     // without sleeping in this thread, which a plain DELETE would do, for up to 5 s.
-    store.transaction((tx) => purgeExpiredResponses(tx, new Date().toISOString()))
+    store.write((tx) => tx.keptResponses.purgeExpired(new Date().toISOString()))
       .then((count) => { if (count > 0) app.log.info({ count }, 'expired idempotency keys removed'); })
       .catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys'));
-    store.transaction((tx) => purgeEvents(tx, new Date(Date.now() - EVENT_RETENTION_MS).toISOString()))
+    store.write((tx) => tx.events.purge(new Date(Date.now() - EVENT_RETENTION_MS).toISOString()))
       .then((count) => { if (count > 0) app.log.info({ count }, 'events older than 30 days removed'); })
       .catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'could not remove old events'));
   }, PURGE_EVERY_MS);

@@ -15,8 +15,6 @@ import { importOrders } from '../service/order-import.js';
 import { preparedInThread } from '../service/order-preparation-thread.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
-import { auditTrail } from '../store/repositories/audit-repository.js';
-import { loadOrder } from '../store/repositories/orders-repository.js';
 import { parseWorkers, serve } from './serve.js';
 import { parseDuration } from '../duration.js';
 import { importProgress } from './progress.js';
@@ -161,7 +159,7 @@ export function buildCli(): Command {
     .description('print an order as JSON with its current statuses, airline changes and refunds')
     .argument('<orderId>', 'the order identifier')
     .action(async (orderId: string) => {
-      const order = await withStore(global(), (store) => loadOrder(store.db, orderId));
+      const order = await withStore(global(), (store) => store.read.orders.load(orderId));
       if (!order) throw new AdminError(`No order ${orderId}.`);
       printJson(orderView(order));
     });
@@ -178,7 +176,7 @@ export function buildCli(): Command {
     .description('print the audit trail of an order: every state change, who made it, when, and what was refunded')
     .requiredOption('--order <orderId>', 'the order identifier')
     .action(async (options: { order: string }) => {
-      const events = await withStore(global(), (store) => auditTrail(store.db, options.order));
+      const events = await withStore(global(), (store) => store.read.audit.trail(options.order));
       if (events.length === 0) throw new AdminError(`No audit events for order ${options.order}.`);
       printJson(events);
     });

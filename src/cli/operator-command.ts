@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { addOperator, changePassword, disable, normalEmail, operators } from '../console/operator-accounts.js';
 import { AdminError } from '../service/agency-admin.js';
 import { systemClock } from '../service/clock.js';
-import { recentOperatorActions } from '../store/repositories/operator-actions-repository.js';
 import { withStore, type GlobalOptions } from './with-store.js';
 
 /** Standard input whole, without the one line end a shell or `echo` adds. */
@@ -48,7 +47,7 @@ export function operatorCommands(program: Command, global: () => GlobalOptions):
     .action(async (options: { email?: string; limit: string }) => {
       const limit = Number(options.limit);
       if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new AdminError('--limit must be a whole number from 1 to 10000.');
-      const actions = await withStore(global(), (store) => recentOperatorActions(store.reader, limit, options.email === undefined ? null : normalEmail(options.email)));
+      const actions = await withStore(global(), (store) => store.read.operatorActions.recent(limit, options.email === undefined ? null : normalEmail(options.email)));
       process.stdout.write(`${JSON.stringify(actions, null, 2)}\n`);
     });
   operator.command('disable')

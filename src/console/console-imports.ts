@@ -11,10 +11,7 @@ import { importChanges, OPERATOR_CHANGE_IMPORT } from '../service/change-import.
 import { importOrders, OPERATOR_IMPORT } from '../service/order-import.js';
 import { prepareOrder, preparedHere } from '../service/order-preparation.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
-import {
-  failRunningConsoleImport, insertConsoleImport, updateConsoleImport, type ConsoleImport, type ImportProgressUpdate,
-} from '../store/repositories/console-imports-repository.js';
-import { insertOperatorAction } from '../store/repositories/operator-actions-repository.js';
+import type { ConsoleImport, ImportProgressUpdate } from '../store/repositories/console-imports-repository.js';
 import type { ConsoleDeps } from './console-context.js';
 
 /** How often the progress of a running import is written to the store (for whichever process shows it). */
@@ -53,7 +50,7 @@ export async function settleInterrupted(deps: ConsoleDeps, entries: ConsoleImpor
     }
     const error = `Interrupted: the process running this import (${entry.runner}) stopped before it finished; nothing was stored. Upload the file again.`;
     const now = deps.clock();
-    await deps.store.transaction((tx) => failRunningConsoleImport(tx, entry.importId, error, now));
+    await deps.store.write((tx) => tx.consoleImports.fail(entry.importId, error, now));
     settled.push({ ...entry, status: 'failed', error, updatedAt: now });
   }
   return settled;
@@ -108,7 +105,7 @@ class ProgressWriter {
     const update = { ...this.latest };
     this.dirty = false;
     this.lastWrite = Date.now();
-    this.writing = this.deps.store.transaction((tx) => updateConsoleImport(tx, this.importId, update, this.deps.clock()))
+    this.writing = this.deps.store.write((tx) => tx.consoleImports.update(this.importId, update, this.deps.clock()))
       .catch((error: unknown) => {
         // Tried again at the next tick: the latest progress holds every count so far.
         this.dirty = true;
@@ -146,7 +143,7 @@ export class ImportRunner {
 
   async start(upload: ImportUpload): Promise<string> {
     const importId = `imp_${Date.now().toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
-    await this.deps.store.transaction((tx) => insertConsoleImport(tx, { importId, kind: upload.kind, fileName: upload.fileName, operatorEmail: upload.operatorEmail, runner: THIS_PROCESS }, this.deps.clock()));
+    await this.deps.store.write((tx) => tx.consoleImports.start({ importId, kind: upload.kind, fileName: upload.fileName, operatorEmail: upload.operatorEmail, runner: THIS_PROCESS }, this.deps.clock()));
     const run = runImport(this.deps, importId, upload, this.log).finally(() => this.running.delete(run));
     this.running.add(run);
     return importId;
@@ -173,10 +170,10 @@ async function runImport(deps: ConsoleDeps, importId: string, upload: ImportUplo
   }
   const unwritten = await progress.stop();
   try {
-    await deps.store.transaction(async (tx) => {
-      await updateConsoleImport(tx, importId, { ...unwritten, ...outcome }, deps.clock());
+    await deps.store.write(async (tx) => {
+      await tx.consoleImports.update(importId, { ...unwritten, ...outcome }, deps.clock());
       if (outcome.status === 'done') {
-        await insertOperatorAction(tx, { email: upload.operatorEmail, action: `${upload.kind} import`, target: `${upload.fileName}: ${outcome.summary}`, reason: null }, deps.clock());
+        await tx.operatorActions.record({ email: upload.operatorEmail, action: `${upload.kind} import`, target: `${upload.fileName}: ${outcome.summary}`, reason: null }, deps.clock());
       }
     });
   } catch (error) {

@@ -1,7 +1,6 @@
 import { AdminError } from '../service/agency-admin.js';
 import type { Clock } from '../service/clock.js';
-import { deleteSessionsOf } from '../store/repositories/operator-sessions-repository.js';
-import { disableOperator, findOperator, insertOperator, listOperators, replacePassword, type Operator } from '../store/repositories/operators-repository.js';
+import type { Operator } from '../store/repositories/operators-repository.js';
 import type { Store } from '../store/store.js';
 import { hashPassword } from './password-hash.js';
 
@@ -24,28 +23,28 @@ export async function addOperator(store: Store, clock: Clock, input: { email: st
   if (input.name.trim().length < 1 || input.name.length > 200) throw new AdminError('--name must be 1 to 200 characters.');
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
-  await store.transaction(async (tx) => {
-    if (await findOperator(tx, email)) throw new AdminError(`Operator ${email} exists already.`);
-    await insertOperator(tx, { email, name: input.name.trim(), passwordHash }, clock());
+  await store.write(async (tx) => {
+    if (await tx.operators.find(email)) throw new AdminError(`Operator ${email} exists already.`);
+    await tx.operators.add({ email, name: input.name.trim(), passwordHash }, clock());
   });
 }
 
 export function operators(store: Store): Promise<Operator[]> {
-  return listOperators(store.reader);
+  return store.read.operators.list();
 }
 
 async function existing(store: Store, email: string): Promise<string> {
   const normal = normalEmail(email);
-  if (!await findOperator(store.reader, normal)) throw new AdminError(`No operator ${normal}; see: airorder operator list`);
+  if (!await store.read.operators.find(normal)) throw new AdminError(`No operator ${normal}; see: airorder operator list`);
   return normal;
 }
 
 /** Disabled at once: their sessions end and they cannot sign in again. */
 export async function disable(store: Store, clock: Clock, email: string): Promise<void> {
   const normal = await existing(store, email);
-  await store.transaction(async (tx) => {
-    await disableOperator(tx, normal, clock());
-    await deleteSessionsOf(tx, normal);
+  await store.write(async (tx) => {
+    await tx.operators.disable(normal, clock());
+    await tx.sessions.removeAllOf(normal);
   });
 }
 
@@ -54,8 +53,8 @@ export async function changePassword(store: Store, clock: Clock, email: string, 
   const normal = await existing(store, email);
   checkPassword(password);
   const passwordHash = await hashPassword(password);
-  await store.transaction(async (tx) => {
-    await replacePassword(tx, normal, passwordHash, clock());
-    await deleteSessionsOf(tx, normal);
+  await store.write(async (tx) => {
+    await tx.operators.replacePassword(normal, passwordHash, clock());
+    await tx.sessions.removeAllOf(normal);
   });
 }

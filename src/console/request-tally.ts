@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { addRequestCounts, dropRequestCountsBefore, requestCountsSince, type MinuteCount } from '../store/repositories/request-counts-repository.js';
+import type { MinuteCount } from '../store/repositories/request-counts-repository.js';
 import type { Store } from '../store/store.js';
 
 const MINUTE = 60_000;
@@ -40,9 +40,9 @@ export class RequestTally {
       const counts = [...this.pending.values()];
       this.pending = new Map();
       try {
-        await this.store.transaction(async (tx) => {
-          await addRequestCounts(tx, counts);
-          await dropRequestCountsBefore(tx, Math.floor(at / MINUTE) - KEPT_MINUTES);
+        await this.store.write(async (tx) => {
+          await tx.requestCounts.add(counts);
+          await tx.requestCounts.dropBefore(Math.floor(at / MINUTE) - KEPT_MINUTES);
         });
       } catch (error) {
         // Kept for the next flush: a store that is briefly unreachable loses no count.
@@ -70,7 +70,7 @@ export class RequestTally {
     const read = this.flushing.then(async () => {
       const since = Math.floor(at / MINUTE) - 59;
       const totals = new Map<string, number>();
-      for (const row of await requestCountsSince(this.store.reader, since)) totals.set(row.code, row.count);
+      for (const row of await this.store.read.requestCounts.since(since)) totals.set(row.code, row.count);
       for (const count of this.pending.values()) {
         if (count.minute >= since) totals.set(count.code, (totals.get(count.code) ?? 0) + count.requests);
       }

@@ -1,7 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../service/clock.js';
-import { deleteIdleSessions, deleteSession, findSession, insertSession, touchSession } from '../store/repositories/operator-sessions-repository.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Records, Store } from '../store/store.js';
 
 /** A session not used for this long has ended; every request it makes starts the time again. */
 export const SESSION_IDLE_MS = 12 * 3_600_000;
@@ -28,12 +27,12 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 /** A new session: its id goes to the browser, only its hash into the store; `record` is written with it. */
-export async function openSession(store: Store, clock: Clock, email: string, record?: (tx: Executor) => Promise<void>): Promise<{ sessionId: string }> {
+export async function openSession(store: Store, clock: Clock, email: string, record?: (tx: Records) => Promise<void>): Promise<{ sessionId: string }> {
   const sessionId = randomSecret();
   const now = clock();
-  await store.transaction(async (tx) => {
-    await deleteIdleSessions(tx, new Date(Date.parse(now) - SESSION_IDLE_MS).toISOString());
-    await insertSession(tx, { sessionHash: hashSessionId(sessionId), email, csrfToken: randomSecret() }, now);
+  await store.write(async (tx) => {
+    await tx.sessions.removeIdle(new Date(Date.parse(now) - SESSION_IDLE_MS).toISOString());
+    await tx.sessions.add({ sessionHash: hashSessionId(sessionId), email, csrfToken: randomSecret() }, now);
     await record?.(tx);
   });
   return { sessionId };
@@ -42,21 +41,21 @@ export async function openSession(store: Store, clock: Clock, email: string, rec
 /** The session of this id, if it exists, has been used within the idle time and its operator is not disabled. */
 export async function resumeSession(store: Store, clock: Clock, sessionId: string): Promise<ConsoleSession | null> {
   const sessionHash = hashSessionId(sessionId);
-  const found = await findSession(store.reader, sessionHash);
+  const found = await store.read.sessions.find(sessionHash);
   if (!found) return null;
   const now = clock();
   if (found.disabledAt !== null || Date.parse(found.lastSeenAt) + SESSION_IDLE_MS <= Date.parse(now)) {
-    await store.transaction((tx) => deleteSession(tx, sessionHash));
+    await store.write((tx) => tx.sessions.remove(sessionHash));
     return null;
   }
   // One write a minute at most: the idle time is 12 hours, a minute more or less does not matter.
-  if (Date.parse(now) - Date.parse(found.lastSeenAt) >= 60_000) await store.transaction((tx) => touchSession(tx, sessionHash, now));
+  if (Date.parse(now) - Date.parse(found.lastSeenAt) >= 60_000) await store.write((tx) => tx.sessions.touch(sessionHash, now));
   return { sessionHash, email: found.email, name: found.name, csrfToken: found.csrfToken };
 }
 
-export async function closeSession(store: Store, sessionHash: string, record?: (tx: Executor) => Promise<void>): Promise<void> {
-  await store.transaction(async (tx) => {
-    await deleteSession(tx, sessionHash);
+export async function closeSession(store: Store, sessionHash: string, record?: (tx: Records) => Promise<void>): Promise<void> {
+  await store.write(async (tx) => {
+    await tx.sessions.remove(sessionHash);
     await record?.(tx);
   });
 }

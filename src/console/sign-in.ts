@@ -1,6 +1,4 @@
 import type { Clock } from '../service/clock.js';
-import { clearLoginFailures, countLoginFailures, purgeLoginFailures, recordLoginFailures } from '../store/repositories/login-failures-repository.js';
-import { findOperator } from '../store/repositories/operators-repository.js';
 import type { Store } from '../store/store.js';
 import { normalEmail } from './operator-accounts.js';
 import { DECOY_HASH, verifyPassword } from './password-hash.js';
@@ -22,18 +20,18 @@ export async function signIn(store: Store, clock: Clock, input: { email: string;
   const keys = [`email:${email}`, `address:${input.address}`];
   const now = clock();
   const since = new Date(Date.parse(now) - LOGIN_WINDOW_MS).toISOString();
-  const [byEmail, byAddress] = await Promise.all(keys.map((key) => countLoginFailures(store.reader, key, since)));
+  const [byEmail, byAddress] = await Promise.all(keys.map((key) => store.read.loginFailures.count(key, since)));
   if (byEmail! >= FAILURES_PER_EMAIL || byAddress! >= FAILURES_PER_ADDRESS) return { ok: false, limited: true };
 
-  const operator = email.length <= 254 ? await findOperator(store.reader, email) : null;
+  const operator = email.length <= 254 ? await store.read.operators.find(email) : null;
   const matches = await verifyPassword(input.password, operator?.passwordHash ?? DECOY_HASH);
   if (operator && matches && operator.disabledAt === null) {
-    await store.transaction((tx) => clearLoginFailures(tx, keys[0]!));
+    await store.write((tx) => tx.loginFailures.clear(keys[0]!));
     return { ok: true, email };
   }
-  await store.transaction(async (tx) => {
-    await purgeLoginFailures(tx, since);
-    await recordLoginFailures(tx, keys, now);
+  await store.write(async (tx) => {
+    await tx.loginFailures.purge(since);
+    await tx.loginFailures.record(keys, now);
   });
   return { ok: false, limited: false };
 }

@@ -4,8 +4,6 @@ import { importChanges } from '../service/change-import.js';
 import type { Clock } from '../service/clock.js';
 import { importOrders } from '../service/order-import.js';
 import { preparedHere } from '../service/order-preparation.js';
-import { findAgency } from '../store/repositories/agencies-repository.js';
-import { removeDemoActivity } from '../store/repositories/demo-repository.js';
 import type { Store } from '../store/store.js';
 import { DEMO_AGENCY, demoData } from './demo-data.js';
 
@@ -29,10 +27,10 @@ type DocumentShape = { orderId: string; gdsBookingReference: string; kind: strin
  * the previous one was used (refunds included), and touches no other agency's data.
  */
 export async function setUpDemo(store: Store, clock: Clock, count: number): Promise<DemoSummary> {
-  if (!await findAgency(store.db, DEMO_AGENCY.agencyId)) await addAgency(store, clock, { ...DEMO_AGENCY });
+  if (!await store.read.agencies.find(DEMO_AGENCY.agencyId)) await addAgency(store, clock, { ...DEMO_AGENCY });
   const data = demoData(count, Date.parse(clock()));
   // Not `--upsert`: that refuses orders with refunds, rightly for the operator's own orders.
-  await store.transaction((tx) => removeDemoActivity(tx, DEMO_AGENCY.agencyId));
+  await store.write((tx) => tx.demo.removeActivity(DEMO_AGENCY.agencyId));
   await importOrders(store, clock, preparedHere(data.orders.map((value, index) => ({ label: `demo order ${index + 1}`, value }))), false);
   await importChanges(store, clock, readRecords(JSON.stringify(data.changes)));
   const { token } = await issueToken(store, clock, DEMO_AGENCY.agencyId, null);

@@ -1,4 +1,4 @@
-import { findActiveToken, type ActiveToken } from '../store/repositories/tokens-repository.js';
+import type { ActiveToken } from '../store/repositories/tokens-repository.js';
 import type { Store } from '../store/store.js';
 
 /** Enough for every agency of a large operator; past it the cache starts again empty. */
@@ -29,7 +29,7 @@ export class TokenLookup {
     if (hit && hit.marker === marker) {
       token = hit.token;
     } else {
-      token = await findActiveToken(this.store.reader, tokenHash);
+      token = await this.store.read.tokens.findActive(tokenHash);
       if (marker !== null) this.remember(tokenHash, marker, token);
     }
     return token && (token.expiresAt === null || token.expiresAt > now) ? token : null;

@@ -3,15 +3,11 @@ import { DocumentError } from '../documents/document-error.js';
 import { readEach, type RawRecord } from '../documents/document-reader.js';
 import { inDetectionOrder, pendingChanges } from '../domain/booking-outcome.js';
 import type { AirlineChange, Booking } from '../domain/order.js';
-import { runStatements } from '../store/raw-sql.js';
-import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import {
-  bookingKey, insertChanges, loadBookings, loadOrderRow, loadOrderRows, lockOrders, storedChanges, touchOrders, type BookingKey,
-} from '../store/repositories/orders-repository.js';
-import { appendEvents } from '../store/repositories/events-repository.js';
+import type { Actor, AuditEvent } from '../store/repositories/audit-repository.js';
+import { bookingKey, type BookingKey } from '../store/stored-shapes.js';
 import { changeNotice } from '../events/booking-events.js';
 import type { AgencyEvent } from '../events/event-types.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Records, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 
 export interface ChangeImportSummary {
@@ -70,7 +66,7 @@ export async function importChanges(
   store: Store, clock: Clock, records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
   onProgress: (read: number) => void = () => {}, actor: Actor = OPERATOR_CHANGE_IMPORT,
 ): Promise<ChangeImportSummary> {
-  return store.transaction(async (tx) => {
+  return store.write(async (tx) => {
     const now = clock();
     const summary: ChangeImportSummary = { imported: 0, alreadyKnown: 0 };
     let batch: Pending[] = [];
@@ -89,16 +85,16 @@ export async function importChanges(
   });
 }
 
-async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: ChangeImportSummary, actor: Actor): Promise<void> {
+async function writeBatch(tx: Records, batch: Pending[], now: string, summary: ChangeImportSummary, actor: Actor): Promise<void> {
   if (batch.length === 0) return;
   const ids = batch.map(({ document }) => document.change.changeId);
   const keys = batch.map(({ document }) => ({ orderId: document.orderId, reference: document.reference }));
   // A request acting on one of these bookings must not change it between the checks below and the
   // commit: the changes would be checked against a booking that is no longer so.
-  await lockOrders(tx, keys.map((key) => key.orderId));
-  const known = await storedChanges(tx, ids);
-  const bookings = await loadBookings(tx, keys);
-  const orders = await loadOrderRows(tx, keys.map((key) => key.orderId));
+  await tx.orders.lock(keys.map((key) => key.orderId));
+  const known = await tx.changes.stored(ids);
+  const bookings = await tx.orders.bookingsByKey(keys);
+  const orders = await tx.orders.rows(keys.map((key) => key.orderId));
 
   const accepted: (BookingKey & { change: AirlineChange })[] = [];
   const events: AuditEvent[] = [];
@@ -115,7 +111,7 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
     }
     const booking = bookings.get(bookingKey(document));
     if (!booking) {
-      if (!await loadOrderRow(tx, document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
+      if (!await tx.orders.row(document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
       throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`);
     }
     const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
@@ -131,11 +127,11 @@ async function writeBatch(tx: Executor, batch: Pending[], now: string, summary: 
     announced.push(changeNotice('airline_change.detected', orders.get(document.orderId)!, booking, change));
   }
   if (accepted.length === 0) return;
-  await insertChanges(tx, accepted, now);
+  await tx.changes.add(accepted, now);
   // A request that read these bookings before the changes were recorded must decide again.
-  await runStatements(tx, [touchOrders(accepted.map((item) => item.orderId), now)]);
+  await tx.orders.touch(accepted.map((item) => item.orderId), now);
   // One sequence across the import: the trail lists the changes in the file's order.
-  await appendAuditEvents(tx, actor, events, now, summary.imported);
-  await appendEvents(tx, announced, now);
+  await tx.audit.append(actor, events, now, summary.imported);
+  await tx.events.append(announced, now);
   summary.imported += accepted.length;
 }

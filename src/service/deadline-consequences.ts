@@ -1,11 +1,8 @@
 import { applyDeadlineConsequence, dueChanges } from '../domain/deadline-consequence.js';
 import { bookingEvents, changeNotice } from '../events/booking-events.js';
 import type { AgencyEvent } from '../events/event-types.js';
-import { runStatements } from '../store/raw-sql.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
-import { approachingDeadlines, markWarned, passedDeadlines, stillToWarn, type ChangeRef } from '../store/repositories/deadlines-repository.js';
-import { eventWrites } from '../store/repositories/events-repository.js';
-import { loadOrderBookings, loadOrderRow } from '../store/repositories/orders-repository.js';
+import type { ChangeRef } from '../store/repositories/deadlines-repository.js';
 import type { OrderDecision, OrderUpdate } from '../store/order-change.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
@@ -45,19 +42,19 @@ export async function applyDueDeadlines(store: Store, clock: Clock, orderId: str
  * the order's lock so that a change resolved meanwhile is not announced.
  */
 async function warnOrder(store: Store, clock: Clock, orderId: string, changes: readonly ChangeRef[]): Promise<number> {
-  return store.transaction(async (tx) => {
-    const order = await loadOrderRow(tx, orderId, undefined, true);
+  return store.write(async (tx) => {
+    const order = await tx.orders.lockedRow(orderId);
     if (!order) return 0;
-    const due = await stillToWarn(tx, changes.map((change) => change.changeId));
+    const due = await tx.changes.stillToWarn(changes.map((change) => change.changeId));
     if (due.size === 0) return 0;
     const now = clock();
     const announced: AgencyEvent[] = [];
-    for (const booking of await loadOrderBookings(tx, orderId, [...new Set(changes.map((change) => change.reference))])) {
+    for (const booking of await tx.orders.bookings(orderId, [...new Set(changes.map((change) => change.reference))])) {
       for (const change of booking.changes) {
         if (due.has(change.changeId)) announced.push(changeNotice('airline_change.deadline_approaching', order, booking, change));
       }
     }
-    await runStatements(tx, [markWarned([...due], now), ...eventWrites(announced, now)]);
+    await tx.changes.recordWarnings([...due], announced, now);
     return announced.length;
   });
 }
@@ -85,7 +82,7 @@ export interface DeadlineRound {
 export async function deadlineRound(store: Store, clock: Clock, warningMs: number): Promise<DeadlineRound> {
   const round: DeadlineRound = { applied: 0, warned: 0 };
   for (;;) {
-    const passed = await passedDeadlines(store.reader, clock(), BATCH);
+    const passed = await store.read.changes.passedDeadlines(clock(), BATCH);
     let progress = 0;
     for (const [orderId, changes] of byOrder(passed)) {
       progress += await applyDueDeadlines(store, clock, orderId, [...new Set(changes.map((change) => change.reference))]);
@@ -94,7 +91,7 @@ export async function deadlineRound(store: Store, clock: Clock, warningMs: numbe
     if (passed.length < BATCH || progress === 0) break;
   }
   const now = clock();
-  const approaching = await approachingDeadlines(store.reader, now, new Date(Date.parse(now) + warningMs).toISOString(), 10_000);
+  const approaching = await store.read.changes.approachingDeadlines(now, new Date(Date.parse(now) + warningMs).toISOString(), 10_000);
   for (const [orderId, changes] of byOrder(approaching)) round.warned += await warnOrder(store, clock, orderId, changes);
   return round;
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { claimLease, releaseLease } from '../store/repositories/leases-repository.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { deadlineRound, type DeadlineRound } from './deadline-consequences.js';
@@ -33,7 +32,7 @@ export class DeadlineScheduler {
   async tick(): Promise<DeadlineRound | null> {
     const now = this.clock();
     const until = new Date(Date.parse(now) + LEASE_MS).toISOString();
-    const held = await this.store.transaction((tx) => claimLease(tx, LEASE, this.holder, now, until));
+    const held = await this.store.write((tx) => tx.leases.claim(LEASE, this.holder, now, until));
     if (!held) return null;
     const round = await deadlineRound(this.store, this.clock, this.warningMs);
     if (round.applied > 0 || round.warned > 0) this.log.info({ ...round }, 'deadlines');
@@ -48,6 +47,6 @@ export class DeadlineScheduler {
   /** Waits for the round under way, and lets another process take over at once. */
   async stop(): Promise<void> {
     await this.loop?.stop();
-    await this.store.transaction((tx) => releaseLease(tx, LEASE, this.holder)).catch(() => {});
+    await this.store.write((tx) => tx.leases.release(LEASE, this.holder)).catch(() => {});
   }
 }

@@ -1,8 +1,6 @@
 import { DocumentError } from '../documents/document-error.js';
-import { findAgency } from '../store/repositories/agencies-repository.js';
-import { appendAuditEvents, type Actor, type AuditEvent } from '../store/repositories/audit-repository.js';
-import { deleteOrders, insertOrders, lockOrders, refundedOrders, storedOrderVersions } from '../store/repositories/orders-repository.js';
-import type { Executor, Store } from '../store/store.js';
+import type { Actor, AuditEvent } from '../store/repositories/audit-repository.js';
+import type { Records, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import type { PreparedOrder } from './order-preparation.js';
 
@@ -24,7 +22,7 @@ export async function importOrders(
   store: Store, clock: Clock, batches: AsyncIterable<PreparedOrder[]>, upsert: boolean,
   onProgress: (imported: number) => void = () => {}, actor: Actor = OPERATOR_IMPORT,
 ): Promise<ImportSummary> {
-  return store.transaction(async (tx) => {
+  return store.write(async (tx) => {
     const now = clock();
     const summary: ImportSummary = { imported: 0, replaced: 0 };
     const knownAgencies = new Set<string>();
@@ -38,12 +36,12 @@ export async function importOrders(
 }
 
 async function writeBatch(
-  tx: Executor, batch: PreparedOrder[], upsert: boolean, now: string, knownAgencies: Set<string>, summary: ImportSummary, actor: Actor,
+  tx: Records, batch: PreparedOrder[], upsert: boolean, now: string, knownAgencies: Set<string>, summary: ImportSummary, actor: Actor,
 ): Promise<void> {
   if (batch.length === 0) return;
   for (const order of batch) {
     if (knownAgencies.has(order.agencyId)) continue;
-    if (!await findAgency(tx, order.agencyId)) {
+    if (!await tx.agencies.find(order.agencyId)) {
       throw new DocumentError(order.label, 'agencyId', `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`);
     }
     knownAgencies.add(order.agencyId);
@@ -58,8 +56,8 @@ async function writeBatch(
   const ids = batch.map((order) => order.orderId);
   // Orders to replace are locked first: a request refunding one of them meanwhile is waited for,
   // and the refund check below sees its refund.
-  await lockOrders(tx, ids);
-  const stored = await storedOrderVersions(tx, ids);
+  await tx.orders.lock(ids);
+  const stored = await tx.orders.versions(ids);
   const existing = new Map([...stored].map(([orderId, row]) => [orderId, row.createdAt]));
   const versions = new Map([...stored].map(([orderId, row]) => [orderId, row.version]));
   for (const { label, orderId } of batch) {
@@ -72,22 +70,22 @@ async function writeBatch(
   if (existing.size > 0) {
     const replaced = [...existing.keys()];
     // Replacing an order erases its refunds with it: its tickets could then be refunded again.
-    const refunded = await refundedOrders(tx, replaced);
+    const refunded = await tx.orders.withRefunds(replaced);
     const first = batch.find((order) => refunded.has(order.orderId));
     if (first) {
       throw new DocumentError(first.label, 'orderId', `${first.orderId} has refunds: replacing it would erase them and let its tickets be refunded again`);
     }
     // Bookings, changes and refunds go with the order.
-    await deleteOrders(tx, replaced);
+    await tx.orders.remove(replaced);
     summary.replaced += replaced.length;
   }
-  await insertOrders(tx, batch, now, versions);
+  await tx.orders.add(batch, now, versions);
   const events: AuditEvent[] = batch.map((order) => ({
     orderId: order.orderId,
     reference: null,
     event: existing.has(order.orderId) ? 'ORDER_REPLACED' : 'ORDER_IMPORTED',
     detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.references },
   }));
-  await appendAuditEvents(tx, actor, events, now, summary.imported);
+  await tx.audit.append(actor, events, now, summary.imported);
   summary.imported += batch.length;
 }

@@ -1,7 +1,7 @@
 import type { RawRecord } from '../documents/document-reader.js';
 import { readEach } from '../documents/document-reader.js';
 import { readOrderDocument } from '../documents/order-document.js';
-import { bookingRows } from '../store/repositories/orders-repository.js';
+import { bookingsToStore, type BookingToStore } from '../store/stored-shapes.js';
 
 /**
  * An order document checked and turned into the values its rows are written with: everything an
@@ -14,7 +14,7 @@ export interface PreparedOrder {
   agencyId: string;
   currency: string;
   references: string[];
-  bookingRows: unknown[][];
+  bookings: BookingToStore[];
 }
 
 /** How many orders are written at a time (one multi-row statement per table). */
@@ -28,7 +28,7 @@ export function prepareOrder(record: RawRecord): PreparedOrder {
     agencyId: order!.agencyId,
     currency: order!.currency,
     references: order!.bookings.map((booking) => booking.reference),
-    bookingRows: bookingRows(order!),
+    bookings: bookingsToStore(order!),
   };
 }
 

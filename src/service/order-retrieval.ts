@@ -2,7 +2,6 @@ import { failed, unchanged } from '../domain/booking-outcome.js';
 import { dueChanges } from '../domain/deadline-consequence.js';
 import type { Order } from '../domain/order.js';
 import { itemErrors } from '../errors/item-error.js';
-import { loadOrder } from '../store/repositories/orders-repository.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { applyDueDeadlines } from './deadline-consequences.js';
@@ -27,8 +26,7 @@ export interface RetrievedOrder {
  * at one instant. Another agency's order is null, exactly like a missing one.
  */
 export async function retrieveOrder(store: Store, clock: Clock, request: RetrievalRequest): Promise<RetrievedOrder | null> {
-  const read = () => store.reader.transaction().setIsolationLevel('repeatable read').setAccessMode('read only')
-    .execute((tx) => loadOrder(tx, request.orderId, request.agencyId));
+  const read = () => store.snapshot((records) => records.orders.load(request.orderId, request.agencyId));
   let order = await read();
   if (!order) return null;
   // A deadline that has passed is applied before the order is shown, as a change would apply it:

@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EVENT_TYPES, isEventType } from '../events/event-types.js';
-import { findAgency } from '../store/repositories/agencies-repository.js';
-import { loadEvent } from '../store/repositories/events-repository.js';
-import {
-  deleteEndpoint, findEndpoint, insertEndpoint, listDeliveries, listEndpoints, queueRedelivery, replaceSecret, setEndpointStatus,
-  type DeliveryFilter, type WebhookDelivery, type WebhookEndpoint,
-} from '../store/repositories/webhook-repository.js';
+import type { DeliveryFilter, WebhookDelivery, WebhookEndpoint } from '../store/repositories/webhook-repository.js';
 import { nextEventId } from '../store/sortable-id.js';
 import type { Store } from '../store/store.js';
 import { RefusedUrl, vetTarget, type GuardPolicy } from '../webhook-delivery/address-guard.js';
@@ -38,35 +33,35 @@ export async function addEndpoint(store: Store, clock: Clock, policy: GuardPolic
     if (error instanceof RefusedUrl) throw new AdminError(`--url is refused: ${error.message}.`);
     throw error;
   }
-  return store.transaction(async (tx) => {
-    if (!await findAgency(tx, input.agencyId)) throw new AdminError(`No agency ${input.agencyId}; create it first with: airorder agency add --agency-id ${input.agencyId} --name NAME`);
+  return store.write(async (tx) => {
+    if (!await tx.agencies.find(input.agencyId)) throw new AdminError(`No agency ${input.agencyId}; create it first with: airorder agency add --agency-id ${input.agencyId} --name NAME`);
     const endpoint: WebhookEndpoint = {
       endpointId: `we_${randomBytes(12).toString('hex')}`, agencyId: input.agencyId, url: input.url, events, status: 'ENABLED',
       statusReason: null, secret: newSecret(), previousSecret: null, previousSecretUntil: null, createdAt: clock(),
     };
-    await insertEndpoint(tx, endpoint);
+    await tx.webhooks.add(endpoint);
     return endpoint;
   });
 }
 
 async function existing(store: Store, endpointId: string): Promise<WebhookEndpoint> {
-  const endpoint = await findEndpoint(store.reader, endpointId);
+  const endpoint = await store.read.webhooks.find(endpointId);
   if (!endpoint) throw new AdminError(`No webhook endpoint ${endpointId}; see: airorder webhook list`);
   return endpoint;
 }
 
 export function endpoints(store: Store, agencyId: string | null): Promise<WebhookEndpoint[]> {
-  return listEndpoints(store.reader, agencyId);
+  return store.read.webhooks.list(agencyId);
 }
 
 export async function setEnabled(store: Store, endpointId: string, enabled: boolean): Promise<void> {
   await existing(store, endpointId);
-  await store.transaction((tx) => setEndpointStatus(tx, endpointId, enabled ? 'ENABLED' : 'DISABLED', enabled ? null : 'disabled by the operator'));
+  await store.write((tx) => tx.webhooks.setStatus(endpointId, enabled ? 'ENABLED' : 'DISABLED', enabled ? null : 'disabled by the operator'));
 }
 
 export async function removeEndpoint(store: Store, endpointId: string): Promise<void> {
   await existing(store, endpointId);
-  await store.transaction((tx) => deleteEndpoint(tx, endpointId));
+  await store.write((tx) => tx.webhooks.remove(endpointId));
 }
 
 /** A new secret; the old one signs beside it for 24 hours, so receivers can switch without losing a delivery. */
@@ -74,12 +69,12 @@ export async function rotateSecret(store: Store, clock: Clock, endpointId: strin
   const endpoint = await existing(store, endpointId);
   const secret = newSecret();
   const previousSecretUntil = new Date(Date.parse(clock()) + SECRET_OVERLAP_MS).toISOString();
-  await store.transaction((tx) => replaceSecret(tx, endpointId, secret, endpoint.secret, previousSecretUntil));
+  await store.write((tx) => tx.webhooks.replaceSecret(endpointId, secret, endpoint.secret, previousSecretUntil));
   return { secret, previousSecretUntil };
 }
 
 export function deliveries(store: Store, filter: DeliveryFilter): Promise<WebhookDelivery[]> {
-  return listDeliveries(store.reader, filter);
+  return store.read.deliveries.list(filter);
 }
 
 /**
@@ -87,7 +82,7 @@ export function deliveries(store: Store, filter: DeliveryFilter): Promise<Webhoo
  * endpoint of it that subscribes to the event's type. Returns the endpoints it was queued for.
  */
 export async function redeliver(store: Store, clock: Clock, eventId: string, endpointId?: string, record?: RecordAction): Promise<string[]> {
-  const event = await loadEvent(store.reader, eventId);
+  const event = await store.read.events.load(eventId);
   if (!event) throw new AdminError(`No event ${eventId} (events are kept 30 days).`);
   let targets: string[];
   if (endpointId !== undefined) {
@@ -95,13 +90,13 @@ export async function redeliver(store: Store, clock: Clock, eventId: string, end
     if (endpoint.agencyId !== event.agencyId) throw new AdminError(`Endpoint ${endpointId} belongs to agency ${endpoint.agencyId}, not to ${event.agencyId}, whose event ${eventId} is.`);
     targets = [endpointId];
   } else {
-    targets = (await listEndpoints(store.reader, event.agencyId))
+    targets = (await store.read.webhooks.list(event.agencyId))
       .filter((endpoint) => endpoint.status === 'ENABLED' && (endpoint.events.includes('*') || endpoint.events.includes(event.type)))
       .map((endpoint) => endpoint.endpointId);
     if (targets.length === 0) throw new AdminError(`Agency ${event.agencyId} has no enabled endpoint for ${event.type}.`);
   }
-  await store.transaction(async (tx) => {
-    await queueRedelivery(tx, eventId, event.agencyId, targets, clock());
+  await store.write(async (tx) => {
+    await tx.deliveries.queueRedelivery(eventId, event.agencyId, targets, clock());
     await record?.(tx, undefined);
   });
   return targets;

@@ -1,8 +1,8 @@
 import { Migrator, type MigrationResultSet } from 'kysely';
 import { migrationProvider } from './migrations/index.js';
-import type { Store } from './store.js';
+import type { SqlStore } from './store.js';
 
-function migratorFor(store: Store): Migrator {
+function migratorFor(store: SqlStore): Migrator {
   return new Migrator({ db: store.db, provider: migrationProvider });
 }
 
@@ -12,11 +12,11 @@ function unwrap({ error, results }: MigrationResultSet): string[] {
 }
 
 /** Applies every pending migration; returns what was applied. */
-export async function migrateToLatest(store: Store): Promise<string[]> {
+export async function migrateToLatest(store: SqlStore): Promise<string[]> {
   return unwrap(await migratorFor(store).migrateToLatest());
 }
 
 /** Rolls back the most recent migration. */
-export async function migrateDown(store: Store): Promise<string[]> {
+export async function migrateDown(store: SqlStore): Promise<string[]> {
   return unwrap(await migratorFor(store).migrateDown());
 }

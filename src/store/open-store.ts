@@ -3,7 +3,7 @@ import { ConfigError, sqlitePath, withoutPassword, type Config } from '../config
 import { isSystemError } from '../errors/system-error.js';
 import { checkPostgresUrl, openPostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
-import type { Store } from './store.js';
+import type { SqlStore } from './store.js';
 
 /**
  * An SQLite file that cannot be opened (a directory, a file that is not a database, a folder that
@@ -36,7 +36,7 @@ function postgresUrlError(databaseUrl: string, error: unknown): ConfigError {
 }
 
 /** `serving`: for the long-running service (background work that a CLI command would only pay to start). */
-export function openStore(config: Config, { serving = false }: { serving?: boolean } = {}): Store {
+export function openStore(config: Config, { serving = false }: { serving?: boolean } = {}): SqlStore {
   if (config.databaseUrl.startsWith('sqlite:')) {
     const file = sqlitePath(config.databaseUrl);
     try {

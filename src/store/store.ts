@@ -1,20 +1,28 @@
 import type { Kysely } from 'kysely';
 import type { ChangeOrder } from './order-change.js';
+import { recordsOn, type Records } from './records.js';
 import type { Database } from './tables.js';
+
+export type { Records } from './records.js';
 
 /** A connection, or an open transaction: repositories accept either and never decide where one begins. */
 export type Executor = Kysely<Database>;
 
-/** The small surface the rest of the service needs from a database. */
+/**
+ * What the service asks of its database, in its own words: the records it keeps (records.ts), read
+ * or written together, and the change of one order that every operation runs. Nothing here is SQL,
+ * a database handle or an engine; those stay in src/store/ (SqlStore).
+ */
 export interface Store {
-  readonly db: Kysely<Database>;
   /**
-   * For reads outside a transaction: sees committed data only, and never waits for a write
-   * transaction (a second connection on SQLite; the pool on PostgreSQL).
+   * The records as committed: never waits for a write (a second connection on SQLite; the pool on
+   * PostgreSQL).
    */
-  readonly reader: Kysely<Database>;
-  /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
-  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  readonly read: Records;
+  /** Runs `work` in one write transaction: everything it wrote is committed together, or nothing. */
+  write<T>(work: (records: Records) => Promise<T>): Promise<T>;
+  /** Runs `work`'s reads at one instant (a read-only snapshot), for what must agree with itself. */
+  snapshot<T>(work: (records: Records) => Promise<T>): Promise<T>;
   /**
    * Changes one order as the rules decide over what was read, atomically and only if the order is
    * still as read (order-change.ts): what every operation and deadline runs.
@@ -31,4 +39,29 @@ export interface Store {
   /** Whether an error means the database is unreachable or overloaded (answered 503), not a bug. */
   isUnavailable(error: unknown): boolean;
   close(): Promise<void>;
+}
+
+/** What an engine (sqlite/, postgres/) provides: the SQL underneath the Store. */
+export interface SqlEngine extends Omit<Store, 'read' | 'write' | 'snapshot'> {
+  readonly db: Kysely<Database>;
+  /** For reads outside a transaction: sees committed data only, and never waits for a write transaction. */
+  readonly reader: Kysely<Database>;
+  /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The Store with its SQL underneath, as opened: for migrations, the commands that work on the
+ * database file itself, and tests that check the stored state. The service itself is given the Store.
+ */
+export interface SqlStore extends Store, SqlEngine {}
+
+export function storeOver(engine: SqlEngine): SqlStore {
+  const read = recordsOn(engine.reader);
+  return Object.assign(engine, {
+    read,
+    write: <T>(work: (records: Records) => Promise<T>) => engine.transaction((tx) => work(recordsOn(tx))),
+    snapshot: <T>(work: (records: Records) => Promise<T>) => engine.reader.transaction().setIsolationLevel('repeatable read')
+      .setAccessMode('read only').execute((tx) => work(recordsOn(tx))),
+  });
 }

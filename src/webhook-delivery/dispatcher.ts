@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Clock } from '../service/clock.js';
 import { webhookPayload } from '../events/wire-event.js';
 import type { StoredEvent } from '../events/event-types.js';
-import {
-  claimDeliveries, endpointsWithDueDeliveries, findEndpoint, recordAttempt, setEndpointStatus, type ClaimedDelivery, type WebhookEndpoint,
-} from '../store/repositories/webhook-repository.js';
+import type { ClaimedDelivery, WebhookEndpoint } from '../store/repositories/webhook-repository.js';
 import type { Store } from '../store/store.js';
 import { pollEvery, type PollingLoop } from '../service/polling-loop.js';
 import type { GuardPolicy } from './address-guard.js';
@@ -72,16 +70,16 @@ export class WebhookDispatcher {
     if (room <= 0) return 0;
     const now = this.clock();
     // Most seconds nothing is due: looked up on the read connection, with no write transaction.
-    if ((await endpointsWithDueDeliveries(this.store.reader, now)).size === 0) return 0;
+    if ((await this.store.read.deliveries.dueByEndpoint(now)).size === 0) return 0;
     const leaseUntil = new Date(Date.parse(now) + this.settings.timeoutMs + LEASE_MARGIN_MS).toISOString();
-    const claimed = await this.store.transaction(async (tx) => {
+    const claimed = await this.store.write(async (tx) => {
       const work: { endpoint: WebhookEndpoint; delivery: ClaimedDelivery }[] = [];
-      for (const endpointId of (await endpointsWithDueDeliveries(tx, now)).keys()) {
+      for (const endpointId of (await tx.deliveries.dueByEndpoint(now)).keys()) {
         const free = Math.min(PER_ENDPOINT - (this.inFlight.get(endpointId) ?? 0), room - work.length);
         if (free <= 0) continue;
-        const endpoint = await findEndpoint(tx, endpointId);
+        const endpoint = await tx.webhooks.find(endpointId);
         if (!endpoint) continue;
-        for (const delivery of await claimDeliveries(tx, endpointId, this.owner, now, leaseUntil, free)) work.push({ endpoint, delivery });
+        for (const delivery of await tx.deliveries.claim(endpointId, this.owner, now, leaseUntil, free)) work.push({ endpoint, delivery });
       }
       return work;
     });
@@ -125,8 +123,8 @@ export class WebhookDispatcher {
     const failedAttempts = delivery.attempts + 1;
     const next = result.delivered || result.status === 410 ? null : nextAttemptAt(this.settings.retrySchedule, failedAttempts, Date.parse(at));
     const outcome: DeliveryOutcome = result.delivered ? 'delivered' : result.status === 410 ? 'disabled' : next === null ? 'failed' : 'retry';
-    return this.store.transaction(async (tx) => {
-      const recorded = await recordAttempt(tx, delivery.eventId, endpoint.endpointId, this.owner, {
+    return this.store.write(async (tx) => {
+      const recorded = await tx.deliveries.recordAttempt(delivery.eventId, endpoint.endpointId, this.owner, {
         status: outcome === 'delivered' ? 'DELIVERED' : outcome === 'retry' ? 'PENDING' : 'FAILED',
         nextAttemptAt: next === null ? at : new Date(next).toISOString(),
         lastStatus: result.status,
@@ -135,7 +133,7 @@ export class WebhookDispatcher {
       });
       if (!recorded) return 'superseded';
       // The receiver says the endpoint is gone for good: no more attempts until the operator enables it again.
-      if (outcome === 'disabled') await setEndpointStatus(tx, endpoint.endpointId, 'DISABLED', `the receiver answered 410 Gone at ${at}`);
+      if (outcome === 'disabled') await tx.webhooks.setStatus(endpoint.endpointId, 'DISABLED', `the receiver answered 410 Gone at ${at}`);
       return outcome;
     });
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
 import type { Passenger } from '../../src/domain/order.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { SqlStore } from '../../src/store/store.js';
 import { booking, change, order, passenger, segment } from './documents.js';
 
 export interface RaceBooking {
@@ -66,7 +66,7 @@ export function cancelItem(target: RaceBooking) {
 }
 
 /** Opens the store at a DATABASE_URL (SQLite or PostgreSQL) to read what it holds. */
-export function openStoreAt(databaseUrl: string): Store {
+export function openStoreAt(databaseUrl: string): SqlStore {
   return openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
 }
 
@@ -80,7 +80,7 @@ export interface StoredBooking {
   coupons: string[][];
 }
 
-export async function storedBooking(store: Store, target: RaceBooking): Promise<StoredBooking> {
+export async function storedBooking(store: SqlStore, target: RaceBooking): Promise<StoredBooking> {
   const row = await store.db.selectFrom('bookings').selectAll()
     .where('order_id', '=', target.orderId).where('reference', '=', target.reference).executeTakeFirstOrThrow();
   const changes = await store.db.selectFrom('airline_changes').select(['change_id', 'status'])
@@ -98,7 +98,7 @@ export async function storedBooking(store: Store, target: RaceBooking): Promise<
 }
 
 /** Ticket numbers with more than one refund row, anywhere in the store. */
-export async function ticketsRefundedTwice(store: Store): Promise<string[]> {
+export async function ticketsRefundedTwice(store: SqlStore): Promise<string[]> {
   const rows = await store.db.selectFrom('refunds').select(['ticket_number', (eb) => eb.fn.countAll().as('rows')])
     .groupBy('ticket_number').execute();
   return rows.filter((row) => Number(row.rows) !== 1).map((row) => row.ticket_number);

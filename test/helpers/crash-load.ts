@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { SqlStore } from '../../src/store/store.js';
 import type { ServeProcess } from './cli.js';
 import { booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from './documents.js';
 
@@ -245,7 +245,7 @@ export async function runCrashLoad(options: CrashRunOptions): Promise<CrashRun> 
   return run;
 }
 
-export function openStoreAt(databaseUrl: string): Store {
+export function openStoreAt(databaseUrl: string): SqlStore {
   return openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
 }
 
@@ -256,7 +256,7 @@ interface StoredCoupon { segmentId: string; status: string; value: number }
  * involuntarily cancelled booking's refunds equal the value of its coupons now REFUNDED, and only
  * such bookings have REFUNDED coupons; the audit trail matches the state exactly.
  */
-export async function assertCrashOutcome(store: Store, fixture: CrashFixture, run: CrashRun): Promise<{ voluntary: number; involuntary: number; untouched: number }> {
+export async function assertCrashOutcome(store: SqlStore, fixture: CrashFixture, run: CrashRun): Promise<{ voluntary: number; involuntary: number; untouched: number }> {
   const db = store.db;
   const orderIds = fixture.orders.map((o) => (o as { orderId: string }).orderId);
   const bookings = await db.selectFrom('bookings').selectAll().where('order_id', 'in', orderIds).execute();

@@ -13,7 +13,7 @@ import { importOrders } from '../../src/service/order-import.js';
 import { preparedHere } from '../../src/service/order-preparation.js';
 import { migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
+import type { SqlStore } from '../../src/store/store.js';
 import { openApiChecker } from './openapi-conformance.js';
 import { createTestDatabase } from './test-database.js';
 
@@ -29,7 +29,7 @@ export interface TestService {
   /** The DATABASE_URL the service runs on (sqlite:PATH or postgres://…), for tests that open it themselves. */
   databaseUrl: string;
   app: FastifyInstance;
-  store: Store;
+  store: SqlStore;
   dir: string;
   /** Log lines the service wrote, parsed. */
   logs: Record<string, unknown>[];

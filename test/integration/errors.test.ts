@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import type { Store } from '../../src/store/store.js';
+import type { SqlStore } from '../../src/store/store.js';
 import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
@@ -265,7 +265,7 @@ describe('paths the router cannot read (a malformed percent-escape)', () => {
 });
 
 /** Makes the database refuse updates of one booking, on either store; returns how to undo it. */
-async function failUpdatesOf(store: Store, orderId: string, reference: string): Promise<() => Promise<void>> {
+async function failUpdatesOf(store: SqlStore, orderId: string, reference: string): Promise<() => Promise<void>> {
   if (testStoreKind() === 'sqlite') {
     await sql.raw(`CREATE TRIGGER fail_bad500 BEFORE UPDATE ON bookings
       WHEN NEW.order_id = '${orderId}' AND NEW.reference = '${reference}'

@@ -3,7 +3,9 @@
  * differ"), checked on the files themselves:
  * - SQL is written only under src/store/;
  * - which engine runs is known only in src/store/sqlite/ and src/store/postgres/;
- * - the rules in src/domain/ import nothing that reaches HTTP, the service, the store or any I/O.
+ * - the rules in src/domain/ import nothing that reaches HTTP, the service, the store or any I/O;
+ * - outside src/store/, the store is reached through its interface (src/store/store.ts: the records
+ *   and the change of an order), never through a database handle, a repository function or a driver.
  * Each detector is first shown to flag a planted example and to pass its look-alikes, so that a
  * clean tree means the rule holds, not that the detector is blind.
  */
@@ -122,6 +124,32 @@ function forbiddenDomainImports(file: string, text: string): string[] {
   });
 }
 
+/** The store's modules that the rest of the code may take values from; of any other, types only. */
+const STORE_SURFACE = ['src/store/store.ts', 'src/store/order-change.ts', 'src/store/stored-shapes.ts', 'src/store/sortable-id.ts',
+  'src/store/open-store.ts', 'src/store/migrator.ts'];
+const DRIVERS = ['kysely', 'pg', 'better-sqlite3'];
+/** The SQL underneath the Store, which only src/store/ may name. */
+const SQL_HANDLES = /\b(?:Executor|SqlStore|SqlEngine)\b/g;
+
+/** What a file outside src/store/ uses of the store's inside: values of its other modules, drivers, handles. */
+function storeInsidesIn(file: string, text: string): string[] {
+  const source = parse(file, text);
+  const found: string[] = [];
+  visit(source, (node) => {
+    if (!ts.isImportDeclaration(node) || !ts.isStringLiteral(node.moduleSpecifier)) return;
+    const module = node.moduleSpecifier.text;
+    const clause = node.importClause;
+    const typesOnly = !clause || clause.isTypeOnly || (!clause.name && clause.namedBindings !== undefined
+      && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((element) => element.isTypeOnly));
+    if (DRIVERS.includes(module)) found.push(`driver: ${module}`);
+    if (!module.startsWith('.') || typesOnly) return;
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), module)).replace(/\.js$/, '.ts');
+    if (target.startsWith('src/store/') && !STORE_SURFACE.includes(target)) found.push(`value from ${target}`);
+  });
+  for (const match of text.matchAll(SQL_HANDLES)) found.push(`handle: ${match[0]}`);
+  return found;
+}
+
 const outsideStore = (file: string) => !file.startsWith('src/store/');
 const outsideEngines = (file: string) => !ENGINE_FOLDERS.some((folder) => file.startsWith(folder));
 
@@ -180,6 +208,26 @@ describe('the detectors', () => {
     assert.deepEqual(forbiddenDomainImports(file, "const db = await import('better-sqlite3');"), ['better-sqlite3']);
     assert.deepEqual(forbiddenDomainImports(file, "import { sumMinor } from './money.js';\nimport type { Order } from './order.js';"), []);
   });
+
+  test('flag the insides of the store used outside it, and pass its interface', () => {
+    const file = 'src/service/planted.ts';
+    assert.deepEqual(storeInsidesIn(file, "import { loadOrder } from '../store/repositories/orders-repository.js';"),
+      ['value from src/store/repositories/orders-repository.ts']);
+    assert.deepEqual(storeInsidesIn(file, "import { runSql } from '../store/raw-sql.js';"), ['value from src/store/raw-sql.ts']);
+    assert.deepEqual(storeInsidesIn(file, "import { findAgency, type Agency } from '../store/repositories/agencies-repository.js';"),
+      ['value from src/store/repositories/agencies-repository.ts']);
+    assert.deepEqual(storeInsidesIn(file, "import { Kysely } from 'kysely';"), ['driver: kysely']);
+    assert.deepEqual(storeInsidesIn(file, "import type { Executor } from '../store/store.js';"), ['handle: Executor']);
+    assert.deepEqual(storeInsidesIn(file, 'function f(store: SqlStore) { return store.db; }'), ['handle: SqlStore']);
+    assert.deepEqual(storeInsidesIn(file, [
+      "import type { Agency } from '../store/repositories/agencies-repository.js';",
+      "import { type WebhookEndpoint } from '../store/repositories/webhook-repository.js';",
+      "import type { Records, Store } from '../store/store.js';",
+      "import { KeptResponseTaken } from '../store/order-change.js';",
+      "import { bookingKey } from '../store/stored-shapes.js';",
+      "import { openStore } from './store/open-store.js';",
+    ].join('\n')), []);
+  });
 });
 
 describe('the source tree', () => {
@@ -212,5 +260,13 @@ describe('the source tree', () => {
     const offending = files.filter((source) => source.file.startsWith('src/domain/'))
       .flatMap((source) => forbiddenDomainImports(source.file, source.text).map((module) => `${source.file}: ${module}`));
     assert.deepEqual(offending, []);
+  });
+
+  test('reaches the store only through its interface outside src/store/', () => {
+    const offending = files.filter((source) => outsideStore(source.file))
+      .flatMap((source) => storeInsidesIn(source.file, source.text).map((finding) => `${source.file}: ${finding}`));
+    assert.deepEqual(offending, []);
+    // The rest of the code does use the store: the detector reads the files that do.
+    assert.ok(files.some((source) => outsideStore(source.file) && /store\.write\(/.test(source.text)));
   });
 });

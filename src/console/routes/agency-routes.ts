@@ -1,10 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AdminError, addAgency, issueToken } from '../../service/agency-admin.js';
 import { deliveries, endpoints, redeliver } from '../../service/webhook-endpoints.js';
-import { findAgency } from '../../store/repositories/agencies-repository.js';
-import { agencyTokens, listAgencies, revokeTokenById } from '../../store/repositories/console-queries-repository.js';
-import { insertOperatorAction } from '../../store/repositories/operator-actions-repository.js';
-import type { Executor } from '../../store/store.js';
+import type { Records } from '../../store/store.js';
 import { field, noticeOf, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
 import { agenciesPage, agencyPage } from '../pages/agency-pages.js';
 
@@ -12,20 +9,20 @@ const AGENCY_ID = /^[^\s](.{0,62}[^\s])?$/;
 
 export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   /** The console's journal, written in the action's own transaction. */
-  const journal = (tx: Executor, email: string, action: string, target: string) =>
-    insertOperatorAction(tx, { email, action, target, reason: null }, deps.clock());
+  const journal = (tx: Records, email: string, action: string, target: string) =>
+    tx.operatorActions.record({ email, action, target, reason: null }, deps.clock());
 
   const showAgency = async (agencyId: string, extra: { notice?: string | null; error?: string | null; issuedToken?: string | null }) => {
-    const agency = await findAgency(deps.store.reader, agencyId);
+    const agency = await deps.store.read.agencies.find(agencyId);
     if (!agency) return null;
     const [tokens, hooks, recent] = await Promise.all([
-      agencyTokens(deps.store.reader, agencyId), endpoints(deps.store, agencyId), deliveries(deps.store, { agencyId, limit: 50 }),
+      deps.store.read.tokens.ofAgency(agencyId), endpoints(deps.store, agencyId), deliveries(deps.store, { agencyId, limit: 50 }),
     ]);
     return { agency, tokens, endpoints: hooks, deliveries: recent, notice: extra.notice ?? null, error: extra.error ?? null, issuedToken: extra.issuedToken ?? null };
   };
 
   app.get('/agencies', async (request, reply) =>
-    sendPage(reply, agenciesPage({ session: sessionOf(request), agencies: await listAgencies(deps.store.reader), notice: noticeOf(request), error: null, form: {} })));
+    sendPage(reply, agenciesPage({ session: sessionOf(request), agencies: await deps.store.read.agencies.list(), notice: noticeOf(request), error: null, form: {} })));
 
   app.post('/agencies', async (request, reply) => {
     const form = { agencyId: field(request, 'agencyId').trim(), name: field(request, 'name').trim(), iata: field(request, 'iata').trim(), email: field(request, 'email').trim() };
@@ -40,7 +37,7 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
         (tx) => journal(tx, session.email, 'agency add', form.agencyId));
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
-      return sendPage(reply, agenciesPage({ session, agencies: await listAgencies(deps.store.reader), notice: null, error: error.message, form }), 400);
+      return sendPage(reply, agenciesPage({ session, agencies: await deps.store.read.agencies.list(), notice: null, error: error.message, form }), 400);
     }
     return redirectTo(reply, `/console/agencies/${encodeURIComponent(form.agencyId)}`, `Agency ${form.agencyId} added.`);
   });
@@ -66,8 +63,8 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post('/agencies/:agencyId/tokens/:tokenId/revoke', async (request, reply) => {
     const { agencyId, tokenId } = request.params as { agencyId: string; tokenId: string };
-    const revoked = await deps.store.transaction(async (tx) => {
-      const done = await revokeTokenById(tx, agencyId, tokenId, deps.clock());
+    const revoked = await deps.store.write(async (tx) => {
+      const done = await tx.tokens.revoke(agencyId, tokenId, deps.clock());
       if (done) await journal(tx, sessionOf(request).email, 'token revoke', `${agencyId} ${tokenId}`);
       return done;
     });

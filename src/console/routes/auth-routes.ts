@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { insertOperatorAction } from '../../store/repositories/operator-actions-repository.js';
 import { field, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
 import { cookieHeader, LOGIN_COOKIE, readCookie, SESSION_COOKIE } from '../cookies.js';
 import { loginPage } from '../pages/login-page.js';
@@ -28,7 +27,7 @@ export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       return sendPage(reply, loginPage({ csrfToken: expected, email, error }), result.limited ? 429 : 401);
     }
     const { sessionId } = await openSession(deps.store, deps.clock, result.email,
-      (tx) => insertOperatorAction(tx, { email: result.email, action: 'sign in', target: request.ip, reason: null }, deps.clock()));
+      (tx) => tx.operatorActions.record({ email: result.email, action: 'sign in', target: request.ip, reason: null }, deps.clock()));
     void reply.header('set-cookie', [
       cookieHeader(request, SESSION_COOKIE, sessionId),
       cookieHeader(request, LOGIN_COOKIE, '', '/console/login', 0),
@@ -42,7 +41,7 @@ export function logoutRoute(app: FastifyInstance, deps: ConsoleDeps): void {
   app.post('/logout', async (request, reply) => {
     const session = sessionOf(request);
     await closeSession(deps.store, session.sessionHash,
-      (tx) => insertOperatorAction(tx, { email: session.email, action: 'sign out', target: request.ip, reason: null }, deps.clock()));
+      (tx) => tx.operatorActions.record({ email: session.email, action: 'sign out', target: request.ip, reason: null }, deps.clock()));
     void reply.header('set-cookie', cookieHeader(request, SESSION_COOKIE, '', '/console', 0));
     return reply.redirect('/console/login', 303);
   });

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { findConsoleImport, recentConsoleImports } from '../../store/repositories/console-imports-repository.js';
 import { field, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
 import { progressWords, settleInterrupted, type ImportRunner } from '../console-imports.js';
 import { importPage, importsPage } from '../pages/imports-page.js';
@@ -9,11 +8,11 @@ const RECENT_IMPORTS = 10;
 /** Orders and airline changes from a file, all or nothing, as `airorder orders import` and `changes import` do. */
 export function importRoutes(app: FastifyInstance, deps: ConsoleDeps, runner: ImportRunner): void {
   const listPage = async (request: Parameters<typeof sessionOf>[0], error: string | null) =>
-    importsPage({ session: sessionOf(request), imports: await settleInterrupted(deps, await recentConsoleImports(deps.store.reader, RECENT_IMPORTS)), error });
+    importsPage({ session: sessionOf(request), imports: await settleInterrupted(deps, await deps.store.read.consoleImports.recent(RECENT_IMPORTS)), error });
 
   /** The import, with a running one whose process is gone shown (and stored) as failed. */
   const findImport = async (importId: string) => {
-    const found = await findConsoleImport(deps.store.reader, importId);
+    const found = await deps.store.read.consoleImports.find(importId);
     return found ? (await settleInterrupted(deps, [found]))[0]! : null;
   };
 

@@ -1,9 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { refundQuote } from '../../domain/refund-quote.js';
-import { auditTrail } from '../../store/repositories/audit-repository.js';
-import { searchOrders } from '../../store/repositories/console-queries-repository.js';
-import { insertOperatorAction } from '../../store/repositories/operator-actions-repository.js';
-import { loadOrder } from '../../store/repositories/orders-repository.js';
 import { field, noticeOf, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
 import { actForAgency, type ConsoleAction } from '../order-actions.js';
 import { confirmPage } from '../pages/confirm-page.js';
@@ -24,21 +20,21 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const q = String((request.query as Record<string, unknown>).q ?? '').trim().slice(0, 100);
     const number = pageNumber(request);
     // One more than a page: whether there is a next page, without counting every match.
-    const found = await searchOrders(deps.store.reader, q, PAGE_SIZE + 1, (number - 1) * PAGE_SIZE);
+    const found = await deps.store.read.orders.search(q, PAGE_SIZE + 1, (number - 1) * PAGE_SIZE);
     return sendPage(reply, ordersPage({ session: sessionOf(request), q, page: number, orders: found.slice(0, PAGE_SIZE), more: found.length > PAGE_SIZE }));
   });
 
   app.get('/orders/:orderId', async (request, reply) => {
     const { orderId } = request.params as { orderId: string };
-    const order = await loadOrder(deps.store.reader, orderId);
+    const order = await deps.store.read.orders.load(orderId);
     if (!order) return sendPage(reply, ordersPage({ session: sessionOf(request), q: orderId, page: 1, orders: [], more: false }), 404);
-    const trail = await auditTrail(deps.store.reader, orderId);
+    const trail = await deps.store.read.audit.trail(orderId);
     return sendPage(reply, orderPage({ session: sessionOf(request), notice: noticeOf(request), order, trail, now: deps.clock() }));
   });
 
   const confirmation = async (request: FastifyRequest, error: string | null, reason: string) => {
     const { orderId, reference, action } = request.params as BookingParams;
-    const order = await loadOrder(deps.store.reader, orderId);
+    const order = await deps.store.read.orders.load(orderId);
     const booking = order?.bookings.find((candidate) => candidate.reference === reference);
     if (!order || !booking || !ACTIONS[action]) return null;
     return confirmPage({ session: sessionOf(request), order, booking, action: ACTIONS[action], quote: refundQuote(booking), error, reason });
@@ -52,7 +48,7 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   app.post('/orders/:orderId/bookings/:reference/:action', async (request, reply) => {
     const { orderId, reference, action } = request.params as BookingParams;
     const operation = ACTIONS[action];
-    const order = await loadOrder(deps.store.reader, orderId);
+    const order = await deps.store.read.orders.load(orderId);
     if (!operation || !order) return reply.callNotFound();
     const reason = field(request, 'reason').trim();
     if (reason.length < 3 || reason.length > 500) {
@@ -62,7 +58,7 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const result = await actForAgency(deps.store, deps.clock, deps.metrics, { session, agencyId: order.agencyId, orderId, reference, action: operation, reason, requestId: request.id });
     if (!result.ok) return sendPage(reply, (await confirmation(request, result.message, reason)) ?? '', 409);
     const what = operation === 'involuntaryAccept' ? 'change accepted' : 'cancelled with refund';
-    await deps.store.transaction((tx) => insertOperatorAction(tx, { email: session.email, action: what, target: `${orderId} ${reference}`, reason }, deps.clock()));
+    await deps.store.write((tx) => tx.operatorActions.record({ email: session.email, action: what, target: `${orderId} ${reference}`, reason }, deps.clock()));
     return redirectTo(reply, `/console/orders/${encodeURIComponent(orderId)}`, `Booking ${reference}: ${what}.`);
   });
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/api-error.js';
 import { feedItem } from '../../events/wire-event.js';
-import { listEvents } from '../../store/repositories/events-repository.js';
 import { buildEnvelope } from '../envelope.js';
 import { EVENT_LIST } from '../operations.js';
 import { withTimeout } from '../with-timeout.js';
@@ -21,7 +20,7 @@ export function eventListRoute(app: FastifyInstance, deps: OperationRouteDeps): 
   app.post(EVENT_LIST.path, operationRouteOptions(EVENT_LIST, deps), async (request: FastifyRequest, reply: FastifyReply) => {
     const query = (request.body as EventListBody).OrderEventListRQ.Query ?? {};
     const after = query.After ?? null;
-    const page = await withTimeout(listEvents(deps.store.reader, request.agency!.agencyId, after, query.Limit ?? DEFAULT_LIMIT), deps.requestTimeoutMs);
+    const page = await withTimeout(deps.store.read.events.feed(request.agency!.agencyId, after, query.Limit ?? DEFAULT_LIMIT), deps.requestTimeoutMs);
     if (!page.cursorFound) {
       throw errors.invalidRequest(`${EVENT_LIST.requestRoot}.Query.After names no event of this agency: events are kept 30 days. Start again without After.`);
     }

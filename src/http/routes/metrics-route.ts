@@ -1,7 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
-import { countPendingChanges } from '../../store/repositories/orders-repository.js';
-import { oldestUndelivered } from '../../store/repositories/webhook-repository.js';
 import type { Store } from '../../store/store.js';
 
 /** Prometheus text format. Counts are this process's own; the pending-change gauge is the store's. */
@@ -14,8 +12,8 @@ export function metricsRoute(app: FastifyInstance, store: Store, metrics: Servic
 
   app.get('/metrics', async (_request, reply) => {
     try {
-      metrics.setPendingChanges(await countPendingChanges(store.reader));
-      const oldest = await oldestUndelivered(store.reader);
+      metrics.setPendingChanges(await store.read.changes.countPending());
+      const oldest = await store.read.deliveries.oldestUndelivered();
       metrics.setOldestUndelivered(oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000));
     } catch {
       // The store being away shows in /readyz; the process's own metrics are still worth serving.

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import type { Executor, Store } from '../store.js';
+import { storeOver, type Executor, type SqlStore } from '../store.js';
 import { registerEngineSql } from '../engine-sql.js';
 import { AuthNotifications } from './auth-notifications.js';
 import { postgresSql } from './engine-sql.js';
@@ -39,7 +39,7 @@ export function checkPostgresUrl(connectionString: string): void {
  * The store for several processes or machines. Requests on one order serialise on the order row's
  * lock (SELECT … FOR UPDATE), held until the transaction commits; other orders proceed in parallel.
  */
-export function openPostgresStore(connectionString: string, options: PostgresOptions): Store {
+export function openPostgresStore(connectionString: string, options: PostgresOptions): SqlStore {
   const pool = new pg.Pool({
     connectionString,
     max: options.poolSize,
@@ -57,7 +57,7 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
   registerEngineSql(db, postgresSql);
   const auth = new AuthNotifications(connectionString, options.connectTimeoutMs);
 
-  return {
+  return storeOver({
     db,
     reader: db,
     async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
@@ -78,5 +78,5 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
       await auth.close();
       await db.destroy();
     },
-  };
+  });
 }

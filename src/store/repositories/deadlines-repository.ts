@@ -1,4 +1,6 @@
-import { placeholders, runSql, type Statement } from '../raw-sql.js';
+import type { AgencyEvent } from '../../events/event-types.js';
+import { placeholders, runSql, runStatements, type Statement } from '../raw-sql.js';
+import { eventWrites } from './events-repository.js';
 import type { Executor } from '../store.js';
 
 export interface ChangeRef {
@@ -34,6 +36,11 @@ export async function stillToWarn(db: Executor, changeIds: readonly string[]): P
   return new Set(rows.map((row) => row.change_id));
 }
 
-export function markWarned(changeIds: readonly string[], now: string): Statement {
-  return { text: `update airline_changes set warned_at = ? where change_id in (${placeholders(changeIds.length)})`, parameters: [now, ...changeIds] };
+/** Marks the changes as announced and stores the announcements, as one step (one round trip where the engine can). */
+export async function recordWarnings(db: Executor, changeIds: readonly string[], announced: readonly AgencyEvent[], now: string): Promise<void> {
+  if (changeIds.length === 0) return;
+  const marked: Statement = {
+    text: `update airline_changes set warned_at = ? where change_id in (${placeholders(changeIds.length)})`, parameters: [now, ...changeIds],
+  };
+  await runStatements(db, [marked, ...eventWrites(announced, now)]);
 }

@@ -2,6 +2,7 @@ import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, C
 import type { Executor } from '../store.js';
 import { engineSql } from '../engine-sql.js';
 import { insertRows, placeholders, runSql, type Statement } from '../raw-sql.js';
+import { bookingKey, type BookingKey, type BookingToStore } from '../stored-shapes.js';
 import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
 
 export function bookingFromRow(row: BookingsTable, changes: AirlineChange[], refunds: Refund[]): Booking {
@@ -74,6 +75,11 @@ export async function loadOrderRow(db: Executor, orderId: string, agencyId?: str
   return row ? { orderId: row.order_id, agencyId: row.agency_id, currency: row.currency } : null;
 }
 
+/** The order's own row, locked until the transaction ends (where the engine locks rows). */
+export function lockOrderRow(db: Executor, orderId: string): Promise<OrderRow | null> {
+  return loadOrderRow(db, orderId, undefined, true);
+}
+
 /** The own rows of several orders, by id (the missing ones left out). */
 export async function loadOrderRows(db: Executor, orderIds: readonly string[]): Promise<Map<string, OrderRow>> {
   const ids = [...new Set(orderIds)];
@@ -109,12 +115,6 @@ export function loadOrderBookings(db: Executor, orderId: string, references?: re
 export async function loadOrder(db: Executor, orderId: string, agencyId?: string, references?: readonly string[]): Promise<Order | null> {
   const row = await loadOrderRow(db, orderId, agencyId);
   return row ? { ...row, bookings: await loadOrderBookings(db, orderId, references) } : null;
-}
-
-export interface BookingKey { orderId: string; reference: string }
-
-export function bookingKey(key: BookingKey): string {
-  return `${key.orderId}\u0000${key.reference}`;
 }
 
 export interface StoredOrderVersion {
@@ -185,15 +185,9 @@ export async function insertChanges(db: Executor, changes: readonly (BookingKey 
       change.actionDeadline, change.consequenceOfInaction]));
 }
 
-/** A booking's row values, in the order `insertOrders` writes them. */
-export function bookingRows(order: Order): unknown[][] {
-  return order.bookings.map((booking, position) => [order.orderId, booking.reference, position, booking.status,
-    booking.cancellation, JSON.stringify(booking.segments), JSON.stringify(booking.passengers)]);
-}
-
-export interface OrderRows extends OrderRow {
-  /** From `bookingRows`. */
-  bookingRows: unknown[][];
+export interface OrderToStore extends OrderRow {
+  /** In the order's own order of bookings. */
+  bookings: BookingToStore[];
 }
 
 /**
@@ -201,12 +195,15 @@ export interface OrderRows extends OrderRow {
  * replaces one goes on from the version it replaces (`versions`), so that a change decided on the
  * replaced order is refused rather than applied to its successor.
  */
-export async function insertOrders(db: Executor, orders: readonly OrderRows[], now: string, versions: ReadonlyMap<string, number> = new Map()): Promise<void> {
+export async function insertOrders(db: Executor, orders: readonly OrderToStore[], now: string, versions: ReadonlyMap<string, number> = new Map()): Promise<void> {
   if (orders.length === 0) return;
   await insertRows(db, 'orders', ['order_id', 'agency_id', 'currency', 'created_at', 'updated_at', 'version'],
     orders.map((order) => [order.orderId, order.agencyId, order.currency, now, now, (versions.get(order.orderId) ?? -1) + 1]));
   const rows: unknown[][] = [];
-  for (const order of orders) rows.push(...order.bookingRows);
+  for (const order of orders) {
+    order.bookings.forEach((booking, position) => rows.push([order.orderId, booking.reference, position, booking.status,
+      booking.cancellation, booking.segmentsJson, booking.passengersJson]));
+  }
   await insertRows(db, 'bookings', ['order_id', 'reference', 'position', 'status', 'cancellation', 'segments', 'passengers'], rows);
 }
 
@@ -256,7 +253,8 @@ export function touchOrder(orderId: string, now: string): Statement {
 }
 
 /** Moves the versions of orders on, after their bookings changed outside an operation (an import of changes). */
-export function touchOrders(orderIds: readonly string[], now: string): Statement {
+export async function touchOrders(db: Executor, orderIds: readonly string[], now: string): Promise<void> {
   const ids = [...new Set(orderIds)];
-  return { text: `update orders set updated_at = ?, version = version + 1 where order_id in (${placeholders(ids.length)})`, parameters: [now, ...ids] };
+  if (ids.length === 0) return;
+  await runSql(db, `update orders set updated_at = ?, version = version + 1 where order_id in (${placeholders(ids.length)})`, [now, ...ids]);
 }

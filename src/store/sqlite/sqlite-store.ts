@@ -10,7 +10,7 @@ import { sqliteChangeOrder } from './order-change.js';
 import { registerEngineSql } from '../engine-sql.js';
 import { registerDirectSql } from '../raw-sql.js';
 import { sqliteSql } from './engine-sql.js';
-import type { Executor, Store } from '../store.js';
+import { storeOver, type Executor, type SqlStore } from '../store.js';
 import type { Database } from '../tables.js';
 
 const STATEMENT_CACHE_LIMIT = 500;
@@ -82,7 +82,7 @@ export interface SqliteOptions {
   backgroundCheckpoints?: boolean;
 }
 
-export function openSqliteStore(file: string, durability: Durability, options: SqliteOptions = {}): Store {
+export function openSqliteStore(file: string, durability: Durability, options: SqliteOptions = {}): SqlStore {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SqliteDatabase(file);
   connection.pragma('journal_mode = WAL');
@@ -156,7 +156,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
     }
   };
 
-  return {
+  return storeOver({
     db,
     reader,
     transaction,
@@ -173,5 +173,5 @@ export function openSqliteStore(file: string, durability: Durability, options: S
       if (reader !== db) await reader.destroy();
       await db.destroy();
     },
-  };
+  });
 }
