@@ -82,7 +82,7 @@ export async function importChanges(
     await writeBatch(tx, batch, now, summary, actor);
     onProgress(summary.imported + summary.alreadyKnown);
     return summary;
-  });
+  }, { large: true });
 }
 
 async function writeBatch(tx: Records, batch: Pending[], now: string, summary: ChangeImportSummary, actor: Actor): Promise<void> {

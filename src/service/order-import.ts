@@ -32,7 +32,7 @@ export async function importOrders(
     }
     onProgress(summary.imported);
     return summary;
-  });
+  }, { large: true });
 }
 
 async function writeBatch(

@@ -20,7 +20,7 @@ export interface Store {
    */
   readonly read: Records;
   /** Runs `work` in one write transaction: everything it wrote is committed together, or nothing. */
-  write<T>(work: (records: Records) => Promise<T>): Promise<T>;
+  write<T>(work: (records: Records) => Promise<T>, options?: WriteOptions): Promise<T>;
   /** Runs `work`'s reads at one instant (a read-only snapshot), for what must agree with itself. */
   snapshot<T>(work: (records: Records) => Promise<T>): Promise<T>;
   /**
@@ -41,13 +41,22 @@ export interface Store {
   close(): Promise<void>;
 }
 
+export interface WriteOptions {
+  /**
+   * The work writes much (an import): it gets a transaction of its own rather than sharing one
+   * with requests (SQLite's group commit), where undoing it alone would cost a copy of every page
+   * it changes.
+   */
+  large?: boolean;
+}
+
 /** What an engine (sqlite/, postgres/) provides: the SQL underneath the Store. */
 export interface SqlEngine extends Omit<Store, 'read' | 'write' | 'snapshot'> {
   readonly db: Kysely<Database>;
   /** For reads outside a transaction: sees committed data only, and never waits for a write transaction. */
   readonly reader: Kysely<Database>;
   /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
-  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Executor) => Promise<T>, options?: WriteOptions): Promise<T>;
 }
 
 /**
@@ -60,7 +69,7 @@ export function storeOver(engine: SqlEngine): SqlStore {
   const read = recordsOn(engine.reader);
   return Object.assign(engine, {
     read,
-    write: <T>(work: (records: Records) => Promise<T>) => engine.transaction((tx) => work(recordsOn(tx))),
+    write: <T>(work: (records: Records) => Promise<T>, options?: WriteOptions) => engine.transaction((tx) => work(recordsOn(tx)), options),
     snapshot: <T>(work: (records: Records) => Promise<T>) => engine.reader.transaction().setIsolationLevel('repeatable read')
       .setAccessMode('read only').execute((tx) => work(recordsOn(tx))),
   });
