@@ -14,6 +14,11 @@ export interface Config {
   /** `process`: a committed change survives the process being killed (SQLite WAL, synchronous=NORMAL).
    *  `power`: it also survives power loss (synchronous=FULL), at some cost in write throughput. */
   readonly durability: Durability;
+  /**
+   * SQLite only: how large the write-ahead log may grow under writes that never pause before the
+   * service holds writes for a moment to start it over (docs/decisions.md, "Storage").
+   */
+  readonly sqliteWalLimitBytes: number;
   readonly logLevel: LogLevel;
   readonly serviceName: string;
   readonly bodyLimitBytes: number;
@@ -52,6 +57,7 @@ const DEFAULTS = {
   PORT: '8080',
   HOST: '127.0.0.1',
   DURABILITY: 'process',
+  SQLITE_WAL_LIMIT_MB: '1024',
   LOG_LEVEL: 'info',
   SHUTDOWN_GRACE_MS: '10000',
   DATABASE_POOL_SIZE: '10',
@@ -124,6 +130,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     port: integer('PORT', read('PORT'), 0, 65535),
     host: read('HOST'),
     durability,
+    sqliteWalLimitBytes: integer('SQLITE_WAL_LIMIT_MB', read('SQLITE_WAL_LIMIT_MB'), 1, 1_048_576) * 1024 * 1024,
     logLevel: logLevel as LogLevel,
     serviceName: 'airorder',
     bodyLimitBytes: 64 * 1024,

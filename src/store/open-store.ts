@@ -40,7 +40,7 @@ export function openStore(config: Config, { serving = false }: { serving?: boole
   if (config.databaseUrl.startsWith('sqlite:')) {
     const file = sqlitePath(config.databaseUrl);
     try {
-      return openSqliteStore(file, config.durability, { backgroundCheckpoints: serving });
+      return openSqliteStore(file, config.durability, { backgroundCheckpoints: serving, walLimitBytes: config.sqliteWalLimitBytes });
     } catch (error) {
       throw sqliteFileError(config.databaseUrl, file, error);
     }

@@ -51,3 +51,52 @@ test('on SQLite, a running service copies committed changes into the database fi
     await server.exited;
   }
 });
+
+/** The largest the write-ahead log was seen on disk while `count` cancels were sent 50 at a time to a service with `env`. */
+async function walPeakUnderSustainedWrites(env: Record<string, string>, count: number): Promise<number> {
+  const own = new CliSandbox();
+  try {
+    await own.ok(['agency', 'add', '--agency-id', 'AGW', '--name', 'Agency W']);
+    const orders = Array.from({ length: count }, (_, index) =>
+      simpleOrder(`WAL-${index}`, 'AGW', `WAL${String(index).padStart(5, '0')}`, `22077${String(index).padStart(8, '0')}`));
+    await own.ok(['orders', 'import', own.write('orders.ndjson', asNdjson(orders))]);
+    const token = (await own.ok(['token', 'issue', '--agency-id', 'AGW'])).stdout.trim();
+    const server = await own.serve([], { env: { RATE_LIMIT_PER_SECOND: '0', ...env } });
+    let peak = 0;
+    const watch = setInterval(() => {
+      try {
+        peak = Math.max(peak, fs.statSync(`${own.dbFile}-wal`).size);
+      } catch {
+        // Not there yet.
+      }
+    }, 5);
+    try {
+      let next = 0;
+      await Promise.all(Array.from({ length: 50 }, async () => {
+        while (next < count) {
+          const index = next++;
+          const response = await server.post('/AirOrderCancel', cancelRQ(`WAL-${index}`, [`WAL${String(index).padStart(5, '0')}`]), bearer(token));
+          assert.equal(response.status, 200, response.text);
+        }
+      }));
+      return peak;
+    } finally {
+      clearInterval(watch);
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  } finally {
+    own.cleanup();
+  }
+}
+
+test('on SQLite, writes that never pause keep the write-ahead log within SQLITE_WAL_LIMIT_MB', async () => {
+  const MB = 1024 * 1024;
+  const unbounded = await walPeakUnderSustainedWrites({}, 8000);
+  const bounded = await walPeakUnderSustainedWrites({ SQLITE_WAL_LIMIT_MB: '1' }, 8000);
+  // Without the limit the log only grows while writes go on: the same load must make it large,
+  // or this test would show nothing.
+  assert.ok(unbounded > 6 * MB, `the unbounded log grew to ${unbounded} bytes only`);
+  // Started over and cut back at 1 MB; what a pass of 100 ms adds before the next one is on top.
+  assert.ok(bounded < unbounded / 2 && bounded < 6 * MB, `the log grew to ${bounded} bytes with a 1 MB limit (${unbounded} without)`);
+});

@@ -39,6 +39,7 @@ describe('a bad setting stops every command with one line naming it', () => {
     assert.equal(await stops(['migrate'], { WEBHOOK_ALLOW_HTTP: 'yes' }), 'error: WEBHOOK_ALLOW_HTTP must be true or false, got "yes".');
     assert.equal(await stops(['migrate'], { WEBHOOK_ALLOW_PRIVATE_NETWORKS: '1' }), 'error: WEBHOOK_ALLOW_PRIVATE_NETWORKS must be true or false, got "1".');
     assert.equal(await stops(['migrate'], { WEBHOOK_TIMEOUT_MS: '10s' }), 'error: WEBHOOK_TIMEOUT_MS must be a whole number from 100 to 600000, got "10s".');
+    assert.equal(await stops(['migrate'], { SQLITE_WAL_LIMIT_MB: '0' }), 'error: SQLITE_WAL_LIMIT_MB must be a whole number from 1 to 1048576, got "0".');
   });
 
   test('every level README lists is accepted', async () => {

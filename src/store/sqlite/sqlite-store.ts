@@ -16,6 +16,7 @@ import type { Database } from '../tables.js';
 const STATEMENT_CACHE_LIMIT = 500;
 /** How long a write waits for another process's write lock before SQLITE_BUSY (answered 503). */
 const BUSY_TIMEOUT_MS = 5000;
+const DEFAULT_WAL_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running the small
@@ -80,6 +81,8 @@ function openReader(file: string): { reader: Kysely<Database>; connection: Sqlit
 export interface SqliteOptions {
   /** Checkpoints in a thread of their own (a long-running service), instead of inside some commits. */
   backgroundCheckpoints?: boolean;
+  /** With background checkpoints: the size past which the log is started over (checkpointer.ts). */
+  walLimitBytes?: number;
 }
 
 export function openSqliteStore(file: string, durability: Durability, options: SqliteOptions = {}): SqlStore {
@@ -99,7 +102,11 @@ export function openSqliteStore(file: string, durability: Durability, options: S
   let checkpointer: Checkpointer | null = null;
   if (options.backgroundCheckpoints && file !== ':memory:') {
     connection.pragma('wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(file, synchronous, (reason) => {
+    const walLimitBytes = options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES;
+    // Started over, the log is cut back to its limit, so that it holds no more of the disk than that.
+    connection.pragma(`journal_size_limit = ${walLimitBytes}`);
+    const pageSize = Number(connection.pragma('page_size', { simple: true }));
+    checkpointer = startCheckpointer(file, synchronous, Math.max(1, Math.floor(walLimitBytes / pageSize)), (reason) => {
       // SQLite's own checkpoints again: slower commits now and then, but the log never grows unbounded.
       process.emitWarning(`SQLite background checkpoints stopped (${reason}); SQLite checkpoints during commits again`);
       if (connection.open) connection.pragma('wal_autocheckpoint = 1000');
