@@ -85,9 +85,10 @@ export class Reference {
   }
 
   /** Its throwaway PostgreSQL 15 cluster (start-pg.sh), in WORKDIR/pg. */
-  async startPostgres(): Promise<ReferencePostgres> {
+  async startPostgres(options: { statements?: boolean } = {}): Promise<ReferencePostgres> {
     await run(this.script('start-pg.sh'), ['start'], this.env);
     const dir = path.join(this.workdir, 'pg');
+    if (options.statements) restartWithStatements(path.join(dir, 'data'), path.join(dir, 'log'));
     const port = Number(fs.readFileSync(path.join(dir, 'port'), 'utf8').trim());
     const postmasterPid = Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
     // Both sides connect over the cluster's Unix socket: the way airorder's own benchmark connects
@@ -118,6 +119,19 @@ export class Reference {
     const out = await this.node('driver.mjs', ['--orders', String(this.orders), ...args.map(String)]);
     return JSON.parse(out.trim().split('\n').pop()!) as DriverRun;
   }
+}
+
+/**
+ * For `--pg-detail`: the cluster again with pg_stat_statements loaded, its other settings as
+ * start-pg.sh gave them (pg_ctl restart starts it with the same options). As start-pg.sh does, the
+ * server runs as the user postgres when this runs as root.
+ */
+function restartWithStatements(data: string, log: string): void {
+  const bin = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+  fs.appendFileSync(path.join(data, 'postgresql.auto.conf'), "shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n");
+  const command = [path.join(bin, 'pg_ctl'), '-D', data, '-l', log, '-m', 'fast', '-w', 'restart'];
+  const asRoot = process.getuid?.() === 0;
+  execFileSync(asRoot ? 'runuser' : command[0]!, asRoot ? ['-u', 'postgres', '--', ...command] : command.slice(1), { cwd: '/', stdio: 'ignore' });
 }
 
 export interface ReferencePostgres {

@@ -1,5 +1,10 @@
 /**
- * `npm run bench -- --limit [--limit-orders 200000] [--duration 10] [--pairs 3] [--stores sqlite,sqlite-power,postgres] [--connections 50] [--profile]`
+ * `npm run bench -- --limit [--limit-orders 200000] [--duration 10] [--pairs 3] [--stores sqlite,sqlite-power,postgres]
+ *   [--operations cancel,accept,involuntaryCancel] [--connections 50] [--profile] [--pg-detail]`
+ *
+ * --pg-detail: PostgreSQL's work in every run of either side, apart by process kind, table and
+ * statement (postgres-detail.ts; the cluster loads pg_stat_statements for it), printed as the runs
+ * end and kept in bench/results/limit.json.
  *
  * --profile: airorder's process runs under `node --cpu-prof`, one per store and operation; each profile
  * is kept in bench/results/profiles/ and summarised (bench/profile-summary.ts) as the runs end.
@@ -24,11 +29,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../scripts/postgres-cluster.js';
 import { writeLimitDocuments } from './limit-orders.js';
+import { formatDetail, measureRun, type RunDetail } from './postgres-detail.js';
 import { formatSummary, summariseProfileFile } from './profile-summary.js';
 import { missingReference, Reference, REFERENCE_DIR, referenceData, type DriverRun, type ReferenceData, type ReferencePostgres } from './limit-reference.js';
 import { airorder, ROOT, startService, type Service } from './processes.js';
 
-interface LimitOptions { orders: number; duration: number; pairs: number; stores: StoreName[]; connections: number; profile: boolean }
+interface LimitOptions { orders: number; duration: number; pairs: number; stores: StoreName[]; operations: Operation[]; connections: number; profile: boolean; pgDetail: boolean }
 
 type StoreName = 'sqlite' | 'sqlite-power' | 'postgres';
 type Operation = 'cancel' | 'accept' | 'involuntaryCancel';
@@ -61,6 +67,9 @@ function parseLimitOptions(argv: string[]): LimitOptions {
   const stores = (value('--stores') ?? 'sqlite,sqlite-power,postgres').split(',');
   const unknown = stores.filter((store) => !(store in STORES));
   if (unknown.length > 0) throw new Error(`--stores: unknown ${unknown.join(', ')}; known: ${Object.keys(STORES).join(', ')}`);
+  const operations = (value('--operations') ?? OPERATIONS.map((operation) => operation.name).join(',')).split(',');
+  const unknownOperations = operations.filter((name) => !OPERATIONS.some((operation) => operation.name === name));
+  if (unknownOperations.length > 0) throw new Error(`--operations: unknown ${unknownOperations.join(', ')}; known: ${OPERATIONS.map((operation) => operation.name).join(', ')}`);
   // The reference's load sequence walks the orders with a stride of 7919 (its common.mjs), which must not divide their number.
   if (number('--limit-orders', 200_000, 1) % 7919 === 0) throw new Error('--limit-orders must not be a multiple of 7919 (the stride of the reference\'s load sequence)');
   return {
@@ -68,8 +77,10 @@ function parseLimitOptions(argv: string[]): LimitOptions {
     duration: number('--duration', 10, 1),
     pairs: number('--pairs', 3, 1),
     stores: stores as StoreName[],
+    operations: operations as Operation[],
     connections: number('--connections', 50, 1),
     profile: argv.includes('--profile'),
+    pgDetail: argv.includes('--pg-detail'),
   };
 }
 
@@ -127,6 +138,7 @@ interface Bench {
   documents: { orders: string; changes: string };
   sqliteTemplate: string | null;
   postgres: ReferencePostgres | null;
+  details: { side: string; title: string; detail: RunDetail }[];
 }
 
 async function airorderStore(bench: Bench, store: StoreName): Promise<{ env: Record<string, string>; token: string }> {
@@ -156,12 +168,21 @@ async function airorderStore(bench: Bench, store: StoreName): Promise<{ env: Rec
  * airorder's database as the reference's seed leaves its own: vacuumed and analysed, checkpointed and
  * in the buffer cache. Without it, the runs right after the import pay for the import's aftermath
  * (hint bits set on first read, autovacuum and analyse of the new rows), which the reference does not.
+ *
+ * Only the tables the import filled: autovacuum never analyses an empty table, and a table analysed
+ * while empty is planned as empty by every statement prepared before its next analyse, however it
+ * grows. Refunds are the case: empty after the import, written by involuntary cancels, read by every
+ * change. Analysed empty, the read scanned the whole refunds table for each booking until autovacuum
+ * came by (58 pages per request after 10 s at 200,000 orders, its time 103 → 588 µs): the state of a
+ * database vacuumed by hand while empty, not the one a service runs on.
  */
 async function settlePostgres(databaseUrl: string): Promise<void> {
   const client = new pg.Client(databaseUrl);
   await client.connect();
   try {
-    await client.query('vacuum analyze');
+    const { rows } = await client.query<{ name: string }>(`select format('%I', c.relname) as name from pg_class c
+      where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' and pg_relation_size(c.oid) > 0`);
+    if (rows.length > 0) await client.query(`vacuum analyze ${rows.map((row) => row.name).join(', ')}`);
     await client.query('checkpoint');
     try {
       await client.query('create extension if not exists pg_prewarm');
@@ -240,7 +261,7 @@ async function benchStore(bench: Bench, store: StoreName): Promise<Pair[]> {
   const pairs: Pair[] = [];
   const conn = ['--conn', options.connections];
   try {
-    for (const operation of OPERATIONS) {
+    for (const operation of OPERATIONS.filter(({ name }) => options.operations.includes(name))) {
       progress(`[${store}] ${operation.name}: fresh reference, warm-up, ${options.pairs} pair(s) of ${options.duration} s runs…`);
       // A process per operation, so that with --profile each operation has a profile of its own.
       const profileDir = path.join(ROOT, 'bench', 'results', 'profiles', `${store}-${operation.name}`);
@@ -265,9 +286,11 @@ async function benchStore(bench: Bench, store: StoreName): Promise<Pair[]> {
         airorderSequence.record(await reference.drive([...airorderArgs, '--start', airorderSequence.next, '--secs', warm]));
         let lastSent = firstK;
         for (let pair = 0; pair < options.pairs; pair += 1) {
-          const referenceRun = referenceSequence.record(await reference.drive([...referenceArgs, '--start', referenceSequence.next, '--secs', options.duration]));
+          const referenceRun = referenceSequence.record(await detailed(bench, store, 'reference', `${operation.name} #${pair}`,
+            () => reference.drive([...referenceArgs, '--start', referenceSequence.next, '--secs', options.duration])));
           await sleep(500);
-          const airorderRun = airorderSequence.record(await reference.drive([...airorderArgs, '--start', airorderSequence.next, '--secs', options.duration]));
+          const airorderRun = airorderSequence.record(await detailed(bench, store, 'airorder', `${operation.name} #${pair}`,
+            () => reference.drive([...airorderArgs, '--start', airorderSequence.next, '--secs', options.duration])));
           lastSent = airorderRun.next - 1;
           await sleep(500);
           pairs.push({ store, operation: operation.name, pair, airorder: airorderRun, reference: referenceRun });
@@ -284,6 +307,22 @@ async function benchStore(bench: Bench, store: StoreName): Promise<Pair[]> {
     fs.rmSync(path.join(bench.workdir, `airorder-${store}`), { recursive: true, force: true });
   }
   return pairs;
+}
+
+/** The databases of both sides in the one cluster (the reference's seed makes its own, `airorder`). */
+const DATABASES = { reference: 'airorder', airorder: 'airorder_service' };
+
+/** A driver run, with `--pg-detail` measured apart by PostgreSQL process and statement (postgres-detail.ts). */
+async function detailed(bench: Bench, store: StoreName, side: 'reference' | 'airorder', title: string, drive: () => Promise<DriverRun>): Promise<DriverRun> {
+  if (!bench.options.pgDetail || store !== 'postgres') return drive();
+  let result: DriverRun | null = null;
+  const detail = await measureRun(bench.postgres!.postmasterPid, bench.postgres!.urlOf, Object.values(DATABASES), async () => {
+    result = await drive();
+    return result.total;
+  });
+  progress(formatDetail(`${side} ${title}`, detail, DATABASES[side]));
+  bench.details.push({ side, title, detail });
+  return result!;
 }
 
 /** The summary of the profile airorder's process wrote on exit (the runs, the warm-up and the idle time between them). */
@@ -342,6 +381,7 @@ export async function runLimit(argv: string[]): Promise<void> {
   const reference = new Reference(workdir, options.orders);
   let postgres: ReferencePostgres | null = null;
   const pairs: Pair[] = [];
+  const details: Bench['details'] = [];
   const interrupted = () => {
     postgres?.stopNow();
     fs.rmSync(workdir, { recursive: true, force: true });
@@ -362,12 +402,12 @@ export async function runLimit(argv: string[]): Promise<void> {
     }
     if (options.stores.includes('postgres')) {
       progress('reference: starting its PostgreSQL cluster…');
-      postgres = await reference.startPostgres();
+      postgres = await reference.startPostgres({ statements: options.pgDetail });
     }
     const docsDir = path.join(workdir, 'documents');
     fs.mkdirSync(docsDir, { recursive: true });
     const documents = await writeLimitDocuments(data, docsDir, options.orders);
-    const bench: Bench = { options, workdir, reference, data, documents, sqliteTemplate, postgres };
+    const bench: Bench = { options, workdir, reference, data, documents, sqliteTemplate, postgres, details };
     for (const store of options.stores) pairs.push(...await benchStore(bench, store));
   } catch (error) {
     // The servers' logs outlive a failed run, to see why.
@@ -381,13 +421,13 @@ export async function runLimit(argv: string[]): Promise<void> {
     fs.rmSync(workdir, { recursive: true, force: true });
   }
 
-  const rows = options.stores.flatMap((store) => OPERATIONS.map(({ name }) =>
+  const rows = options.stores.flatMap((store) => options.operations.map((name) =>
     summarise(store, name, pairs.filter((pair) => pair.store === store && pair.operation === name))));
   process.stdout.write(`\nairorder against the reference limit — ${options.orders} orders, ${options.connections} connections, ${options.pairs} pair(s) of ${options.duration} s runs, ${os.cpus().length} cores, node ${process.version}\n`);
   process.stdout.write('× reference: median of the per-pair ratios of airorder\'s req/s to the reference\'s AirOrderCancel on the same store\n\n');
   printTable(rows);
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
   const file = path.join(ROOT, 'bench', 'results', 'limit.json');
-  fs.writeFileSync(file, `${JSON.stringify({ options, reference: REFERENCE_DIR, cores: os.cpus().length, node: process.version, at: new Date().toISOString(), rows, pairs }, null, 2)}\n`);
+  fs.writeFileSync(file, `${JSON.stringify({ options, reference: REFERENCE_DIR, cores: os.cpus().length, node: process.version, at: new Date().toISOString(), rows, pairs, details }, null, 2)}\n`);
   process.stdout.write(`\nwritten to ${path.relative(ROOT, file)}\n`);
 }

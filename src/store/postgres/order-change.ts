@@ -47,12 +47,29 @@ export class OrderContention extends Error {
   }
 }
 
-// `$3` is the references to read, or null for every booking of the order.
-const READ = `select o.order_id, o.agency_id, o.currency, o.version,
+/**
+ * The read, written for the scope at hand: a condition the scope does not need (the agency, the
+ * references, the Idempotency-Key) is left out of the text, not written `$n is null or …`. With such
+ * conditions PostgreSQL judged its plan for any values dearer than one made for the values, and so
+ * planned the read again at every call (about 160 µs, more than the read itself took); each shape
+ * below is planned once per connection (docs/benchmarks.md).
+ */
+function readQuery(scope: OrderChangeScope): { name: string; text: string; values: unknown[] } {
+  const values: unknown[] = [scope.orderId];
+  const parameter = (value: unknown) => `$${values.push(value)}`;
+  const agency = scope.agencyId === null ? '' : ` and o.agency_id = ${parameter(scope.agencyId)}`;
+  const references = scope.references === null ? '' : ` and b.reference = any(${parameter([...scope.references])}::text[])`;
+  const key = scope.idempotency;
+  const kept = key === null ? 'null::json'
+    : `(select row_to_json(k) from idempotency_keys k where k.agency_id = ${parameter(key.agencyId)} and k.operation = ${parameter(key.operation)} and k.idempotency_key = ${parameter(key.key)})`;
+  const text = `select o.order_id, o.agency_id, o.currency, o.version,
   (select json_agg(json_build_object('b', b, 'c', ${CHANGES_OF_BOOKING_JSON}, 'r', ${REFUNDS_OF_BOOKING_JSON}) order by b.position)
-    from bookings b where b.order_id = o.order_id and ($3::text[] is null or b.reference = any($3::text[]))) as bookings,
-  (select row_to_json(k) from idempotency_keys k where k.agency_id = $4 and k.operation = $5 and k.idempotency_key = $6) as kept
-  from (select 1) as one left join orders o on o.order_id = $1 and ($2::text is null or o.agency_id = $2)`;
+    from bookings b where b.order_id = o.order_id${references}) as bookings,
+  ${kept} as kept
+  from (select 1) as one left join orders o on o.order_id = $1${agency}`;
+  const shape = `${scope.agencyId === null ? '' : 'a'}${scope.references === null ? '' : 'r'}${key === null ? '' : 'k'}`;
+  return { name: `airorder_order_read_${shape || 'all'}`, text, values };
+}
 
 interface ReadRow {
   order_id: string | null;
@@ -66,13 +83,7 @@ interface ReadRow {
 interface Read { snapshot: OrderSnapshot; version: string | null }
 
 async function read(pool: pg.Pool, scope: OrderChangeScope): Promise<Read> {
-  const key = scope.idempotency;
-  const { rows } = await pool.query<ReadRow>({
-    name: 'airorder_order_read',
-    text: READ,
-    values: [scope.orderId, scope.agencyId, scope.references === null ? null : [...scope.references],
-      key?.agencyId ?? null, key?.operation ?? null, key?.key ?? null],
-  });
+  const { rows } = await pool.query<ReadRow>(readQuery(scope));
   const row = rows[0]!;
   const order: OrderRow | null = row.order_id === null ? null : { orderId: row.order_id, agencyId: row.agency_id!, currency: row.currency! };
   const kept: KeptResponse | null = row.kept === null ? null : {
