@@ -47,8 +47,8 @@ export interface Checkpointer {
  * worst latencies. The copy is PASSIVE: it never waits for, nor blocks, a writer or a reader, and
  * durability is unchanged (a commit is durable in the log before it is answered). Only once the log
  * holds `restartFrames` pages does a pass hold the writer for the moment it takes to copy the rest,
- * so that the log starts over (measured: about 150 ms, for a log of a gigabyte, under full load). `onFailure` is
- * called once if the thread cannot run, so that the caller can hand checkpoints back to SQLite.
+ * so that the log starts over (measured: about 150 ms under full load). `onFailure` is called once
+ * if the thread cannot run, so that the caller can hand checkpoints back to SQLite.
  */
 export function startCheckpointer(file: string, synchronous: 'NORMAL' | 'FULL', restartFrames: number, onFailure: (reason: string) => void): Checkpointer {
   const worker = new Worker(THREAD_SOURCE, {

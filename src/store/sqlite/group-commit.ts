@@ -14,8 +14,9 @@ export type TransactionRunner = (body: (tx: Executor) => Promise<void>) => Promi
 /**
  * Group commit: transactions that arrive while others are running join them, up to `maxBatch`,
  * and one COMMIT makes them all durable. Each after the first runs in its own savepoint, so one that
- * fails is undone alone (the first, by rolling back the transaction it is still alone in); every caller is answered only after the COMMIT, never before, so nothing is
- * acknowledged that a crash could lose. With one caller at a time it is a plain transaction.
+ * fails is undone alone (the first, by rolling back the transaction it is still alone in); every
+ * caller is answered only after the COMMIT, never before, so nothing is acknowledged that a crash
+ * could lose. With one caller at a time it is a plain transaction.
  */
 export function groupCommit(runTransaction: TransactionRunner, maxBatch = 32): <T>(work: (tx: Executor) => Promise<T>, options?: WriteOptions) => Promise<T> {
   const queue: Queued[] = [];

@@ -95,7 +95,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
   connection.pragma('foreign_keys = ON');
   // A request's savepoint in a group commit keeps the pages it changes in a statement journal;
   // SQLite writes one past 64 KiB to a temporary file, created and deleted per commit: under load
-  // that was an eighth of the process's time. Kept in memory, it is bounded by one request's pages,
+  // that was about 7 % of the process's time (docs/benchmarks.md). Kept in memory, it is bounded by one request's pages,
   // since imports, which change many, run first in a commit of their own, without a savepoint
   // (group-commit.ts).
   connection.pragma('temp_store = MEMORY');
