@@ -16,7 +16,6 @@ import type { Database } from '../tables.js';
 const STATEMENT_CACHE_LIMIT = 500;
 /** How long a write waits for another process's write lock before SQLITE_BUSY (answered 503). */
 const BUSY_TIMEOUT_MS = 5000;
-const DEFAULT_WAL_LIMIT_BYTES = 1024 * 1024 * 1024;
 
 /**
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running the small
@@ -81,11 +80,11 @@ function openReader(file: string): { reader: Kysely<Database>; connection: Sqlit
 export interface SqliteOptions {
   /** Checkpoints in a thread of their own (a long-running service), instead of inside some commits. */
   backgroundCheckpoints?: boolean;
-  /** With background checkpoints: the size past which the log is started over (checkpointer.ts). */
-  walLimitBytes?: number;
+  /** With background checkpoints: the size past which the log is started over (config.ts, checkpointer.ts). */
+  walLimitBytes: number;
 }
 
-export function openSqliteStore(file: string, durability: Durability, options: SqliteOptions = {}): SqlStore {
+export function openSqliteStore(file: string, durability: Durability, options: SqliteOptions): SqlStore {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const connection = new SqliteDatabase(file);
   connection.pragma('journal_mode = WAL');
@@ -102,7 +101,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
   let checkpointer: Checkpointer | null = null;
   if (options.backgroundCheckpoints && file !== ':memory:') {
     connection.pragma('wal_autocheckpoint = 0');
-    const walLimitBytes = options.walLimitBytes ?? DEFAULT_WAL_LIMIT_BYTES;
+    const { walLimitBytes } = options;
     // Started over, the log is cut back to its limit, so that it holds no more of the disk than that.
     connection.pragma(`journal_size_limit = ${walLimitBytes}`);
     const pageSize = Number(connection.pragma('page_size', { simple: true }));
