@@ -26,9 +26,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { freePort } from '../scripts/postgres-cluster.js';
 import { writeLimitDocuments } from './limit-orders.js';
+import { withClient } from './postgres-client.js';
 import { formatDetail, measureRun, type RunDetail } from './postgres-detail.js';
 import { formatSummary, summariseProfileFile } from './profile-summary.js';
 import { missingReference, Reference, REFERENCE_DIR, referenceData, type DriverRun, type ReferenceData, type ReferencePostgres } from './limit-reference.js';
@@ -147,10 +147,7 @@ async function airorderStore(bench: Bench, store: StoreName): Promise<{ env: Rec
   let databaseUrl = `sqlite:${path.join(dir, 'airorder.db')}`;
   if (store === 'postgres') {
     // In the reference's cluster, beside the reference's database: one PostgreSQL with the same settings for both.
-    const admin = new pg.Client(bench.postgres!.urlOf('postgres'));
-    await admin.connect();
-    await admin.query('create database airorder_service');
-    await admin.end();
+    await withClient(bench.postgres!.urlOf('postgres'), (admin) => admin.query('create database airorder_service'));
     databaseUrl = bench.postgres!.urlOf('airorder_service');
   }
   const env = { DATABASE_URL: databaseUrl, DURABILITY: STORES[store].durability, RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'info' };
@@ -177,9 +174,7 @@ async function airorderStore(bench: Bench, store: StoreName): Promise<{ env: Rec
  * database vacuumed by hand while empty, not the one a service runs on.
  */
 async function settlePostgres(databaseUrl: string): Promise<void> {
-  const client = new pg.Client(databaseUrl);
-  await client.connect();
-  try {
+  await withClient(databaseUrl, async (client) => {
     const { rows } = await client.query<{ name: string }>(`select format('%I', c.relname) as name from pg_class c
       where c.relnamespace = 'public'::regnamespace and c.relkind = 'r' and pg_relation_size(c.oid) > 0`);
     if (rows.length > 0) await client.query(`vacuum analyze ${rows.map((row) => row.name).join(', ')}`);
@@ -191,9 +186,7 @@ async function settlePostgres(databaseUrl: string): Promise<void> {
     } catch {
       // As the reference does: the cache stays cold where the extension is not installed.
     }
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** The reference's store as its seed leaves it: it changes its data as it runs, so every operation's series starts on a fresh one. */

@@ -13,16 +13,21 @@
  * Everything is divided by the run's requests.
  */
 import fs from 'node:fs';
-import pg from 'pg';
+import { withClient } from './postgres-client.js';
 
 const TICK_US = 1e6 / 100;
 
 interface ProcessSample { kind: string; utime: number; stime: number; minflt: number; majflt: number }
 
+/** The fields of /proc/PID/stat after the process's name (which may hold spaces): [0] is its state, [1] its parent. */
+function statFields(pid: number | string): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 function readProcess(pid: number): ProcessSample | null {
   try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(pid);
     const title = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
     return { kind: kindOf(title), minflt: Number(fields[7]), majflt: Number(fields[9]), utime: Number(fields[11]), stime: Number(fields[12]) };
   } catch {
@@ -44,8 +49,7 @@ function childrenOf(root: number): number[] {
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === root) out.push(Number(entry));
+      if (Number(statFields(entry)[1]) === root) out.push(Number(entry));
     } catch { /* gone */ }
   }
   return out;
@@ -104,16 +108,6 @@ export interface StatsSnapshot {
 
 const numbers = (row: Record<string, unknown>): Numbers =>
   Object.fromEntries(Object.entries(row).filter(([, value]) => value !== null && !Number.isNaN(Number(value))).map(([key, value]) => [key, Number(value)]));
-
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client(url);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 export async function statsSnapshot(urlOf: (database: string) => string, databases: string[]): Promise<StatsSnapshot> {
   const snapshot: StatsSnapshot = { wal: {}, bgwriter: {}, databases: {}, tables: {} };

@@ -16,8 +16,8 @@ import autocannon from 'autocannon';
 import { freePort, startPostgresCluster, type PostgresCluster } from '../scripts/postgres-cluster.js';
 import { BENCH_AGENCY, orderId, POOLS, reference, writeBenchDocuments, type Pool } from './bench-orders.js';
 import { runLimit } from './limit-run.js';
+import { withClient } from './postgres-client.js';
 import { airorder, ROOT, RssSampler, startService } from './processes.js';
-import pg from 'pg';
 
 interface Options { quick: boolean; orders: number[]; stores: string[]; connections: number; duration: number }
 
@@ -95,10 +95,7 @@ function summarise({ result, requestsPerSecond }: Measured): Omit<Row, 'store' |
 async function databaseFor(store: string, dir: string, cluster: PostgresCluster | null): Promise<string> {
   if (store !== 'postgres') return `sqlite:${path.join(dir, 'bench.db')}`;
   const name = `bench_${Date.now()}`;
-  const admin = new pg.Client(cluster!.url);
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  await withClient(cluster!.url, (admin) => admin.query(`create database ${name}`));
   // Over the Unix socket, as a service on the same machine as its database connects.
   return cluster!.socketUrl.replace('/postgres?', `/${name}?`);
 }
