@@ -11,7 +11,6 @@ import { removeDemoActivity } from './repositories/demo-repository.js';
 import { appendEvents, listEvents, loadEvent, purgeEvents } from './repositories/events-repository.js';
 import { purgeExpiredResponses } from './repositories/idempotency-repository.js';
 import { claimLease, releaseLease } from './repositories/leases-repository.js';
-import { clearLoginFailures, countLoginFailures, purgeLoginFailures, recordLoginFailures } from './repositories/login-failures-repository.js';
 import { insertOperatorAction, recentOperatorActions } from './repositories/operator-actions-repository.js';
 import {
   deleteIdleSessions, deleteSession, deleteSessionsOf, findSession, insertSession, touchSession,
@@ -22,6 +21,7 @@ import {
   loadOrderRows, lockOrderRow, lockOrders, refundedOrders, storedChanges, storedOrderVersions, touchOrders,
 } from './repositories/orders-repository.js';
 import { addRequestCounts, dropRequestCountsBefore, requestCountsSince } from './repositories/request-counts-repository.js';
+import { countSignInAttempts, purgeSignInAttempts, takeBackSignInAttempts } from './repositories/sign-in-attempts-repository.js';
 import { findActiveToken, insertToken, revokeTokenByHash } from './repositories/tokens-repository.js';
 import {
   claimDeliveries, deleteEndpoint, endpointsWithDueDeliveries, findEndpoint, insertEndpoint, listDeliveries, listEndpoints,
@@ -67,7 +67,7 @@ const RECORDS = {
     add: insertSession, find: findSession, touch: touchSession, remove: deleteSession,
     removeAllOf: deleteSessionsOf, removeIdle: deleteIdleSessions,
   },
-  loginFailures: { record: recordLoginFailures, count: countLoginFailures, clear: clearLoginFailures, purge: purgeLoginFailures },
+  signInAttempts: { count: countSignInAttempts, takeBack: takeBackSignInAttempts, purge: purgeSignInAttempts },
   operatorActions: { record: insertOperatorAction, recent: recentOperatorActions },
   consoleImports: {
     start: insertConsoleImport, update: updateConsoleImport, fail: failRunningConsoleImport,

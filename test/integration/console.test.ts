@@ -36,7 +36,7 @@ after(async () => {
 
 // Every client of these tests signs in from loopback: one test's wrong passwords must not limit the next.
 beforeEach(async () => {
-  await runSql(service?.store.db, 'delete from operator_login_failures', []);
+  await runSql(service?.store.db, 'delete from operator_sign_in_attempts', []);
 });
 
 function client(): ConsoleClient {

@@ -19,10 +19,10 @@ import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
 const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'auth_state', 'background_leases', 'bookings', 'console_imports', 'events', 'idempotency_keys',
-  'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators', 'orders', 'refunds', 'request_counts', 'webhook_deliveries', 'webhook_endpoints'];
+  'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'orders', 'refunds', 'request_counts', 'webhook_deliveries', 'webhook_endpoints'];
 const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
   'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes',
-  'Up 008-room-for-updates-in-place'];
+  'Up 008-room-for-updates-in-place', 'Up 009-sign-in-attempt-counts'];
 
 let dir: string;
 let database: TestDatabase;
@@ -74,6 +74,7 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
     if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { bookings: ['fillfactor=80'], orders: ['fillfactor=90'] });
     assert.deepEqual(await migrateDown(store), ['Down 008-room-for-updates-in-place']);
     if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { bookings: null, orders: null });
@@ -94,6 +95,39 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
     await store.close();
   }
   assert.deepEqual(await tableNames(), TABLES);
+});
+
+test(`migration 009 keeps the sign-in failures counted, and its rollback keeps the attempts, on ${testStoreKind()}`, async () => {
+  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  try {
+    await migrateToLatest(store);
+    assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
+    const failures = [
+      ...['08:00', '08:01', '08:02'].map((minute) => ['email:desk@airline.example', `2026-11-25T${minute}:00.000Z`]),
+      ...Array.from({ length: 25 }, () => ['address:10.0.0.9', '2026-11-25T08:03:00.000Z']),
+    ];
+    for (const [key, at] of failures) await sql`insert into operator_login_failures (failure_key, failed_at) values (${key}, ${at})`.execute(store.db);
+
+    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts']);
+    const counts = await sql<{ attempt_key: string; window_started_at: string; attempts: number | string }>`select attempt_key, window_started_at, attempts
+      from operator_sign_in_attempts order by attempt_key`.execute(store.db);
+    assert.deepEqual(counts.rows.map((row) => [row.attempt_key, row.window_started_at, Number(row.attempts)]), [
+      ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 25],
+      ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
+    ], 'each key\'s failures, in a window from the latest');
+
+    assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
+    const back = await sql<{ failure_key: string; failed_at: string; failures: number | string }>`select failure_key, failed_at, count(*) as failures
+      from operator_login_failures group by failure_key, failed_at order by failure_key`.execute(store.db);
+    assert.deepEqual(back.rows.map((row) => [row.failure_key, row.failed_at, Number(row.failures)]), [
+      ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 20],
+      ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
+    ], 'as many failures as reach either limit, at the window\'s start');
+    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts']);
+    await sql`delete from operator_sign_in_attempts`.execute(store.db);
+  } finally {
+    await store.close();
+  }
 });
 
 test(`every operator command works on ${testStoreKind()}`, async () => {
