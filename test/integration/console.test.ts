@@ -12,6 +12,7 @@ import { auditTrail } from '../../src/store/repositories/audit-repository.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { CliSandbox } from '../helpers/cli.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
+import { repeated, signInAtOnce } from '../helpers/sign-in-burst.js';
 import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { errorOf } from '../helpers/wire-checks.js';
@@ -149,6 +150,65 @@ test('wrong passwords are limited per address, whatever emails are tried', async
   assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 429, 'the address is limited, even for an email with no failure');
   now += 15 * 60_000 + 1000;
   assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 303, 'fifteen minutes later it may try again');
+});
+
+test('40 wrong passwords for one email sent at once: 5 are checked (401), 35 refused unchecked (429), and the right password after them too', async () => {
+  const email = 'burst@airline.example';
+  await addOperator(service.store, () => new Date(now).toISOString(), { email, name: 'Burst', password: PASSWORD });
+  assert.deepEqual(await signInAtOnce([service.baseUrl], repeated(40, { email, password: 'wrong password!' })), { 401: 5, 429: 35 });
+  const after = await client().signIn(email, PASSWORD);
+  assert.equal(after.status, 429);
+  assert.match(after.text, /Too many failed sign-ins/);
+});
+
+test('the right password among 40 attempts sent at once: still no more than 5 wrong ones checked', async () => {
+  const email = 'among@airline.example';
+  await addOperator(service.store, () => new Date(now).toISOString(), { email, name: 'Among', password: PASSWORD });
+  const attempts = repeated(40, { email, password: 'wrong password!' });
+  attempts[20] = { email, password: PASSWORD };
+  const tally = await signInAtOnce([service.baseUrl], attempts);
+  const { 401: checkedWrong = 0, 303: signedIn = 0, 429: refused = 0 } = tally;
+  assert.ok(checkedWrong <= 5, `wrong passwords checked: ${JSON.stringify(tally)}`);
+  assert.ok(signedIn <= 1, JSON.stringify(tally));
+  assert.equal(checkedWrong + signedIn + refused, 40, JSON.stringify(tally));
+});
+
+test('40 emails tried at once from one address: 20 are checked (401), 20 refused unchecked (429)', async () => {
+  const attempts = Array.from({ length: 40 }, (_, index) => ({ email: `crowd${index}@airline.example`, password: 'wrong password!' }));
+  assert.deepEqual(await signInAtOnce([service.baseUrl], attempts), { 401: 20, 429: 20 });
+  assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 429, 'the address is limited, even for an email with no failure');
+});
+
+test('a success takes back its own attempt and nothing more: it does not reset the address\'s count', async () => {
+  for (let attempt = 0; attempt < 19; attempt += 1) {
+    assert.equal((await client().signIn(`guess${attempt}@airline.example`, 'wrong password!')).status, 401);
+  }
+  assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 303, 'the 20th attempt, the right password');
+  assert.equal((await client().signIn('guess19@airline.example', 'wrong password!')).status, 401, 'the success is not counted as a failure');
+  assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 429, 'the 20 failures before and after the success all count');
+});
+
+test('a success does not clear the email\'s failures: they stay counted until their window ends', async () => {
+  const email = 'steady@airline.example';
+  await addOperator(service.store, () => new Date(now).toISOString(), { email, name: 'Steady', password: PASSWORD });
+  for (let attempt = 0; attempt < 4; attempt += 1) assert.equal((await client().signIn(email, 'wrong password!')).status, 401);
+  assert.equal((await client().signIn(email, PASSWORD)).status, 303);
+  assert.equal((await client().signIn(email, 'wrong password!')).status, 401, 'the fifth failure');
+  assert.equal((await client().signIn(email, PASSWORD)).status, 429, 'five failures within the window, a success among them');
+  now += 15 * 60_000 + 1000;
+  assert.equal((await client().signIn(email, PASSWORD)).status, 303, 'the window has ended');
+});
+
+test('an email too long to be an operator\'s is answered and counted as any wrong password', async () => {
+  const long = `${'x'.repeat(1000)}@airline.example`;
+  const withoutValues = (text: string) => text.replace(/value="[^"]*"/g, '');
+  const unknown = await client().signIn('nobody@airline.example', 'wrong password!');
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const answer = await client().signIn(long, 'wrong password!');
+    assert.equal(answer.status, 401);
+    assert.equal(withoutValues(answer.text), withoutValues(unknown.text));
+  }
+  assert.equal((await client().signIn(long, 'wrong password!')).status, 429);
 });
 
 test('a session ends after 12 hours without use; each use starts the 12 hours again', async () => {
