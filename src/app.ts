@@ -76,7 +76,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   // The background work that `server.ts` starts counts into the same registry.
   app.decorate('serviceMetrics', metrics);
   app.addHook('onClose', async () => metrics.stop());
-  metricsRoute(app, store, metrics);
+  metricsRoute(app, config, store, metrics);
   const operationDeps = {
     metrics,
     store,
