@@ -11,10 +11,11 @@ const THIRD_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_eve
   'orders', 'refunds', 'webhook_deliveries', 'webhook_endpoints'];
 const FOURTH_TABLES = [...THIRD_TABLES, 'auth_state'].sort();
 const FIFTH_TABLES = [...FOURTH_TABLES, 'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators'].sort();
-const APP_TABLES = [...FIFTH_TABLES, 'console_imports', 'request_counts'].sort();
+const SIXTH_TABLES = [...FIFTH_TABLES, 'console_imports', 'request_counts'].sort();
+const APP_TABLES = [...SIXTH_TABLES, 'token_last_use'].sort();
 const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console',
   '006-console-progress-and-counts', '007-one-index-for-pending-changes',
-  '008-room-for-updates-in-place'];
+  '008-room-for-updates-in-place', '009-token-last-use'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -39,6 +40,10 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   const plan = (query: string) => sandbox.query<{ detail: string }>(`explain query plan ${query}`).map((row) => row.detail).join(' | ');
   assert.match(plan("select count(*) from airline_changes where status = 'PENDING'"), /airline_changes_pending_idx/);
   assert.match(plan("select change_id from airline_changes where status = 'PENDING' and action_deadline <= '2027-01-01' order by action_deadline limit 10"), /airline_changes_pending_idx/);
+  const rollbackNinth = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackNinth.code, 0, rollbackNinth.stderr);
+  assert.equal(rollbackNinth.stdout, 'Down 009-token-last-use\n');
+  assert.deepEqual(appTables(), SIXTH_TABLES);
   const rollbackEighth = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackEighth.code, 0, rollbackEighth.stderr);
   assert.equal(rollbackEighth.stdout, 'Down 008-room-for-updates-in-place\n');
@@ -46,7 +51,7 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   assert.equal(rollbackSeventh.code, 0, rollbackSeventh.stderr);
   assert.equal(rollbackSeventh.stdout, 'Down 007-one-index-for-pending-changes\n');
   assert.deepEqual(changeIndexes(), ['airline_changes_booking_idx', 'airline_changes_deadline_idx', 'airline_changes_status_idx']);
-  assert.deepEqual(appTables(), APP_TABLES);
+  assert.deepEqual(appTables(), SIXTH_TABLES);
 
   const rollbackSixth = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackSixth.code, 0, rollbackSixth.stderr);

@@ -7,6 +7,7 @@ import { operatorConsole } from './005-operator-console.js';
 import { consoleProgressAndCounts } from './006-console-progress-and-counts.js';
 import { oneIndexForPendingChanges } from './007-one-index-for-pending-changes.js';
 import { roomForUpdatesInPlace } from './008-room-for-updates-in-place.js';
+import { tokenLastUse } from './009-token-last-use.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006-console-progress-and-counts': consoleProgressAndCounts,
   '007-one-index-for-pending-changes': oneIndexForPendingChanges,
   '008-room-for-updates-in-place': roomForUpdatesInPlace,
+  '009-token-last-use': tokenLastUse,
 };
 
 export const migrationProvider: MigrationProvider = {
