@@ -17,6 +17,7 @@ import { registerDocsPage } from './http/openapi/docs-page.js';
 import { openApiRoute, registerOpenApi } from './http/openapi/openapi-document.js';
 import { RateLimiter } from './http/rate-limiter.js';
 import { TokenLookup } from './http/token-lookup.js';
+import { TokenUses } from './http/token-uses.js';
 import { systemClock, type Clock } from './service/clock.js';
 import { registerConsole } from './console/console-plugin.js';
 import type { Store } from './store/store.js';
@@ -76,11 +77,14 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   // The background work that `server.ts` starts counts into the same registry.
   app.decorate('serviceMetrics', metrics);
   app.addHook('onClose', async () => metrics.stop());
-  metricsRoute(app, store, metrics);
+  metricsRoute(app, config, store, metrics);
+  const tokenUses = new TokenUses(store, (error) => app.log.warn({ err: error }, 'last use of tokens not written; noted again at their next use'));
+  // Before the store closes (server.ts closes it after the app): the uses noted last are written.
+  app.addHook('onClose', async () => tokenUses.close());
   const operationDeps = {
     metrics,
     store,
-    tokens: new TokenLookup(store),
+    tokens: new TokenLookup(store, tokenUses),
     clock,
     serviceName: config.serviceName,
     // docs/contract.md §9: 0 turns the limit off, for either setting (a burst of nothing would refuse everything).

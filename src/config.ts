@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseAddressRange, type AddressRange } from './address-ranges.js';
 import { parseDuration } from './duration.js';
 
 export type Durability = 'process' | 'power';
@@ -48,6 +49,10 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** The operator's console under /console (docs/console.md); `CONSOLE=off` leaves it out. */
   readonly consoleEnabled: boolean;
+  /** Peers that may read /metrics besides loopback (docs/decisions.md, "Who may read /metrics"). */
+  readonly metricsAllow: readonly AddressRange[];
+  /** A bearer token that opens /metrics from any address; null: none does. */
+  readonly metricsToken: string | null;
 }
 
 export type Env = Record<string, string | undefined>;
@@ -73,6 +78,8 @@ const DEFAULTS = {
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
   WEBHOOK_TIMEOUT_MS: '10000',
   CONSOLE: 'on',
+  METRICS_ALLOW: '',
+  METRICS_TOKEN: '',
 } as const;
 
 export class ConfigError extends Error {}
@@ -104,6 +111,26 @@ function durations(name: string, value: string): number[] {
 function flag(name: string, value: string): boolean {
   if (value !== 'true' && value !== 'false') throw new ConfigError(`${name} must be true or false, got "${value}".`);
   return value === 'true';
+}
+
+function addressRanges(name: string, value: string): readonly AddressRange[] {
+  if (value.trim() === '') return Object.freeze([]);
+  return Object.freeze(value.split(',').map((entry) => {
+    const range = parseAddressRange(entry.trim());
+    if (range === null) {
+      throw new ConfigError(`${name} must list addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,fd00::/8; "${entry.trim()}" is neither.`);
+    }
+    return Object.freeze(range);
+  }));
+}
+
+/** Never echoed: a message about it says what is wrong, not what was given. */
+function secretToken(name: string, value: string): string | null {
+  if (value === '') return null;
+  if (value.length < 16 || value.length > 256 || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ConfigError(`${name} must be 16 to 256 printable characters without spaces (e.g. openssl rand -hex 32); the value given is not.`);
+  }
+  return value;
 }
 
 /** Reads the environment once, checks it, and freezes the result; nothing else reads process.env. */
@@ -148,6 +175,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', read('WEBHOOK_ALLOW_PRIVATE_NETWORKS')),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', read('WEBHOOK_TIMEOUT_MS'), 100, 600_000),
     consoleEnabled: consoleSetting === 'on',
+    metricsAllow: addressRanges('METRICS_ALLOW', read('METRICS_ALLOW')),
+    metricsToken: secretToken('METRICS_TOKEN', read('METRICS_TOKEN')),
   });
 }
 

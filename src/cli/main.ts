@@ -8,7 +8,7 @@ import type { RawRecord } from '../documents/document-reader.js';
 import { streamRecords } from '../documents/record-stream.js';
 import type { Store } from '../store/store.js';
 import { orderView } from '../documents/order-view.js';
-import { AdminError, addAgency, issueToken, revokeToken } from '../service/agency-admin.js';
+import { AdminError, addAgency } from '../service/agency-admin.js';
 import { importChanges } from '../service/change-import.js';
 import { systemClock } from '../service/clock.js';
 import { importOrders } from '../service/order-import.js';
@@ -16,23 +16,17 @@ import { preparedInThread } from '../service/order-preparation-thread.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
 import { parseWorkers, serve } from './serve.js';
-import { parseDuration } from '../duration.js';
 import { importProgress } from './progress.js';
 import { configFrom, withStore, type GlobalOptions } from './with-store.js';
 import { webhookCommands } from './webhook-command.js';
 import { operatorCommands } from './operator-command.js';
+import { tokenCommands } from './token-command.js';
 
 const clock = systemClock;
 
 function positiveInteger(text: string): number {
   if (!/^[1-9][0-9]{0,6}$/.test(text)) throw new InvalidArgumentError('must be a whole number from 1 to 9999999.');
   return Number(text);
-}
-
-function duration(text: string): number {
-  const ms = parseDuration(text);
-  if (ms === null) throw new InvalidArgumentError('must be a number and a unit, such as 30s, 15m, 12h or 90d.');
-  return ms;
 }
 
 function workers(text: string): number {
@@ -127,24 +121,7 @@ export function buildCli(): Command {
       else process.stdout.write(`agency ${options.agencyId} added\n`);
     });
 
-  const token = program.command('token').description('manage access tokens');
-  token.command('issue')
-    .description('issue a token for an agency; prints the token alone on stdout (it is shown only once)')
-    .requiredOption('--agency-id <id>', 'the agency the token acts for')
-    .option('--expires-in <duration>', 'lifetime such as 30s, 15m, 12h or 90d (default: no expiry)', duration)
-    .action(async (options: { agencyId: string; expiresIn?: number }) => {
-      const issued = await withStore(global(), (store) => issueToken(store, clock, options.agencyId, options.expiresIn ?? null));
-      if (global().json) printJson(issued);
-      else process.stdout.write(`${issued.token}\n`);
-    });
-  token.command('revoke')
-    .description('revoke a token at once')
-    .argument('<token>', 'the token to revoke')
-    .action(async (value: string) => {
-      await withStore(global(), (store) => revokeToken(store, clock, value));
-      if (global().json) printJson({ revoked: true });
-      else process.stdout.write('token revoked\n');
-    });
+  tokenCommands(program, global, clock);
 
   const orders = program.command('orders').description('load and inspect orders');
   orders.command('import')

@@ -3,6 +3,7 @@ export const REQUEST_ERRORS = {
   AUTH_MISSING: { status: 401, message: 'The Authorization header is missing. Send "Authorization: Bearer <token>".' },
   AUTH_INVALID: { status: 401, message: 'The access token is unknown, revoked or expired.' },
   SENDER_MISMATCH: { status: 403, message: 'The request names an agency other than the one the token belongs to.' },
+  FORBIDDEN: { status: 403, message: 'This client may not use this path.' },
   INVALID_JSON: { status: 400, message: 'The body is not valid JSON.' },
   INVALID_REQUEST: { status: 400, message: 'The request does not match the schema.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Content-Type must be application/json.' },

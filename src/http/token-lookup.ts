@@ -1,5 +1,6 @@
 import type { ActiveToken } from '../store/repositories/tokens-repository.js';
 import type { Store } from '../store/store.js';
+import type { TokenUses } from './token-uses.js';
 
 /** Enough for every agency of a large operator; past it the cache starts again empty. */
 const CACHE_LIMIT = 10_000;
@@ -19,7 +20,7 @@ interface Cached {
 export class TokenLookup {
   private readonly cached = new Map<string, Cached>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store, private readonly uses: TokenUses | null = null) {}
 
   async find(tokenHash: string, now: string): Promise<ActiveToken | null> {
     // Read before the lookup: a change in between leaves an entry under the old marker, never used.
@@ -32,7 +33,9 @@ export class TokenLookup {
       token = await this.store.read.tokens.findActive(tokenHash);
       if (marker !== null) this.remember(tokenHash, marker, token);
     }
-    return token && (token.expiresAt === null || token.expiresAt > now) ? token : null;
+    if (!token || (token.expiresAt !== null && token.expiresAt <= now)) return null;
+    this.uses?.used(token.tokenId, now);
+    return token;
   }
 
   private remember(tokenHash: string, marker: string, token: ActiveToken | null): void {

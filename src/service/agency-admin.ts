@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Agency } from '../store/repositories/agencies-repository.js';
+import type { RevokedToken, TokenListing } from '../store/repositories/tokens-repository.js';
 import type { Records, Store } from '../store/store.js';
 import type { Clock } from './clock.js';
 import { generateToken, hashToken } from './token-secret.js';
@@ -41,7 +42,20 @@ export async function issueToken(store: Store, clock: Clock, agencyId: string, e
   return issued;
 }
 
-export async function revokeToken(store: Store, clock: Clock, token: string): Promise<void> {
-  const found = await store.write((records) => records.tokens.revokeByHash(hashToken(token.trim()), clock()));
-  if (!found) throw new AdminError('No such token.');
+/** What names the token to revoke: its id (`tok_…`, as `token issue --json` and `token list` print it), or the token itself. */
+export type TokenToRevoke = { tokenId: string } | { token: string };
+
+/** Revokes a token at once; revoking it again keeps the first revocation's time. */
+export async function revokeToken(store: Store, clock: Clock, which: TokenToRevoke): Promise<RevokedToken> {
+  const revoked = await store.write((records) => ('tokenId' in which
+    ? records.tokens.revokeById(which.tokenId, clock())
+    : records.tokens.revokeByHash(hashToken(which.token.trim()), clock())));
+  if (!revoked) throw new AdminError('tokenId' in which ? `No token ${which.tokenId}.` : 'No such token.');
+  return revoked;
+}
+
+/** An agency's tokens, oldest first, without secrets. */
+export async function listTokens(store: Store, agencyId: string): Promise<TokenListing[]> {
+  if (!await store.read.agencies.find(agencyId)) throw new AdminError(`No agency ${agencyId}.`);
+  return store.read.tokens.listing(agencyId);
 }

@@ -22,7 +22,9 @@ import {
 } from './repositories/orders-repository.js';
 import { addRequestCounts, dropRequestCountsBefore, requestCountsSince } from './repositories/request-counts-repository.js';
 import { countSignInAttempts, purgeSignInAttempts, takeBackSignInAttempts } from './repositories/sign-in-attempts-repository.js';
-import { findActiveToken, insertToken, revokeTokenByHash } from './repositories/tokens-repository.js';
+import {
+  findActiveToken, insertToken, listAgencyTokens, recordTokenUses, revokeTokenByHash, revokeTokenWithId,
+} from './repositories/tokens-repository.js';
 import {
   claimDeliveries, deleteEndpoint, endpointsWithDueDeliveries, findEndpoint, insertEndpoint, listDeliveries, listEndpoints,
   oldestUndelivered, queueRedelivery, recordAttempt, replaceSecret, setEndpointStatus,
@@ -39,7 +41,8 @@ const RECORDS = {
   agencies: { add: insertAgency, find: findAgency, list: listAgencies },
   tokens: {
     add: insertToken, findActive: findActiveToken, ofAgency: agencyTokens,
-    revoke: revokeTokenById, revokeByHash: revokeTokenByHash,
+    revoke: revokeTokenById, revokeByHash: revokeTokenByHash, revokeById: revokeTokenWithId,
+    listing: listAgencyTokens, recordUses: recordTokenUses,
   },
   orders: {
     load: loadOrder, row: loadOrderRow, lockedRow: lockOrderRow, rows: loadOrderRows, bookings: loadOrderBookings, bookingsByKey: loadBookings,

@@ -18,6 +18,11 @@ export interface AccessTokensTable {
   revoked_at: string | null;
 }
 
+export interface TokenLastUseTable {
+  token_id: string;
+  last_used_at: string;
+}
+
 export interface OrdersTable {
   order_id: string;
   agency_id: string;
@@ -184,6 +189,7 @@ export interface RequestCountsTable {
 export interface Database {
   agencies: AgenciesTable;
   access_tokens: AccessTokensTable;
+  token_last_use: TokenLastUseTable;
   orders: OrdersTable;
   auth_state: AuthStateTable;
   bookings: BookingsTable;

@@ -146,3 +146,98 @@ describe('token issue and revoke', () => {
     }
   });
 });
+
+describe('tokens by id: token list and token revoke', () => {
+  const TOKEN_ID = /^tok_[0-9a-f]{16}$/;
+
+  async function issue(agencyId: string, extra: string[] = []): Promise<{ token: string; tokenId: string; expiresAt: string | null }> {
+    return JSON.parse((await sandbox.ok(['--json', 'token', 'issue', '--agency-id', agencyId, ...extra])).stdout);
+  }
+
+  /** `airorder --json token list`, asserting that no secret of `secrets` is in either form of the output. */
+  async function list(agencyId: string, secrets: string[]): Promise<any[]> {
+    const json = await sandbox.ok(['--json', 'token', 'list', '--agency-id', agencyId]);
+    const text = await sandbox.ok(['token', 'list', '--agency-id', agencyId]);
+    for (const secret of secrets) {
+      for (const output of [json.stdout, json.stderr, text.stdout, text.stderr]) {
+        assert.equal(output.includes(secret), false, 'a secret is in the output of token list');
+        assert.equal(output.includes(secret.slice(4)), false, 'a secret is in the output of token list');
+      }
+    }
+    return JSON.parse(json.stdout);
+  }
+
+  /** Exit 1 and one line on stderr, not a stack trace. */
+  function oneLineError(result: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
+    assert.equal(result.code, 1, result.stderr);
+    assert.equal(result.stdout, '');
+    const lines = result.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, `one line of error, not a stack trace:\n${result.stderr}`);
+    assert.match(lines[0]!, pattern);
+  }
+
+  before(async () => { await sandbox.ok(['agency', 'add', '--agency-id', 'LIST1', '--name', 'Listed Agency']); });
+
+  test('token list prints ids, status, creation, expiry, last use and revocation, and never a secret', async () => {
+    const forever = await issue('LIST1');
+    const shortLived = await issue('LIST1', ['--expires-in', '90d']);
+    const doomed = await issue('LIST1');
+    assert.match(forever.tokenId, TOKEN_ID);
+    await sandbox.ok(['token', 'revoke', doomed.tokenId]);
+    const listed = await list('LIST1', [forever.token, shortLived.token, doomed.token]);
+    assert.deepEqual(listed.map((token) => token.tokenId).sort(), [forever.tokenId, shortLived.tokenId, doomed.tokenId].sort());
+    for (const token of listed) assert.deepEqual(Object.keys(token), ['tokenId', 'status', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt']);
+    const byId = new Map(listed.map((token) => [token.tokenId, token]));
+    assert.equal(byId.get(forever.tokenId).status, 'active');
+    assert.equal(byId.get(forever.tokenId).expiresAt, null);
+    assert.equal(byId.get(forever.tokenId).lastUsedAt, null);
+    assert.equal(byId.get(forever.tokenId).revokedAt, null);
+    assert.equal(byId.get(shortLived.tokenId).expiresAt, shortLived.expiresAt);
+    assert.equal(byId.get(doomed.tokenId).status, 'revoked');
+    assert.ok(byId.get(doomed.tokenId).revokedAt >= byId.get(doomed.tokenId).createdAt);
+
+    const text = (await sandbox.ok(['token', 'list', '--agency-id', 'LIST1'])).stdout.trimEnd().split('\n');
+    assert.deepEqual(text[0]!.split('\t'), ['TOKEN ID', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED']);
+    assert.equal(text.length, 4);
+    const doomedLine = text.find((line) => line.startsWith(doomed.tokenId))!.split('\t');
+    assert.deepEqual([doomedLine[1], doomedLine[3], doomedLine[4]], ['revoked', 'never', 'never']);
+  });
+
+  test('token list of an unknown agency: one line, exit 1', async () => {
+    oneLineError(await sandbox.run(['token', 'list', '--agency-id', 'NOBODY']), /^error: No agency NOBODY\.$/);
+  });
+
+  test('token revoke by id, by the token as argument, and by the token on standard input', async () => {
+    const byId = await issue('LIST1');
+    const byArgument = await issue('LIST1');
+    const byStdin = await issue('LIST1');
+    const one = await sandbox.run(['--json', 'token', 'revoke', byId.tokenId]);
+    assert.equal(one.code, 0, one.stderr);
+    assert.deepEqual(Object.keys(JSON.parse(one.stdout)), ['tokenId', 'revoked', 'revokedAt']);
+    assert.equal(JSON.parse(one.stdout).tokenId, byId.tokenId);
+    const two = await sandbox.run(['token', 'revoke', byArgument.token]);
+    assert.equal(two.code, 0, two.stderr);
+    assert.equal(two.stdout, `token ${byArgument.tokenId} revoked\n`);
+    const three = await sandbox.run(['token', 'revoke', '--token-stdin'], { stdin: `${byStdin.token}\n` });
+    assert.equal(three.code, 0, three.stderr);
+    assert.equal(three.stdout, `token ${byStdin.tokenId} revoked\n`);
+    assert.equal(three.stdout.includes(byStdin.token), false);
+    const listed = new Map((await list('LIST1', [])).map((token) => [token.tokenId, token]));
+    for (const revoked of [byId, byArgument, byStdin]) assert.equal(listed.get(revoked.tokenId).status, 'revoked', revoked.tokenId);
+
+    // Again: still revoked, at the first revocation's time.
+    const again = await sandbox.run(['--json', 'token', 'revoke', byId.tokenId]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(JSON.parse(again.stdout).revokedAt, listed.get(byId.tokenId).revokedAt);
+  });
+
+  test('an unknown id, an empty standard input, or no token at all: one line, exit 1, nothing revoked', async () => {
+    const before = sandbox.query('select count(*) as n from access_tokens where revoked_at is not null')[0].n;
+    oneLineError(await sandbox.run(['token', 'revoke', 'tok_0000000000000000']), /^error: No token tok_0000000000000000\.$/);
+    oneLineError(await sandbox.run(['token', 'revoke', '--token-stdin'], { stdin: 'aot_neverIssuedToAnyone0000000000000000000000\n' }), /^error: No such token\.$/);
+    oneLineError(await sandbox.run(['token', 'revoke', '--token-stdin'], { stdin: '\n' }), /^error: --token-stdin: standard input holds no token\.$/);
+    oneLineError(await sandbox.run(['token', 'revoke']), /^error: Name the token: airorder token revoke TOKEN_ID/);
+    oneLineError(await sandbox.run(['token', 'revoke', 'tok_0000000000000000', '--token-stdin'], { stdin: 'x' }), /^error: Name the token once/);
+    assert.equal(sandbox.query('select count(*) as n from access_tokens where revoked_at is not null')[0].n, before);
+  });
+});

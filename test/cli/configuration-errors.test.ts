@@ -42,6 +42,31 @@ describe('a bad setting stops every command with one line naming it', () => {
     assert.equal(await stops(['migrate'], { SQLITE_WAL_LIMIT_MB: '0' }), 'error: SQLITE_WAL_LIMIT_MB must be a whole number from 1 to 1048576, got "0".');
   });
 
+  test('METRICS_ALLOW: an entry that is not an address or a CIDR range stops the command, naming the entry', async () => {
+    const listing = 'must list addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,fd00::/8';
+    for (const [value, entry] of [
+      ['10.0.0.0/33', '10.0.0.0/33'], ['192.168.1.0/24,fd00::/129', 'fd00::/129'], ['10.0.0.0/8, localhost', 'localhost'],
+      ['10.0.0.256', '10.0.0.256'], ['10.0.0.0/8/8', '10.0.0.0/8/8'], ['10.0.0.0/', '10.0.0.0/'], ['fe80::1%eth0', 'fe80::1%eth0'],
+      ['10.0.0.0/8,,::1', ''], ['10.0.0.0/-1', '10.0.0.0/-1'],
+    ] as const) {
+      assert.equal(await stops(['serve'], { METRICS_ALLOW: value, PORT: '0' }), `error: METRICS_ALLOW ${listing}; "${entry}" is neither.`);
+    }
+    assert.equal(await stops(['migrate'], { METRICS_ALLOW: '2001:db8::/200' }), `error: METRICS_ALLOW ${listing}; "2001:db8::/200" is neither.`);
+  });
+
+  test('METRICS_ALLOW and METRICS_TOKEN that are well formed are accepted, IPv4 and IPv6 alike', async () => {
+    const result = await sandbox.run(['migrate'], { env: { METRICS_ALLOW: ' 10.0.0.0/8 , 192.0.2.7, ::1, fd00::/8, 2001:db8::1/128 ', METRICS_TOKEN: 'a'.repeat(32) } });
+    assert.equal(result.code, 0, result.stderr);
+  });
+
+  test('METRICS_TOKEN too short or with spaces stops the command, and the message never repeats it', async () => {
+    for (const value of ['short-secret', 'sixteen chars ok!', `x${'\t'}${'y'.repeat(20)}`]) {
+      const line = await stops(['serve'], { METRICS_TOKEN: value, PORT: '0' });
+      assert.equal(line, 'error: METRICS_TOKEN must be 16 to 256 printable characters without spaces (e.g. openssl rand -hex 32); the value given is not.');
+      assert.equal(line.includes(value), false);
+    }
+  });
+
   test('every level README lists is accepted', async () => {
     for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
       const result = await sandbox.run(['migrate'], { env: { LOG_LEVEL: level } });

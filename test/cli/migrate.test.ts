@@ -12,10 +12,11 @@ const THIRD_TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_eve
 const FOURTH_TABLES = [...THIRD_TABLES, 'auth_state'].sort();
 const FIFTH_TABLES = [...FOURTH_TABLES, 'operator_actions', 'operator_login_failures', 'operator_sessions', 'operators'].sort();
 const EIGHTH_TABLES = [...FIFTH_TABLES, 'console_imports', 'request_counts'].sort();
-const APP_TABLES = [...EIGHTH_TABLES.filter((name) => name !== 'operator_login_failures'), 'operator_sign_in_attempts'].sort();
+const NINTH_TABLES = [...EIGHTH_TABLES.filter((name) => name !== 'operator_login_failures'), 'operator_sign_in_attempts'].sort();
+const APP_TABLES = [...NINTH_TABLES, 'token_last_use'].sort();
 const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console',
   '006-console-progress-and-counts', '007-one-index-for-pending-changes',
-  '008-room-for-updates-in-place', '009-sign-in-attempt-counts'];
+  '008-room-for-updates-in-place', '009-sign-in-attempt-counts', '010-token-last-use'];
 
 function appTables(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'table' and name not like 'kysely_%' and name not like 'sqlite_%' order by name")
@@ -40,6 +41,10 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   const plan = (query: string) => sandbox.query<{ detail: string }>(`explain query plan ${query}`).map((row) => row.detail).join(' | ');
   assert.match(plan("select count(*) from airline_changes where status = 'PENDING'"), /airline_changes_pending_idx/);
   assert.match(plan("select change_id from airline_changes where status = 'PENDING' and action_deadline <= '2027-01-01' order by action_deadline limit 10"), /airline_changes_pending_idx/);
+  const rollbackTenth = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackTenth.code, 0, rollbackTenth.stderr);
+  assert.equal(rollbackTenth.stdout, 'Down 010-token-last-use\n');
+  assert.deepEqual(appTables(), NINTH_TABLES);
   const rollbackNinth = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackNinth.code, 0, rollbackNinth.stderr);
   assert.equal(rollbackNinth.stdout, 'Down 009-sign-in-attempt-counts\n');

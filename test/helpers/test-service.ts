@@ -49,6 +49,8 @@ export interface TestServiceOptions {
   clock?: Clock;
   /** Settings as in the environment; rate limiting is off unless a test turns it on. */
   env?: Record<string, string>;
+  /** The address to listen on; loopback unless a test needs clients from elsewhere (`0.0.0.0`). `baseUrl` stays on loopback. */
+  host?: string;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const stream = { write: (line: string) => { chunks.push(line); } };
   const clock = options.clock ?? (() => new Date().toISOString());
   const app = await buildApp({ config, store, clock, logger: { level: 'info', stream } });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
   const agencies = new Set<string>();

@@ -77,7 +77,7 @@ describe('tokens', () => {
     const first = await service.post('/AirOrderInvoluntaryAccept', OPERATION_CASES[1]!.build(orderId, [reference]), bearer(doomed));
     assert.equal(first.status, 200, first.text);
 
-    await revokeToken(service.store, clock, doomed);
+    await revokeToken(service.store, clock, { token: doomed });
     for (const operation of OPERATION_CASES) {
       const before = await snapshotStore(service);
       const response = await service.post(operation.path, operation.build(orderId, [reference]), bearer(doomed));

@@ -63,7 +63,7 @@ before(async () => {
   await service.addAgency('AG1', { name: 'Agency One', iataNumber: '12345678', email: 'ops@ag1.example' });
   await service.addAgency('NOORD', { name: 'No Orders Travel' });
   tokens = { ag1: await service.tokenFor('AG1'), noord: await service.tokenFor('NOORD'), revoked: await service.tokenFor('AG1') };
-  await revokeToken(service.store, () => new Date().toISOString(), tokens.revoked);
+  await revokeToken(service.store, () => new Date().toISOString(), { token: tokens.revoked });
   await service.importOrders([fixtureOrder()]);
   await service.importChanges(LIVE.map((reference) => change(`AIC-${reference}`, ORDER_ID, reference, ['S2'], [segment('S2B', 6)])));
   initial = await snapshotAllTables(service.store.db);

@@ -19,10 +19,10 @@ import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
 const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'auth_state', 'background_leases', 'bookings', 'console_imports', 'events', 'idempotency_keys',
-  'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'orders', 'refunds', 'request_counts', 'webhook_deliveries', 'webhook_endpoints'];
+  'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'orders', 'refunds', 'request_counts', 'token_last_use', 'webhook_deliveries', 'webhook_endpoints'];
 const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
   'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes',
-  'Up 008-room-for-updates-in-place', 'Up 009-sign-in-attempt-counts'];
+  'Up 008-room-for-updates-in-place', 'Up 009-sign-in-attempt-counts', 'Up 010-token-last-use'];
 
 let dir: string;
 let database: TestDatabase;
@@ -74,6 +74,7 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
     assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
     if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { bookings: ['fillfactor=80'], orders: ['fillfactor=90'] });
     assert.deepEqual(await migrateDown(store), ['Down 008-room-for-updates-in-place']);

@@ -8,6 +8,7 @@ import { consoleProgressAndCounts } from './006-console-progress-and-counts.js';
 import { oneIndexForPendingChanges } from './007-one-index-for-pending-changes.js';
 import { roomForUpdatesInPlace } from './008-room-for-updates-in-place.js';
 import { signInAttemptCounts } from './009-sign-in-attempt-counts.js';
+import { tokenLastUse } from './010-token-last-use.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-one-index-for-pending-changes': oneIndexForPendingChanges,
   '008-room-for-updates-in-place': roomForUpdatesInPlace,
   '009-sign-in-attempt-counts': signInAttemptCounts,
+  '010-token-last-use': tokenLastUse,
 };
 
 export const migrationProvider: MigrationProvider = {
