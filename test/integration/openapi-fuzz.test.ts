@@ -81,7 +81,10 @@ describe('the generator', () => {
       for (const kind of ['type', 'required', 'additionalProperties', 'pattern']) assert.ok(kinds.has(kind), `${path} uses ${kind}`);
     }
     const kinds = new Set(generated.flatMap(({ path }) => constraintSites(bodySchemaOf(path)).map((site) => site.kind)));
-    assert.deepEqual([...kinds].sort(), ['additionalProperties', 'exclusiveMaximum', 'format', 'maxItems', 'maxLength', 'maximum', 'minItems', 'minLength', 'minimum', 'pattern', 'required', 'type']);
+    // The walk is not vacuous: the kinds the document uses today are found (more may come).
+    for (const kind of ['additionalProperties', 'exclusiveMaximum', 'format', 'maxItems', 'maxLength', 'maximum', 'minItems', 'minLength', 'minimum', 'pattern', 'required', 'type']) {
+      assert.ok(kinds.has(kind), `the document's request schemas use ${kind}`);
+    }
   });
 
   test('it sends each field at its bounds: the valid values include both ends of every length and number', () => {
