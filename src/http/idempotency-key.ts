@@ -2,8 +2,13 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors/api-error.js';
 
-/** 1 to 255 printable ASCII characters (docs/contract.md §8.1); also the OpenAPI document's pattern. */
-export const IDEMPOTENCY_KEY_PATTERN = '^[\\x20-\\x7E]{1,255}$';
+/**
+ * 1 to 255 printable ASCII characters (docs/contract.md §8.1); also the OpenAPI document's pattern.
+ * Neither the first nor the last is a space: HTTP drops white space around a header's value, so such
+ * a key would arrive as another key (and one of spaces only as an empty one). No key the service can
+ * receive is refused for it; the pattern says which keys arrive as sent.
+ */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7E]([\\x20-\\x7E]{0,253}[\\x21-\\x7E])?$';
 const PRINTABLE = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** The request's Idempotency-Key and a digest of its body, or null when it sent none. */

@@ -1,6 +1,6 @@
 import { normaliseReferences } from '../domain/booking-references.js';
 import type { EnvelopeInput } from './request-context.js';
-import { isBookingReferenceList, isOrderId } from './schemas/field-rules.js';
+import { isBookingReferenceList, isOrderId, isReferenceVersionNumber, REFERENCE_VERSION_PATTERN, referenceVersionText } from './schemas/field-rules.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -9,6 +9,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * Lenient in (docs/contract.md §1.3): a single GdsBookingReference string becomes a one-element array and a
  * numeric ReferenceVersion its decimal string. Mutates the parsed body before schema validation.
+ * Every number the document's number branch allows becomes a string its string branch allows; any
+ * other number is left for the number branch to refuse, so the service accepts exactly the numbers
+ * the OpenAPI document does.
  */
 export function relaxRequestBody(body: unknown, rootKey: string): void {
   if (!isObject(body) || !isObject(body[rootKey])) return;
@@ -16,12 +19,12 @@ export function relaxRequestBody(body: unknown, rootKey: string): void {
   if (isObject(root.Query) && typeof root.Query.GdsBookingReference === 'string') {
     root.Query.GdsBookingReference = [root.Query.GdsBookingReference];
   }
-  if (isObject(root.Document) && typeof root.Document.ReferenceVersion === 'number' && Number.isFinite(root.Document.ReferenceVersion)) {
-    root.Document.ReferenceVersion = String(root.Document.ReferenceVersion);
+  if (isObject(root.Document) && isReferenceVersionNumber(root.Document.ReferenceVersion)) {
+    root.Document.ReferenceVersion = referenceVersionText(root.Document.ReferenceVersion);
   }
 }
 
-const VERSION = /^[0-9]{1,9}(\.[0-9]{1,9})?$/;
+const VERSION = new RegExp(REFERENCE_VERSION_PATTERN);
 
 /** Reads what the response envelope echoes, tolerating anything else being wrong with the body. */
 export function readEnvelopeInput(body: unknown, rootKey: string): EnvelopeInput {

@@ -80,6 +80,10 @@ const INVALID: InvalidCase[] = [
   { name: 'ReferenceVersion empty', extra: { Document: { ReferenceVersion: '' } }, path: 'Document.ReferenceVersion' },
   { name: 'ReferenceVersion a boolean', extra: { Document: { ReferenceVersion: true } }, path: 'Document.ReferenceVersion' },
   { name: 'ReferenceVersion negative', extra: { Document: { ReferenceVersion: -1 } }, path: 'Document.ReferenceVersion' },
+  // Past the OpenAPI document's number branch (below 1000000000): more digits than the string form has.
+  { name: 'ReferenceVersion 1000000000', extra: { Document: { ReferenceVersion: 1_000_000_000 } }, path: 'Document.ReferenceVersion' },
+  { name: 'ReferenceVersion 1234567890', extra: { Document: { ReferenceVersion: 1234567890 } }, path: 'Document.ReferenceVersion' },
+  { name: 'ReferenceVersion 1e21', extra: { Document: { ReferenceVersion: 1e21 } }, path: 'Document.ReferenceVersion' },
   { name: 'Document.Name of 201 characters', extra: { Document: { Name: 'N'.repeat(201) } }, path: 'Document.Name' },
   { name: 'IATA_Number of 6 digits', extra: sender({ IATA_Number: '123456' }), path: `${SENDER}.IATA_Number` },
   { name: 'IATA_Number of 9 digits', extra: sender({ IATA_Number: '123456789' }), path: `${SENDER}.IATA_Number` },
@@ -153,7 +157,9 @@ for (const operation of OPERATION_CASES) {
     });
 
     test('ReferenceVersion sent as a number is echoed as its decimal string', async () => {
-      for (const [sent, echoed] of [[17.2, '17.2'], [3, '3'], [2.25, '2.25']] as const) {
+      // JSON.stringify writes 1e-7 with an exponent, as some agencies' serialisers do; 999999999.5 is
+      // near the top of the document's range; 0.1 + 0.2 has more decimals than the string form keeps.
+      for (const [sent, echoed] of [[17.2, '17.2'], [3, '3'], [2.25, '2.25'], [0, '0'], [1e-7, '0.0000001'], [999999999.5, '999999999.5'], [0.1 + 0.2, '0.3']] as const) {
         const response = await expectAccepted(operation, body(operation, {}, { Document: { ReferenceVersion: sent } }));
         assert.equal(response.body[operation.responseRoot].Document.ReferenceVersion, echoed);
       }

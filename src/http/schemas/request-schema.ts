@@ -1,6 +1,6 @@
 import type { OperationWire } from '../operations.js';
 import {
-  BOOKING_REFERENCE_PATTERN, IATA_NUMBER_PATTERN, MAX_REFERENCES, ORDER_ID_PATTERN, REFERENCE_VERSION_PATTERN,
+  BOOKING_REFERENCE_PATTERN, IATA_NUMBER_PATTERN, MAX_REFERENCES, ORDER_ID_PATTERN, REFERENCE_VERSION_NUMBER_LIMIT, REFERENCE_VERSION_PATTERN,
 } from './field-rules.js';
 
 const name = { type: 'string', maxLength: 200 } as const;
@@ -66,7 +66,12 @@ function envelopeRequestSchema<Query extends object>(rootKey: string, query: Que
               ReferenceVersion: {
                 oneOf: [
                   { type: 'string', pattern: REFERENCE_VERSION_PATTERN, examples: ['1.0'] },
-                  { type: 'number', minimum: 0, description: 'A number, read as its decimal string.' },
+                  {
+                    type: 'number',
+                    minimum: 0,
+                    exclusiveMaximum: REFERENCE_VERSION_NUMBER_LIMIT,
+                    description: 'A number from 0 to below 1000000000, read as its decimal string (1e-7 as "0.0000001"), rounded to 9 decimals.',
+                  },
                 ],
                 description: 'A decimal number such as "1.0", echoed in the response.',
               },

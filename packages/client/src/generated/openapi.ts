@@ -678,7 +678,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable characters, scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -910,7 +910,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable characters, scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1142,7 +1142,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable characters, scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
