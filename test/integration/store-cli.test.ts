@@ -102,6 +102,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
     await migrateToLatest(store);
+    assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
     assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
     const failures = [
       ...['08:00', '08:01', '08:02'].map((minute) => ['email:desk@airline.example', `2026-11-25T${minute}:00.000Z`]),
@@ -109,7 +110,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
     ];
     for (const [key, at] of failures) await sql`insert into operator_login_failures (failure_key, failed_at) values (${key}, ${at})`.execute(store.db);
 
-    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts']);
+    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use']);
     const counts = await sql<{ attempt_key: string; window_started_at: string; attempts: number | string }>`select attempt_key, window_started_at, attempts
       from operator_sign_in_attempts order by attempt_key`.execute(store.db);
     assert.deepEqual(counts.rows.map((row) => [row.attempt_key, row.window_started_at, Number(row.attempts)]), [
@@ -117,6 +118,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
     ], 'each key\'s failures, in a window from the latest');
 
+    assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
     assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
     const back = await sql<{ failure_key: string; failed_at: string; failures: number | string }>`select failure_key, failed_at, count(*) as failures
       from operator_login_failures group by failure_key, failed_at order by failure_key`.execute(store.db);
@@ -124,7 +126,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 20],
       ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
     ], 'as many failures as reach either limit, at the window\'s start');
-    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts']);
+    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use']);
     await sql`delete from operator_sign_in_attempts`.execute(store.db);
   } finally {
     await store.close();
