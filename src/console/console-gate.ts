@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rememberSession, sendPage, type ConsoleDeps } from './console-context.js';
 import { LOGIN_COOKIE, readCookie, SESSION_COOKIE } from './cookies.js';
@@ -13,12 +14,28 @@ function bodyUnread(request: FastifyRequest): boolean {
   return hasBody && !request.raw.complete;
 }
 
+/** How long a closing connection still takes (and drops) what the client sends, so that it reads the answer. */
+export const LINGER_MS = 2_000;
+
 /**
- * Answers before the body is read: the connection then closes instead of reading (and throwing
- * away) a body that may be large, so a stranger's upload costs the service its headers only.
+ * Answers before the body is read: the connection then closes instead of reading the body into
+ * anything, so a stranger's upload costs the service its headers only. Closed at once, a socket with
+ * unread bytes is reset, and the reset can destroy the answer before the client reads it (an
+ * operator whose session ended would see a broken upload, not the sign-in page); so the service
+ * sends its answer and its end, then drops what still arrives for LINGER_MS before it lets go.
  */
 export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply): void {
-  if (bodyUnread(request)) void reply.header('connection', 'close');
+  if (!bodyUnread(request)) return;
+  void reply.header('connection', 'close');
+  const socket = request.raw.socket as Socket & { destroySoon?: () => void };
+  // Node calls destroySoon once a `Connection: close` answer has been written.
+  socket.destroySoon = function lingeringClose(this: Socket) {
+    this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    timer.unref();
+    this.once('close', () => clearTimeout(timer));
+    this.resume();
+  };
 }
 
 /**
