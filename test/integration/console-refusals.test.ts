@@ -53,7 +53,7 @@ test('a JSON or text body to sign-in, sign-out or the agencies form is 415, not 
   ];
   for (const { path, cookie, token } of cases) {
     for (const [type, body] of [['application/json', JSON.stringify({ _csrf: token, agencyId: 'JSON1', name: 'Json' })], ['text/plain', `_csrf=${token}&agencyId=TEXT1&name=Text`]]) {
-      for (const headers of [{ cookie }, { cookie, 'x-csrf-token': token }]) {
+      for (const headers of [{ cookie }, { cookie, 'x-csrf-token': token }] as Record<string, string>[]) {
         const answer = await fetch(service.baseUrl + path, { method: 'POST', headers: { ...headers, 'content-type': type! }, body, redirect: 'manual' });
         assert.equal(answer.status, 415, `${path} ${type} ${JSON.stringify(Object.keys(headers))}`);
         assert.match(await answer.text(), /The console reads its own forms only/);
