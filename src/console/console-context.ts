@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import type { Clock } from '../service/clock.js';
 import type { Store } from '../store/store.js';
+import { noticeQuery, type NoticeKey } from './notices.js';
 import type { ConsoleSession } from './sessions.js';
 
 export interface ConsoleDeps {
@@ -38,12 +39,7 @@ export function sendPage(reply: FastifyReply, markup: string, status = 200): Fas
   return reply.code(status).type('text/html; charset=utf-8').send(markup);
 }
 
-/** After a form: back to a page, with a short message in the query (POST, redirect, GET). */
-export function redirectTo(reply: FastifyReply, path: string, notice?: string): FastifyReply {
-  return reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}notice=${encodeURIComponent(notice)}` : path, 303);
-}
-
-export function noticeOf(request: FastifyRequest): string | null {
-  const notice = (request.query as Record<string, unknown> | undefined)?.notice;
-  return typeof notice === 'string' && notice.length <= 300 ? notice : null;
+/** After a form: back to a page, with one of the console's notices named in the query (POST, redirect, GET). */
+export function redirectTo(reply: FastifyReply, path: string, notice?: NoticeKey, booking?: string): FastifyReply {
+  return reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}${noticeQuery(notice, booking)}` : path, 303);
 }

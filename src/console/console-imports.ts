@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
-import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { readChangeDocument } from '../documents/change-document.js';
@@ -59,16 +59,19 @@ export async function settleInterrupted(deps: ConsoleDeps, entries: ConsoleImpor
 export interface ImportUpload {
   kind: 'orders' | 'changes';
   fileName: string;
-  content: Buffer;
+  /** The uploaded file on disk, read twice (checked, then stored) and never whole into memory. */
+  filePath: string;
+  /** Removes the uploaded file; called once the import has ended, however it ended. */
+  discard(): Promise<void>;
   upsert: boolean;
   operatorEmail: string;
   requestId: string;
 }
 
-/** The records of the upload, with a pause for the event loop every few hundred. */
-async function* recordsOf(content: Buffer): AsyncGenerator<RawRecord> {
+/** The records of the upload, streamed from its file as the CLI streams one, with a pause for the event loop every few hundred. */
+async function* recordsOf(filePath: string): AsyncGenerator<RawRecord> {
   let sinceTurn = 0;
-  for await (const record of streamRecords(Readable.from([content]))) {
+  for await (const record of streamRecords(fs.createReadStream(filePath))) {
     yield record;
     if (++sinceTurn >= RECORDS_PER_TURN) {
       sinceTurn = 0;
@@ -143,8 +146,15 @@ export class ImportRunner {
 
   async start(upload: ImportUpload): Promise<string> {
     const importId = `imp_${Date.now().toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
-    await this.deps.store.write((tx) => tx.consoleImports.start({ importId, kind: upload.kind, fileName: upload.fileName, operatorEmail: upload.operatorEmail, runner: THIS_PROCESS }, this.deps.clock()));
-    const run = runImport(this.deps, importId, upload, this.log).finally(() => this.running.delete(run));
+    try {
+      await this.deps.store.write((tx) => tx.consoleImports.start({ importId, kind: upload.kind, fileName: upload.fileName, operatorEmail: upload.operatorEmail, runner: THIS_PROCESS }, this.deps.clock()));
+    } catch (error) {
+      await upload.discard();
+      throw error;
+    }
+    const run = runImport(this.deps, importId, upload, this.log)
+      .finally(() => upload.discard().catch((error: unknown) => this.log.warn({ err: error, importId }, 'uploaded file not removed')))
+      .finally(() => this.running.delete(run));
     this.running.add(run);
     return importId;
   }
@@ -185,7 +195,7 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
   // Reading: every record checked as the import will check it, so a bad one fails before anything is stored.
   let read = 0;
   const check = upload.kind === 'orders' ? (record: RawRecord) => { prepareOrder(record); } : (record: RawRecord) => { readEach([record], readChangeDocument); };
-  for await (const record of recordsOf(upload.content)) {
+  for await (const record of recordsOf(upload.filePath)) {
     check(record);
     progress.report({ recordsRead: ++read });
   }
@@ -195,11 +205,11 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
   const actor: Actor = { ...(upload.kind === 'orders' ? OPERATOR_IMPORT : OPERATOR_CHANGE_IMPORT), requestId: upload.requestId, operatorEmail: upload.operatorEmail };
   const stored = (count: number) => progress.report({ recordsStored: count });
   if (upload.kind === 'orders') {
-    const summary = await importOrders(deps.store, deps.clock, preparedHere(recordsOf(upload.content)), upload.upsert, stored, actor);
+    const summary = await importOrders(deps.store, deps.clock, preparedHere(recordsOf(upload.filePath)), upload.upsert, stored, actor);
     progress.report({ recordsStored: summary.imported });
     return summary;
   }
-  const summary = await importChanges(deps.store, deps.clock, recordsOf(upload.content), stored, actor);
+  const summary = await importChanges(deps.store, deps.clock, recordsOf(upload.filePath), stored, actor);
   progress.report({ recordsStored: summary.imported + summary.alreadyKnown });
   return summary;
 }

@@ -6,11 +6,12 @@ export class ApiError extends Error {
   readonly status: number;
   readonly headers: Record<string, string>;
 
-  constructor(code: RequestErrorCode, message?: string, headers: Record<string, string> = {}) {
+  /** `status` differs from the catalogue's only for REQUEST_REFUSED, which keeps the 4xx it was refused with. */
+  constructor(code: RequestErrorCode, message?: string, headers: Record<string, string> = {}, status: number = REQUEST_ERRORS[code].status) {
     super(message ?? REQUEST_ERRORS[code].message);
     this.name = 'ApiError';
     this.code = code;
-    this.status = REQUEST_ERRORS[code].status;
+    this.status = status;
     this.headers = headers;
   }
 }
@@ -29,6 +30,7 @@ export const errors = {
   idempotencyKeyReused: () => new ApiError('IDEMPOTENCY_KEY_REUSED'),
   idempotencyKeyInUse: () => new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { 'retry-after': '1' }),
   rateLimited: (headers: Record<string, string>) => new ApiError('RATE_LIMITED', undefined, headers),
+  refused: (status: number, message: string) => new ApiError('REQUEST_REFUSED', message, {}, status),
   internal: () => new ApiError('INTERNAL_ERROR'),
   unavailable: (retryAfterSeconds: number) => new ApiError('UNAVAILABLE', undefined, { 'retry-after': String(retryAfterSeconds) }),
 };

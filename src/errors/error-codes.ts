@@ -14,6 +14,7 @@ export const REQUEST_ERRORS = {
   IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'Another request with this Idempotency-Key is being processed; retry shortly.' },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full in time.' },
   REQUEST_HEADER_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
+  REQUEST_REFUSED: { status: 403, message: 'The request was refused.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests for this token; retry after the delay in Retry-After.' },
   INTERNAL_ERROR: { status: 500, message: 'An internal error occurred; nothing was changed.' },
   UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable; retry after the delay in Retry-After.' },

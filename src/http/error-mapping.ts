@@ -56,5 +56,23 @@ export function toApiError(error: unknown, rootKey: string | undefined, isStoreU
   // A body the JSON parser refused (Fastify marks it 400). Any other SyntaxError is ours, e.g. a
   // stored document that does not parse, and must not be blamed on the client.
   if (error instanceof SyntaxError && (error as SyntaxError & { statusCode?: number }).statusCode === 400) return errors.invalidJson(error.message);
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return clientRefusal(status, fastifyError.message ?? '');
   return errors.internal();
+}
+
+/**
+ * An error that Fastify or a plugin (the docs' static files, say) marked as the client's keeps its
+ * 4xx: a path outside the served folder is the client's mistake, never a 500 of ours.
+ */
+function clientRefusal(status: number, message: string): ApiError {
+  switch (status) {
+    case 400: return errors.invalidRequest(message || 'The request could not be read.');
+    case 404: return new ApiError('ROUTE_NOT_FOUND');
+    case 408: return new ApiError('REQUEST_TIMEOUT');
+    case 413: return errors.payloadTooLarge();
+    case 415: return errors.unsupportedMediaType();
+    case 431: return new ApiError('REQUEST_HEADER_TOO_LARGE');
+    default: return errors.refused(status, status === 403 ? 'The request is for something the service does not serve.' : `The request was refused (${message || status}).`);
+  }
 }

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { AdminError, addAgency, issueToken } from '../../service/agency-admin.js';
 import { deliveries, endpoints, redeliver } from '../../service/webhook-endpoints.js';
 import type { Records } from '../../store/store.js';
-import { field, noticeOf, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
+import { field, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
+import { noticeOf } from '../notices.js';
 import { agenciesPage, agencyPage } from '../pages/agency-pages.js';
 
 const AGENCY_ID = /^[^\s](.{0,62}[^\s])?$/;
@@ -39,7 +40,7 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       if (!(error instanceof AdminError)) throw error;
       return sendPage(reply, agenciesPage({ session, agencies: await deps.store.read.agencies.list(), notice: null, error: error.message, form }), 400);
     }
-    return redirectTo(reply, `/console/agencies/${encodeURIComponent(form.agencyId)}`, `Agency ${form.agencyId} added.`);
+    return redirectTo(reply, `/console/agencies/${encodeURIComponent(form.agencyId)}`, 'agency-added');
   });
 
   app.get('/agencies/:agencyId', async (request, reply) => {
@@ -49,6 +50,7 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post('/agencies/:agencyId/tokens', async (request, reply) => {
     const { agencyId } = request.params as { agencyId: string };
+    if (!await deps.store.read.agencies.find(agencyId)) return reply.callNotFound();
     const days = field(request, 'expiresInDays');
     const expiresInMs = days === '' ? null : Number(days) * 86_400_000;
     if (expiresInMs !== null && !(Number.isInteger(Number(days)) && Number(days) >= 1 && Number(days) <= 3650)) {
@@ -63,12 +65,13 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post('/agencies/:agencyId/tokens/:tokenId/revoke', async (request, reply) => {
     const { agencyId, tokenId } = request.params as { agencyId: string; tokenId: string };
+    if (!await deps.store.read.agencies.find(agencyId)) return reply.callNotFound();
     const revoked = await deps.store.write(async (tx) => {
       const done = await tx.tokens.revoke(agencyId, tokenId, deps.clock());
       if (done) await journal(tx, sessionOf(request).email, 'token revoke', `${agencyId} ${tokenId}`);
       return done;
     });
-    return redirectTo(reply, `/console/agencies/${encodeURIComponent(agencyId)}`, revoked ? `Token ${tokenId} revoked.` : `Token ${tokenId} was revoked already.`);
+    return redirectTo(reply, `/console/agencies/${encodeURIComponent(agencyId)}`, revoked ? 'token-revoked' : 'token-already-revoked');
   });
 
   app.post('/agencies/:agencyId/redeliver', async (request, reply) => {
@@ -82,6 +85,6 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       const shown = await showAgency(agencyId, { error: error.message });
       return shown ? sendPage(reply, agencyPage({ session: sessionOf(request), ...shown }), 400) : reply.callNotFound();
     }
-    return redirectTo(reply, `/console/agencies/${encodeURIComponent(agencyId)}`, `Event ${eventId} queued again for ${endpointId}.`);
+    return redirectTo(reply, `/console/agencies/${encodeURIComponent(agencyId)}`, 'redelivery-queued');
   });
 }

@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { field, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
 import { cookieHeader, LOGIN_COOKIE, readCookie, SESSION_COOKIE } from '../cookies.js';
 import { loginPage } from '../pages/login-page.js';
-import { closeSession, openSession, randomSecret, sameSecret } from '../sessions.js';
+import { requireCsrf, requireLoginCookie } from '../console-gate.js';
+import { LOGIN_FORM_LIMIT_BYTES } from '../form-body.js';
+import { closeSession, openSession, randomSecret } from '../sessions.js';
 import { signIn } from '../sign-in.js';
-import { csrfRefused } from '../layout.js';
 
 /** Sign-in: a form with `email` and `password`, guarded by a double-submit token until there is a session. */
 export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
@@ -14,10 +15,9 @@ export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     return sendPage(reply, loginPage({ csrfToken: token, email: '', error: null }));
   });
 
-  app.post('/login', async (request, reply) => {
-    const expected = readCookie(request, LOGIN_COOKIE);
-    const given = field(request, '_csrf');
-    if (!expected || !sameSecret(given, expected)) return csrfRefused(reply);
+  // The cookie is looked at before the body is read, the token compared before the rest of the form is (console-gate.ts).
+  app.post('/login', { bodyLimit: LOGIN_FORM_LIMIT_BYTES, onRequest: requireLoginCookie, preHandler: requireCsrf }, async (request, reply) => {
+    const expected = readCookie(request, LOGIN_COOKIE)!;
     const email = field(request, 'email');
     const result = await signIn(deps.store, deps.clock, { email, password: field(request, 'password'), address: request.ip });
     if (!result.ok) {

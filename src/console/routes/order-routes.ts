@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { refundQuote } from '../../domain/refund-quote.js';
-import { field, noticeOf, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
+import { field, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
+import { noticeOf } from '../notices.js';
 import { actForAgency, type ConsoleAction } from '../order-actions.js';
 import { confirmPage } from '../pages/confirm-page.js';
 import { orderPage } from '../pages/order-page.js';
@@ -29,7 +30,7 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const order = await deps.store.read.orders.load(orderId);
     if (!order) return sendPage(reply, ordersPage({ session: sessionOf(request), q: orderId, page: 1, orders: [], more: false }), 404);
     const trail = await deps.store.read.audit.trail(orderId);
-    return sendPage(reply, orderPage({ session: sessionOf(request), notice: noticeOf(request), order, trail, now: deps.clock() }));
+    return sendPage(reply, orderPage({ session: sessionOf(request), notice: noticeOf(request, order.bookings.map((booking) => booking.reference)), order, trail, now: deps.clock() }));
   });
 
   const confirmation = async (request: FastifyRequest, error: string | null, reason: string) => {
@@ -57,8 +58,8 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const session = sessionOf(request);
     const result = await actForAgency(deps.store, deps.clock, deps.metrics, { session, agencyId: order.agencyId, orderId, reference, action: operation, reason, requestId: request.id });
     if (!result.ok) return sendPage(reply, (await confirmation(request, result.message, reason)) ?? '', 409);
-    const what = operation === 'involuntaryAccept' ? 'change accepted' : 'cancelled with refund';
-    await deps.store.write((tx) => tx.operatorActions.record({ email: session.email, action: what, target: `${orderId} ${reference}`, reason }, deps.clock()));
-    return redirectTo(reply, `/console/orders/${encodeURIComponent(orderId)}`, `Booking ${reference}: ${what}.`);
+    const accepted = operation === 'involuntaryAccept';
+    await deps.store.write((tx) => tx.operatorActions.record({ email: session.email, action: accepted ? 'change accepted' : 'cancelled with refund', target: `${orderId} ${reference}`, reason }, deps.clock()));
+    return redirectTo(reply, `/console/orders/${encodeURIComponent(orderId)}`, accepted ? 'change-accepted' : 'cancelled-with-refund', reference);
   });
 }

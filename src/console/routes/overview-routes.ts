@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { noticeOf, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
+import { sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
+import { noticeOf } from '../notices.js';
 import { overviewPage } from '../pages/overview-page.js';
 import type { RequestTally } from '../request-tally.js';
 

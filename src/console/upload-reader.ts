@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import { checkFirstField, CsrfRefusal, csrfPending } from './csrf-check.js';
+
+/** An uploaded orders or changes file may be far larger than an API request. */
+export const UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
+
+/** What the upload form may send besides its file: a token, a kind, a checkbox, and little else. */
+export const UPLOAD_LIMITS = {
+  fieldNameSize: 100, fieldSize: 1024, fields: 8, files: 1, parts: 10, headerPairs: 20, fileSize: UPLOAD_LIMIT_BYTES,
+};
+
+export interface Upload {
+  fields: Map<string, string>;
+  /** The file as received, on disk; null when the form sent none or an empty one. */
+  file: { path: string; name: string; bytes: number } | null;
+  /** Removes what was written for the upload (the import removes its file itself once done). */
+  discard(): Promise<void>;
+}
+
+/**
+ * Reads the upload form part by part as it arrives (@fastify/multipart): the first part must be the
+ * CSRF token unless the header carried it, and nothing after it is read otherwise; the file (field
+ * `file`) goes to a temporary file as it streams in, never whole into memory.
+ */
+export async function receiveUpload(request: FastifyRequest): Promise<Upload> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'airorder-upload-'));
+  const discard = () => fs.promises.rm(dir, { recursive: true, force: true });
+  const fields = new Map<string, string>();
+  let file: Upload['file'] = null;
+  try {
+    let first = true;
+    for await (const part of request.parts()) {
+      if (first && csrfPending(request)) {
+        const value = part.type === 'field' && typeof part.value === 'string' ? part.value : '';
+        if (!checkFirstField(request, part.fieldname, value)) throw new CsrfRefusal();
+      }
+      first = false;
+      if (part.type === 'field') {
+        fields.set(part.fieldname, String(part.value));
+      } else if (part.fieldname === 'file' && file === null) {
+        const target = path.join(dir, 'upload');
+        await pipeline(part.file, fs.createWriteStream(target));
+        const bytes = (await fs.promises.stat(target)).size;
+        file = bytes > 0 ? { path: target, name: part.filename, bytes } : null;
+      } else {
+        part.file.resume();
+      }
+    }
+    if (csrfPending(request)) throw new CsrfRefusal();
+  } catch (error) {
+    await discard();
+    throw error;
+  }
+  return { fields, file, discard };
+}
