@@ -3,7 +3,14 @@ import { currencyExponent } from './currencies.js';
 /** An amount in the currency's minor units (cents, fils, yen). Always a safe integer. */
 export type Minor = number;
 
-const DECIMAL = /^(\d{1,15})(?:\.(\d{1,4}))?$/;
+/**
+ * The most minor units an amount, or any sum of amounts, may come to: 2^53 - 1, the last integer
+ * before a JavaScript number starts skipping integers. Past it, sums would no longer be exact.
+ */
+export const LARGEST_MINOR: Minor = Number.MAX_SAFE_INTEGER;
+
+// Any number of integer digits: whether the amount fits is decided in minor units (a safe integer), not by its length.
+const DECIMAL = /^(\d+)(?:\.(\d{1,4}))?$/;
 
 /**
  * Reads a decimal string such as "570.50" into minor units, by string manipulation only, so no
@@ -18,6 +25,15 @@ export function parseAmount(text: string, currency: string): Minor | null {
   if (fraction.length > exponent) return null;
   const minor = Number(match[1] + fraction.padEnd(exponent, '0'));
   return Number.isSafeInteger(minor) ? minor : null;
+}
+
+/**
+ * Whether parseAmount refused `text` only because it is too large: well formed, with no more than
+ * the currency's decimals, but more than LARGEST_MINOR. Lets the error say so.
+ */
+export function isTooLargeAmount(text: string, currency: string): boolean {
+  const match = DECIMAL.exec(text);
+  return match !== null && (match[2] ?? '').length <= currencyExponent(currency) && parseAmount(text, currency) === null;
 }
 
 /** Writes minor units with exactly the currency's decimals: 57050 EUR → "570.50", 1200 JPY → "1200". */
