@@ -55,7 +55,7 @@ export function amount(value: unknown, path: FieldPath, currency: string): Minor
   if (minor === null) {
     const got = JSON.stringify(value.slice(0, 80));
     if (isTooLargeAmount(value, currency)) {
-      throw new FieldError(path, `must be at most ${formatAmount(LARGEST_MINOR, currency)} ${currency} (2^53 - 1 minor units), got ${got}`);
+      throw new FieldError(path, `must be at most ${formatAmount(LARGEST_MINOR, currency)} ${currency} (${LARGEST_MINOR} minor units), got ${got}`);
     }
     throw new FieldError(path, `must be a non-negative decimal with at most the decimals of ${currency}, got ${got}`);
   }

@@ -1,5 +1,5 @@
 import { isKnownCurrency } from '../domain/currencies.js';
-import { splitEvenly } from '../domain/money.js';
+import { LARGEST_MINOR, splitEvenly } from '../domain/money.js';
 import { couponTotal, ticketTotal, unsafeOrderSum, unsafeSumProblem } from '../domain/order-sums.js';
 import {
   BOOKING_STATUSES, COUPON_STATUSES, PASSENGER_TYPES,
@@ -44,7 +44,7 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
   // docs/contract.md §6: one coupon per segment. A changed flight moves its coupon, so every flight needs one.
   const uncovered = segments.find((segment) => !coupons.some((coupon) => coupon.segmentId === segment.segmentId));
   if (uncovered) throw new FieldError(child(path, 'coupons'), `has no coupon for segment ${uncovered.segmentId}: a ticket has one coupon per segment of its booking`);
-  if (withValue && Number.isSafeInteger(total) && couponTotal(coupons) !== total) {
+  if (withValue && total <= LARGEST_MINOR && couponTotal(coupons) !== total) {
     throw new FieldError(child(path, 'coupons'), 'values must sum to baseFare + taxes');
   }
   return {

@@ -5,6 +5,11 @@ import type { Booking, Coupon, Order } from './order.js';
 // so an order is refused at import if any of them would not (`unsafeOrderSum`), and the code that
 // adds amounts up (sumMinor) can treat passing it as a bug.
 
+/** Written `!(sum <= …)` so that a NaN (a stored value that is not a number) counts as past it too. */
+function past(sum: Minor): boolean {
+  return !(sum <= LARGEST_MINOR);
+}
+
 /** A ticket's total, which its coupons share or must add up to. */
 export function ticketTotal(baseFare: Minor, taxes: Minor): Minor {
   return baseFare + taxes;
@@ -40,8 +45,8 @@ function atTicket(sum: UnsafeSum['sum'], passenger: number): UnsafeSum {
 /**
  * The sums the service takes over one booking, checked in the order they build on one another:
  * the booking's largest refund (every coupon open), or where a sum passes LARGEST_MINOR. Amounts are
- * non-negative safe integers, so a sum is exact until it passes the bound, and a float sum past the
- * bound never rounds back below it: comparing each partial sum is enough. No allocation unless one passes.
+ * non-negative integers within the bound, which is a safe integer, so a sum is exact until it passes
+ * the bound, and a sum past it never rounds back below it: comparing each partial sum is enough. No allocation unless one passes.
  */
 export function bookingSum(booking: Booking): Minor | UnsafeSum {
   let total = 0;
@@ -49,11 +54,11 @@ export function bookingSum(booking: Booking): Minor | UnsafeSum {
   for (let index = 0; index < passengers.length; index += 1) {
     const ticket = passengers[index]!.ticket;
     if (!ticket) continue;
-    if (!Number.isSafeInteger(ticketTotal(ticket.baseFare, ticket.taxes))) return atTicket('ticket', index);
+    if (past(ticketTotal(ticket.baseFare, ticket.taxes))) return atTicket('ticket', index);
     const coupons = couponTotal(ticket.coupons);
-    if (!Number.isSafeInteger(coupons)) return atTicket('coupons', index);
+    if (past(coupons)) return atTicket('coupons', index);
     total += coupons;
-    if (!Number.isSafeInteger(total)) return atTicket('booking', index);
+    if (past(total)) return atTicket('booking', index);
   }
   return total;
 }
@@ -69,14 +74,14 @@ export function unsafeOrderSum(order: Order): UnsafeSum | null {
     const sum = bookingSum(order.bookings[index]!);
     if (typeof sum !== 'number') return { ...sum, path: ['bookings', index, ...sum.path] };
     total += sum;
-    if (!Number.isSafeInteger(total)) return { sum: 'order', path: ['bookings', index] };
+    if (past(total)) return { sum: 'order', path: ['bookings', index] };
   }
   return null;
 }
 
 /** What is wrong, in the words of an import error, to follow the field path of `unsafe`. */
 export function unsafeSumProblem(unsafe: UnsafeSum, currency: string): string {
-  const limit = `more than ${formatAmount(LARGEST_MINOR, currency)} ${currency} (2^53 - 1 minor units), the largest sum the service keeps exact`;
+  const limit = `more than ${formatAmount(LARGEST_MINOR, currency)} ${currency} (${LARGEST_MINOR} minor units), the largest sum the service keeps exact`;
   switch (unsafe.sum) {
     case 'ticket': return `has baseFare + taxes of ${limit}`;
     case 'coupons': return `values add up to ${limit}`;
