@@ -72,6 +72,7 @@ export function buildCli(): Command {
     .description('Air order servicing: the agency API and the operator\'s tools.')
     .addOption(new Option('--database-url <url>', 'sqlite:PATH or postgres://user:password@host:port/database').env('DATABASE_URL'))
     .option('--json', 'print results as JSON (commands that print JSON anyway are unchanged)')
+    .option('--verbose', 'on an unexpected failure, print where it happened (the stack trace) as well')
     .showHelpAfterError('(run airorder --help for usage)');
   const global = (): GlobalOptions => program.opts<GlobalOptions>();
 
@@ -171,18 +172,26 @@ export function buildCli(): Command {
   return program;
 }
 
-/** Known failures print one line that says what to do; anything else is a bug and shows its stack. */
+/**
+ * Every failure prints one line. Known ones (a bad record, a bad flag, a missing file) say what to
+ * fix; anything else is a bug or an unforeseen state, and `--verbose` adds its stack trace for a
+ * bug report, which bad input must never need.
+ */
 export async function runCli(argv: string[]): Promise<void> {
+  const program = buildCli();
   try {
-    await buildCli().parseAsync(argv);
+    await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof DocumentError || error instanceof AdminError || error instanceof ConfigError) {
       process.stderr.write(`error: ${error.message}\n`);
     } else if (isSystemError(error)) {
       // The system refused a file (missing, a directory, not readable): its message says which.
       process.stderr.write(`error: ${(error as Error).message}\n`);
+    } else if (program.opts<GlobalOptions>().verbose) {
+      process.stderr.write(`error: ${(error as Error | null)?.stack ?? String(error)}\n`);
     } else {
-      process.stderr.write(`error: ${(error as Error).stack ?? String(error)}\n`);
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      process.stderr.write(`error: ${message} (unexpected: run again with --verbose to see where it happened)\n`);
     }
     process.exitCode = 1;
   }

@@ -6,6 +6,7 @@ import type { Store } from '../store/store.js';
 export interface GlobalOptions {
   databaseUrl?: string;
   json?: boolean;
+  verbose?: boolean;
 }
 
 export function configFrom(options: GlobalOptions, extra: Parameters<typeof loadConfig>[1] = {}): Config {

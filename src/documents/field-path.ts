@@ -14,3 +14,10 @@ export function pathText(path: FieldPath): string {
   const parent = pathText(path.parent);
   return typeof path.key === 'number' ? `${parent}[${path.key}]` : parent ? `${parent}.${path.key}` : path.key;
 }
+
+/** A path given as its keys, such as `['bookings', 0, 'passengers']`: how the domain names a place in an order. */
+export function pathOf(keys: readonly (string | number)[]): FieldPath {
+  let path: FieldPath = '';
+  for (const key of keys) path = child(path, key);
+  return path;
+}

@@ -1,4 +1,4 @@
-import { parseAmount, type Minor } from '../domain/money.js';
+import { formatAmount, isTooLargeAmount, LARGEST_MINOR, parseAmount, type Minor } from '../domain/money.js';
 import { FieldError } from './document-error.js';
 import { child, type FieldPath } from './field-path.js';
 
@@ -52,7 +52,13 @@ export function instantTime(value: unknown, path: FieldPath): number {
 export function amount(value: unknown, path: FieldPath, currency: string): Minor {
   if (typeof value !== 'string') throw new FieldError(path, 'must be a decimal string such as "450.00"');
   const minor = parseAmount(value, currency);
-  if (minor === null) throw new FieldError(path, `must be a non-negative decimal with at most the decimals of ${currency}, got ${JSON.stringify(value)}`);
+  if (minor === null) {
+    const got = JSON.stringify(value.slice(0, 80));
+    if (isTooLargeAmount(value, currency)) {
+      throw new FieldError(path, `must be at most ${formatAmount(LARGEST_MINOR, currency)} ${currency} (${LARGEST_MINOR} minor units), got ${got}`);
+    }
+    throw new FieldError(path, `must be a non-negative decimal with at most the decimals of ${currency}, got ${got}`);
+  }
   return minor;
 }
 

@@ -1,11 +1,12 @@
 import { isKnownCurrency } from '../domain/currencies.js';
-import { splitEvenly, sumMinor } from '../domain/money.js';
+import { LARGEST_MINOR, splitEvenly } from '../domain/money.js';
+import { couponTotal, ticketTotal, unsafeOrderSum, unsafeSumProblem } from '../domain/order-sums.js';
 import {
   BOOKING_STATUSES, COUPON_STATUSES, PASSENGER_TYPES,
   type Booking, type Coupon, type Order, type Passenger, type Segment, type Ticket,
 } from '../domain/order.js';
 import { FieldError } from './document-error.js';
-import { child, pathText, type FieldPath } from './field-path.js';
+import { child, pathOf, pathText, type FieldPath } from './field-path.js';
 import { amount, array, object, oneOf, text, unique } from './field-readers.js';
 import { readSegment } from './segment-reader.js';
 
@@ -18,7 +19,9 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
   const raw = object(value, path);
   const baseFare = amount(raw.baseFare, child(path, 'baseFare'), currency);
   const taxes = amount(raw.taxes, child(path, 'taxes'), currency);
-  const total = sumMinor([baseFare, taxes]);
+  // Checked with the order's other sums (unsafeOrderSum in readOrderDocument); split or compared before then, a
+  // total past the bound gives wrong shares or a wrong comparison, never an exception, and the order is refused.
+  const total = ticketTotal(baseFare, taxes);
   const segmentIds = new Set(segments.map((segment) => segment.segmentId));
   const rawCoupons = array(raw.coupons, child(path, 'coupons'), 1, 16).map((coupon, index) => object(coupon, child(child(path, 'coupons'), index)));
 
@@ -41,7 +44,7 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
   // docs/contract.md §6: one coupon per segment. A changed flight moves its coupon, so every flight needs one.
   const uncovered = segments.find((segment) => !coupons.some((coupon) => coupon.segmentId === segment.segmentId));
   if (uncovered) throw new FieldError(child(path, 'coupons'), `has no coupon for segment ${uncovered.segmentId}: a ticket has one coupon per segment of its booking`);
-  if (withValue && sumMinor(coupons.map((coupon) => coupon.value)) !== total) {
+  if (withValue && total <= LARGEST_MINOR && couponTotal(coupons) !== total) {
     throw new FieldError(child(path, 'coupons'), 'values must sum to baseFare + taxes');
   }
   return {
@@ -115,10 +118,14 @@ export function readOrderDocument(value: unknown): Order {
   const bookings = array(raw.bookings, 'bookings', 1, 20).map((booking, index) => readBooking(booking, child('bookings', index), currency));
   unique(bookings.map((booking) => booking.reference), 'bookings', 'gdsBookingReference');
   checkTicketNumbers(bookings);
-  return {
+  const order: Order = {
     orderId: text(raw.orderId, 'orderId', ORDER_ID, 'must be 1 to 64 letters, digits or - _ . /'),
     agencyId: text(raw.agencyId, 'agencyId', AGENCY_ID, 'must be 1 to 64 characters without surrounding spaces'),
     currency,
     bookings,
   };
+  // Refused here, before anything is stored, rather than when a later change or refund adds the amounts up.
+  const unsafe = unsafeOrderSum(order);
+  if (unsafe) throw new FieldError(pathOf(unsafe.path), unsafeSumProblem(unsafe, currency));
+  return order;
 }

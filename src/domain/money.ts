@@ -3,7 +3,16 @@ import { currencyExponent } from './currencies.js';
 /** An amount in the currency's minor units (cents, fils, yen). Always a safe integer. */
 export type Minor = number;
 
-const DECIMAL = /^(\d{1,15})(?:\.(\d{1,4}))?$/;
+/**
+ * The most minor units an amount, or any sum the service takes over an order's amounts, may come
+ * to: 2^53 - 1, the last integer before a JavaScript number starts skipping integers, so that every
+ * such sum is exact. Imports refuse what passes it (order-sums.ts). Never more than
+ * Number.MAX_SAFE_INTEGER: the checks rely on sums being exact up to it.
+ */
+export const LARGEST_MINOR: Minor = Number.MAX_SAFE_INTEGER;
+
+// Any number of integer digits: whether the amount fits is decided in minor units (a safe integer), not by its length.
+const DECIMAL = /^(\d+)(?:\.(\d{1,4}))?$/;
 
 /**
  * Reads a decimal string such as "570.50" into minor units, by string manipulation only, so no
@@ -17,7 +26,16 @@ export function parseAmount(text: string, currency: string): Minor | null {
   const fraction = match[2] ?? '';
   if (fraction.length > exponent) return null;
   const minor = Number(match[1] + fraction.padEnd(exponent, '0'));
-  return Number.isSafeInteger(minor) ? minor : null;
+  return minor <= LARGEST_MINOR ? minor : null;
+}
+
+/**
+ * Whether parseAmount refused `text` only because it is too large: well formed, with no more than
+ * the currency's decimals, but more than LARGEST_MINOR. Lets the error say so.
+ */
+export function isTooLargeAmount(text: string, currency: string): boolean {
+  const match = DECIMAL.exec(text);
+  return match !== null && (match[2] ?? '').length <= currencyExponent(currency) && parseAmount(text, currency) === null;
 }
 
 /** Writes minor units with exactly the currency's decimals: 57050 EUR → "570.50", 1200 JPY → "1200". */
@@ -31,12 +49,15 @@ export function formatAmount(minor: Minor, currency: string): string {
 
 /**
  * The wire form of an amount: a JSON number. Parsing the exact decimal text yields the double
- * closest to the decimal value, which JSON serialisation prints back as the same decimal.
+ * closest to the decimal value, which JSON serialisation prints back as the same decimal when it
+ * has at most 15 significant digits (below 10^15 minor units); beyond, doubles are too far apart
+ * for every decimal, and the nearest one may print with its last digit changed.
  */
 export function toWireAmount(minor: Minor, currency: string): number {
   return Number(formatAmount(minor, currency));
 }
 
+/** Throws past a safe integer; a bug, since imports refuse orders whose sums could get there (order-sums.ts). */
 export function sumMinor(amounts: readonly Minor[]): Minor {
   let total = 0;
   for (const amount of amounts) total += amount;

@@ -1,7 +1,9 @@
 import { readChangeDocument, type ChangeDocument } from '../documents/change-document.js';
 import { DocumentError } from '../documents/document-error.js';
 import { readEach, type RawRecord } from '../documents/document-reader.js';
+import { pathOf, pathText } from '../documents/field-path.js';
 import { inDetectionOrder, pendingChanges } from '../domain/booking-outcome.js';
+import { bookingSum, unsafeSumProblem } from '../domain/order-sums.js';
 import type { AirlineChange, Booking } from '../domain/order.js';
 import type { Actor, AuditEvent } from '../store/repositories/audit-repository.js';
 import { bookingKey, type BookingKey } from '../store/stored-shapes.js';
@@ -113,6 +115,13 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     if (!booking) {
       if (!await tx.orders.row(document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
       throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`);
+    }
+    // Imports refuse such amounts, but an order stored before they did may hold them: the refund quote
+    // below would overflow. Refused like any bad record, so nothing of the file is stored.
+    const sum = bookingSum(booking);
+    if (typeof sum !== 'number') {
+      throw new DocumentError(label, 'orderId', `${document.orderId} was stored before imports bounded its amounts: in booking ${booking.reference}, `
+        + `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.currency)}; correct the order and import it again (orders import --upsert)`);
     }
     const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
     if (status === 'PENDING') checkAgainstBooking(document, booking, label);

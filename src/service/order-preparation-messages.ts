@@ -15,4 +15,4 @@ export type FromPreparer =
   | { type: 'batch'; orders: PreparedOrder[]; bytesRead: number }
   | { type: 'done' }
   | { type: 'document-error'; record: string; field: string; problem: string }
-  | { type: 'failed'; message: string; code?: string };
+  | { type: 'failed'; message: string; code?: string; stack?: string };

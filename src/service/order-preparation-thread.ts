@@ -12,8 +12,9 @@ export interface PreparedInput {
   bytesRead(): number;
 }
 
-function failure(message: string, code?: string): Error {
-  return Object.assign(new Error(message), code ? { code } : {});
+/** The thread's error again on this side; its own stack, where the thread sent one, says where it happened. */
+function failure(message: string, code?: string, stack?: string): Error {
+  return Object.assign(new Error(message), code ? { code } : {}, stack ? { stack } : {});
 }
 
 /**
@@ -52,7 +53,7 @@ export function preparedInThread(file: string): PreparedInput {
           case 'document-error':
             throw new DocumentError(message.record, message.field, message.problem);
           case 'failed':
-            throw failure(message.message, message.code);
+            throw failure(message.message, message.code, message.stack);
         }
       }
     } finally {

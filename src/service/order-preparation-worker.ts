@@ -37,7 +37,8 @@ try {
 } catch (error) {
   post(error instanceof DocumentError
     ? { type: 'document-error', record: error.record, field: error.field, problem: error.problem }
-    : { type: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as NodeJS.ErrnoException | null)?.code });
+    : { type: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as NodeJS.ErrnoException | null)?.code,
+      stack: error instanceof Error ? error.stack : undefined });
 } finally {
   input.destroy();
 }

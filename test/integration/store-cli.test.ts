@@ -13,7 +13,8 @@ import { sql } from 'kysely';
 import { loadConfig } from '../../src/config.js';
 import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
-import { change, segment, simpleOrder } from '../helpers/documents.js';
+import { booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
+import { snapshotAllTables } from '../helpers/table-rows.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
 
 const run = promisify(execFile);
@@ -183,4 +184,45 @@ test(`every operator command works on ${testStoreKind()}`, async () => {
   assert.match(summary.token, /^aot_/);
   const demoOrder = JSON.parse((await airorder(['orders', 'show', 'DEMO-000003'])).stdout);
   assert.equal(demoOrder.agencyId, 'DEMO01');
+});
+
+test(`amounts whose sums would pass 2^53 - 1 minor units are refused in one line, storing nothing, on ${testStoreKind()}`, async () => {
+  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  try {
+    const limit = 'more than 90071992547409.91 EUR (9007199254740991 minor units), the largest sum the service keeps exact';
+    const ticket = (ticketNumber: string, baseFare: string, taxes: string) => ({ ticketNumber, baseFare, taxes, coupons: [{ segmentId: 'S1' }] });
+    const twoTickets = (orderId: string, reference: string, fare: string) => order(orderId, 'AGS1', 'EUR', [booking(reference, [segment('S1')], [
+      passenger('P1', ticket('2200000000911', fare, '0.00')),
+      passenger('P2', ticket('2200000000912', fare, '0.00')),
+    ])]);
+    const before = await snapshotAllTables(store.db);
+    const tooMuch = await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '90071992547409.91')));
+    assert.equal(tooMuch.code, 1);
+    assert.equal(tooMuch.stderr, `error: line 1: bookings[0].passengers[1].ticket brings the tickets of its booking to ${limit}\n`);
+    const halves = order('ORD-HALF', 'AGS1', 'EUR', [booking('HALF01', [segment('S1')], [passenger('P1', ticket('2200000000901', '45035996273704.96', '45035996273704.96'))])]);
+    const tooMuchTicket = await airorder(['orders', 'import', '-'], JSON.stringify([halves]));
+    assert.equal(tooMuchTicket.code, 1);
+    assert.equal(tooMuchTicket.stderr, `error: record 1: bookings[0].passengers[0].ticket has baseFare + taxes of ${limit}\n`);
+    assert.deepEqual(await snapshotAllTables(store.db), before);
+
+    // An order stored before imports bounded amounts (written here through SQL): changes import refuses the file.
+    assert.equal((await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-OLD', 'OLD001', '1.00')))).code, 0);
+    const { rows: [row] } = await sql<{ passengers: string }>`select passengers from bookings where order_id = 'ORD-OLD'`.execute(store.db);
+    const passengers = JSON.parse(row!.passengers) as { ticket: { baseFare: number; coupons: { value: number }[] } }[];
+    for (const { ticket: stored } of passengers) {
+      stored.baseFare = Number.MAX_SAFE_INTEGER;
+      stored.coupons[0]!.value = Number.MAX_SAFE_INTEGER;
+    }
+    await sql`update bookings set passengers = ${JSON.stringify(passengers)} where order_id = 'ORD-OLD'`.execute(store.db);
+    const stored = await snapshotAllTables(store.db);
+    const changed = await airorder(['changes', 'import', '-'], JSON.stringify([
+      change('AIC-FINE', 'ORD-S2', 'STO002', ['S1'], [segment('S1B', 1, 14)]),
+      change('AIC-OLD', 'ORD-OLD', 'OLD001', ['S1'], [], 'FLIGHT_CANCELLATION'),
+    ]));
+    assert.equal(changed.code, 1);
+    assert.equal(changed.stderr, `error: record 2: orderId ORD-OLD was stored before imports bounded its amounts: in booking OLD001, passengers[1].ticket brings the tickets of its booking to ${limit}; correct the order and import it again (orders import --upsert)\n`);
+    assert.deepEqual(await snapshotAllTables(store.db), stored);
+  } finally {
+    await store.close();
+  }
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatAmount, parseAmount, splitEvenly, sumMinor, toWireAmount } from '../../src/domain/money.js';
+import { formatAmount, isTooLargeAmount, parseAmount, splitEvenly, sumMinor, toWireAmount } from '../../src/domain/money.js';
 
 describe('parseAmount', () => {
   test('reads decimal strings into minor units per currency exponent', () => {
@@ -38,6 +38,17 @@ describe('parseAmount', () => {
   test('rejects amounts beyond safe integers', () => {
     assert.equal(parseAmount('999999999999999.999', 'KWD'), null);
     assert.equal(parseAmount('999999999999999', 'JPY'), 999999999999999);
+  });
+
+  test('reads up to 2^53 - 1 minor units whatever the number of digits, and says when an amount is only too large', () => {
+    assert.equal(parseAmount('9007199254740991', 'JPY'), Number.MAX_SAFE_INTEGER);
+    assert.equal(parseAmount('90071992547409.91', 'EUR'), Number.MAX_SAFE_INTEGER);
+    assert.equal(parseAmount('00090071992547409.91', 'EUR'), Number.MAX_SAFE_INTEGER);
+    assert.equal(parseAmount('9007199254740992', 'JPY'), null);
+    assert.equal(parseAmount('90071992547409.92', 'EUR'), null);
+    assert.equal(isTooLargeAmount('90071992547409.92', 'EUR'), true);
+    assert.equal(isTooLargeAmount('1'.padEnd(400, '0'), 'EUR'), true);
+    for (const text of ['90071992547409.91', '1e400', '-0', '1.005', '90071992547409.921']) assert.equal(isTooLargeAmount(text, 'EUR'), false, text);
   });
 
   test('throws on an unknown currency', () => {
