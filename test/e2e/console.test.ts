@@ -5,7 +5,8 @@
  * in the timeline, redeliver a failed webhook, upload an import with an error and one followed as it runs, sign out; forged
  * forms, the cookie against the API, the token against the console, sign-in limits. axe-core,
  * injected into every page, finds no serious or critical violation; no request leaves loopback;
- * each page's screenshot is written to docs/console/ (shown in docs/console.md).
+ * each page is photographed: into a temporary folder in a test run, so that `npm test` leaves the
+ * checkout as it was, and into docs/console/ (shown in docs/console.md) by `npm run screenshots`.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -28,7 +29,9 @@ const missing = !fs.existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
 const skip = missing && !inCi ? `${CHROMIUM} not found: install it with "apt-get install -y chromium" to run the console test` : false;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const SHOTS = path.join(PROJECT_ROOT, 'docs', 'console');
+const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs'
+  ? path.join(PROJECT_ROOT, 'docs', 'console')
+  : fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-console-shots-'));
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'a long console password';
@@ -103,6 +106,7 @@ before(async () => {
 after(async () => {
   await context?.close();
   if (profile) fs.rmSync(profile, { recursive: true, force: true });
+  if (!SHOTS.startsWith(PROJECT_ROOT)) fs.rmSync(SHOTS, { recursive: true, force: true });
   await dispatcher?.stop(1000);
   await receiver?.close();
   await service?.close();
