@@ -2,8 +2,9 @@ import { formatAmount, LARGEST_MINOR, type Minor } from './money.js';
 import type { Booking, Coupon, Order } from './order.js';
 
 // Every sum the service takes over an order's amounts must stay within LARGEST_MINOR to be exact,
-// so an order is refused at import if any of them would not (`unsafeOrderSum`), and the code that
-// adds amounts up (sumMinor) can treat passing it as a bug.
+// in integer minor units and as a JSON number on the wire (money.ts), so an order is refused at
+// import if any of them would not (`unsafeOrderSum`), and the code that adds amounts up (sumMinor)
+// can treat passing Number.MAX_SAFE_INTEGER, far above it, as a bug.
 
 /** Written `!(sum <= …)` so that a NaN (a stored value that is not a number) counts as past it too. */
 function past(sum: Minor): boolean {
@@ -44,9 +45,10 @@ function atTicket(sum: UnsafeSum['sum'], passenger: number): UnsafeSum {
 
 /**
  * The sums the service takes over one booking, checked in the order they build on one another:
- * the booking's largest refund (every coupon open), or where a sum passes LARGEST_MINOR. Amounts are
- * non-negative integers within the bound, which is a safe integer, so a sum is exact until it passes
- * the bound, and a sum past it never rounds back below it: comparing each partial sum is enough. No allocation unless one passes.
+ * the booking's largest refund (every coupon open), or where a sum passes LARGEST_MINOR. Amounts read
+ * by an import are non-negative integers within the bound, less than half of 2^53, so each partial
+ * sum is exact at least until one step past the bound, and a sum past it never rounds back below it
+ * (a stored order may hold larger values): comparing each partial sum is enough. No allocation unless one passes.
  */
 export function bookingSum(booking: Booking): Minor | UnsafeSum {
   let total = 0;

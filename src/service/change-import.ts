@@ -116,8 +116,9 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
       if (!await tx.orders.row(document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
       throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`);
     }
-    // Imports refuse such amounts, but an order stored before they did may hold them: the refund quote
-    // below would overflow. Refused like any bad record, so nothing of the file is stored.
+    // Imports refuse such amounts, but an order stored before they did (or before the bound came down
+    // to what a JSON number keeps exact) may hold them: the refund quote below would overflow, or not
+    // be exact on the wire. Refused like any bad record, so nothing of the file is stored.
     const sum = bookingSum(booking);
     if (typeof sum !== 'number') {
       throw new DocumentError(label, 'orderId', `${document.orderId} was stored before imports bounded its amounts: in booking ${booking.reference}, `

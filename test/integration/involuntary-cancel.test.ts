@@ -115,6 +115,34 @@ test('KWD: three decimals in RefundText, exact JSON numbers, trailing zero kept 
     [['2291234567890', 135375, 'KWD'], ['2291234567891', 120500, 'KWD'], ['2291234567892', 1, 'KWD']]);
 });
 
+test('the largest refund a booking can have, in EUR, JPY and KWD: RefundAmount and RefundPaxWiseFare are the decimals imported, on the wire', async () => {
+  // Two tickets adding up to the import's bound, 999999999999999 minor units, each its own decimal.
+  const cases = [
+    { currency: 'EUR', first: '5000000000000.00', second: '4999999999999.99', firstWire: '5000000000000', total: '9999999999999.99' },
+    { currency: 'JPY', first: '500000000000000', second: '499999999999999', firstWire: '500000000000000', total: '999999999999999' },
+    { currency: 'KWD', first: '500000000000.000', second: '499999999999.999', firstWire: '500000000000', total: '999999999999.999' },
+  ];
+  for (const { currency, first, second, firstWire, total } of cases) {
+    const zero = currency === 'JPY' ? '0' : currency === 'EUR' ? '0.00' : '0.000';
+    await service.importOrders([order(`ORD-MAX-${currency}`, 'AG1', currency, [booking('MAX001', [segment('S1')], [
+      passenger('P1', { ticketNumber: '2291234567900', baseFare: first, taxes: zero, coupons: [{ segmentId: 'S1' }] }),
+      passenger('P2', { ticketNumber: '2291234567901', baseFare: second, taxes: zero, coupons: [{ segmentId: 'S1', value: second }] }),
+    ])])]);
+    await service.importChanges([cancelChange(`MAX-${currency}`, `ORD-MAX-${currency}`, 'MAX001')]);
+    const { rs, text } = await involuntaryCancel(`ORD-MAX-${currency}`, ['MAX001']);
+    const [item] = rs.Result;
+    assert.equal(item.Status, 'SUCCESS', text);
+    assert.equal(item.RefundText, `TicketNumber:2291234567900 QuoteType:FULL RefundAmount:${first} TicketNumber:2291234567901 QuoteType:FULL RefundAmount:${second}`);
+    // The JSON text itself: each number as an agency's parser reads it.
+    assert.ok(text.includes(`"RefundAmount":${total},`), text);
+    assert.ok(text.includes(`"RefundPaxWiseFare":[{"TicketNumber":"2291234567900","Amount":${firstWire}},{"TicketNumber":"2291234567901","Amount":${second}}]`), text);
+    assert.equal(String(item.RefundAmount), total);
+    assertConsistent(item, currency);
+    assert.deepEqual((await refundRows(service, `ORD-MAX-${currency}`)).map((row) => [row.ticket_number, row.amount_minor]),
+      [['2291234567900', 500_000_000_000_000], ['2291234567901', 499_999_999_999_999]]);
+  }
+});
+
 test('a USED coupon: PARTIAL, only the OPEN coupons refunded, the used one stays USED', async () => {
   await service.importOrders([order('ORD-I4', 'AG1', 'EUR', [booking('ABC123', [segment('S1', 1), segment('S2', 8)], [
     passenger('P1', { ticketNumber: '2201234567890', baseFare: '450.00', taxes: '120.50',

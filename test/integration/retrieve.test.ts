@@ -209,6 +209,33 @@ describe('AirOrderRetrieve: the order as it stands', () => {
     assert.match(kwd.text, /"BaseFare":100\.125,"Taxes":0\.001/);
   });
 
+  test('the import\'s bound and the wire agree: the largest amount in EUR, JPY and KWD comes back as the decimal imported', async () => {
+    const cases = [
+      { currency: 'EUR', largest: '9999999999999.99', zero: '0.00' },
+      { currency: 'JPY', largest: '999999999999999', zero: '0' },
+      { currency: 'KWD', largest: '999999999999.999', zero: '0.000' },
+    ];
+    for (const { currency, largest, zero } of cases) {
+      await service.importOrders([order(`ORD-BOUND-${currency}`, 'AG1', currency, [booking('BOUND1', [segment('S1')], [passenger('P1', {
+        ticketNumber: '2201234567899', baseFare: largest, taxes: zero, coupons: [{ segmentId: 'S1' }],
+      })])])]);
+      await service.importChanges([change(`C-BOUND-${currency}`, `ORD-BOUND-${currency}`, 'BOUND1', ['S1'], [], 'FLIGHT_CANCELLATION')]);
+      const read = await service.post(PATH, retrieveRQ(`ORD-BOUND-${currency}`, ['BOUND1']), bearer(token));
+      assert.equal(read.status, 200, read.text);
+      // The JSON text itself, byte for byte: fares, coupon value and the refund quote.
+      assert.ok(read.text.includes(`"Ticket":{"TicketNumber":"2201234567899","BaseFare":${largest},"Taxes":0,"Coupons":[{"SegmentID":"S1","Status":"OPEN","Value":${largest}}]}`), read.text);
+      assert.ok(read.text.includes(`"RefundQuote":{"Amount":${largest},"QuoteType":"FULL","Tickets":[{"TicketNumber":"2201234567899","Amount":${largest}}]}`), read.text);
+      assert.equal(String(read.body.OrderViewRS.Order.Bookings[0].Passengers[0].Ticket.BaseFare), largest);
+      // And one minor unit more is refused at import, storing nothing.
+      const oneMore = currency === 'EUR' ? '10000000000000.00' : currency === 'JPY' ? '1000000000000000' : '1000000000000.000';
+      await assert.rejects(service.importOrders([order(`ORD-PAST-${currency}`, 'AG1', currency, [booking('PAST01', [segment('S1')], [passenger('P1', {
+        ticketNumber: '2201234567899', baseFare: oneMore, taxes: zero, coupons: [{ segmentId: 'S1' }],
+      })])])]), new RegExp(`must be at most ${largest.replace('.', '\\.')} ${currency} \\(999999999999999 minor units\\)`));
+      const missing = await service.post(PATH, retrieveRQ(`ORD-PAST-${currency}`, ['PAST01']), bearer(token));
+      assert.equal(missing.status, 404, missing.text);
+    }
+  });
+
   test('after the operations it shows their effects: refunds, the new itinerary, changes ACCEPTED, CANCELED and CLOSED', async () => {
     await service.importOrders([
       simpleOrder('ORD-OPS', 'AG1', 'REF001', '2201234567894'),

@@ -186,42 +186,63 @@ test(`every operator command works on ${testStoreKind()}`, async () => {
   assert.equal(demoOrder.agencyId, 'DEMO01');
 });
 
-test(`amounts whose sums would pass 2^53 - 1 minor units are refused in one line, storing nothing, on ${testStoreKind()}`, async () => {
+test(`amounts whose sums would pass 10^15 - 1 minor units are refused in one line, storing nothing, on ${testStoreKind()}`, async () => {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
-    const limit = 'more than 90071992547409.91 EUR (9007199254740991 minor units), the largest sum the service keeps exact';
+    const limit = 'more than 9999999999999.99 EUR (999999999999999 minor units), the largest sum the service keeps exact';
+    const atMost = 'must be at most 9999999999999.99 EUR (999999999999999 minor units)';
     const ticket = (ticketNumber: string, baseFare: string, taxes: string) => ({ ticketNumber, baseFare, taxes, coupons: [{ segmentId: 'S1' }] });
     const twoTickets = (orderId: string, reference: string, fare: string) => order(orderId, 'AGS1', 'EUR', [booking(reference, [segment('S1')], [
       passenger('P1', ticket('2200000000911', fare, '0.00')),
       passenger('P2', ticket('2200000000912', fare, '0.00')),
     ])]);
     const before = await snapshotAllTables(store.db);
+    // The finding's documents: two tickets of 2^53 - 1 minor units; baseFare and taxes of half that. Each amount is past the bound.
     const tooMuch = await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '90071992547409.91')));
     assert.equal(tooMuch.code, 1);
-    assert.equal(tooMuch.stderr, `error: line 1: bookings[0].passengers[1].ticket brings the tickets of its booking to ${limit}\n`);
+    assert.equal(tooMuch.stderr, `error: line 1: bookings[0].passengers[0].ticket.baseFare ${atMost}, got "90071992547409.91"\n`);
     const halves = order('ORD-HALF', 'AGS1', 'EUR', [booking('HALF01', [segment('S1')], [passenger('P1', ticket('2200000000901', '45035996273704.96', '45035996273704.96'))])]);
     const tooMuchTicket = await airorder(['orders', 'import', '-'], JSON.stringify([halves]));
     assert.equal(tooMuchTicket.code, 1);
-    assert.equal(tooMuchTicket.stderr, `error: record 1: bookings[0].passengers[0].ticket has baseFare + taxes of ${limit}\n`);
+    assert.equal(tooMuchTicket.stderr, `error: record 1: bookings[0].passengers[0].ticket.baseFare ${atMost}, got "45035996273704.96"\n`);
+    // The same at this bound: each amount fits, their sums do not.
+    const tooMuchBooking = await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '9999999999999.99')));
+    assert.equal(tooMuchBooking.code, 1);
+    assert.equal(tooMuchBooking.stderr, `error: line 1: bookings[0].passengers[1].ticket brings the tickets of its booking to ${limit}\n`);
+    const fives = order('ORD-HALF', 'AGS1', 'EUR', [booking('HALF01', [segment('S1')], [passenger('P1', ticket('2200000000901', '5000000000000.00', '5000000000000.00'))])]);
+    const tooMuchTotal = await airorder(['orders', 'import', '-'], JSON.stringify([fives]));
+    assert.equal(tooMuchTotal.code, 1);
+    assert.equal(tooMuchTotal.stderr, `error: record 1: bookings[0].passengers[0].ticket has baseFare + taxes of ${limit}\n`);
     assert.deepEqual(await snapshotAllTables(store.db), before);
 
     // An order stored before imports bounded amounts (written here through SQL): changes import refuses the file.
     assert.equal((await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-OLD', 'OLD001', '1.00')))).code, 0);
     const { rows: [row] } = await sql<{ passengers: string }>`select passengers from bookings where order_id = 'ORD-OLD'`.execute(store.db);
-    const passengers = JSON.parse(row!.passengers) as { ticket: { baseFare: number; coupons: { value: number }[] } }[];
-    for (const { ticket: stored } of passengers) {
-      stored.baseFare = Number.MAX_SAFE_INTEGER;
-      stored.coupons[0]!.value = Number.MAX_SAFE_INTEGER;
-    }
-    await sql`update bookings set passengers = ${JSON.stringify(passengers)} where order_id = 'ORD-OLD'`.execute(store.db);
-    const stored = await snapshotAllTables(store.db);
-    const changed = await airorder(['changes', 'import', '-'], JSON.stringify([
+    const storeTickets = async (minor: number) => {
+      const passengers = JSON.parse(row!.passengers) as { ticket: { baseFare: number; coupons: { value: number }[] } }[];
+      for (const { ticket: stored } of passengers) {
+        stored.baseFare = minor;
+        stored.coupons[0]!.value = minor;
+      }
+      await sql`update bookings set passengers = ${JSON.stringify(passengers)} where order_id = 'ORD-OLD'`.execute(store.db);
+    };
+    const file = JSON.stringify([
       change('AIC-FINE', 'ORD-S2', 'STO002', ['S1'], [segment('S1B', 1, 14)]),
       change('AIC-OLD', 'ORD-OLD', 'OLD001', ['S1'], [], 'FLIGHT_CANCELLATION'),
-    ]));
-    assert.equal(changed.code, 1);
-    assert.equal(changed.stderr, `error: record 2: orderId ORD-OLD was stored before imports bounded its amounts: in booking OLD001, passengers[1].ticket brings the tickets of its booking to ${limit}; correct the order and import it again (orders import --upsert)\n`);
-    assert.deepEqual(await snapshotAllTables(store.db), stored);
+    ]);
+    const refusal = (problem: string) => `error: record 2: orderId ORD-OLD was stored before imports bounded its amounts: in booking OLD001, ${problem}; correct the order and import it again (orders import --upsert)\n`;
+    // Before any bound: two tickets of 2^53 - 1 minor units. Under the earlier bound (2^53 - 1): two of 5000000000000.00 EUR.
+    for (const [minor, problem] of [
+      [Number.MAX_SAFE_INTEGER, `passengers[0].ticket has baseFare + taxes of ${limit}`],
+      [500_000_000_000_000, `passengers[1].ticket brings the tickets of its booking to ${limit}`],
+    ] as const) {
+      await storeTickets(minor);
+      const stored = await snapshotAllTables(store.db);
+      const changed = await airorder(['changes', 'import', '-'], file);
+      assert.equal(changed.code, 1);
+      assert.equal(changed.stderr, refusal(problem));
+      assert.deepEqual(await snapshotAllTables(store.db), stored);
+    }
   } finally {
     await store.close();
   }

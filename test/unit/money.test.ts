@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatAmount, isTooLargeAmount, parseAmount, splitEvenly, sumMinor, toWireAmount } from '../../src/domain/money.js';
+import { formatAmount, isTooLargeAmount, LARGEST_MINOR, parseAmount, splitEvenly, sumMinor, toWireAmount } from '../../src/domain/money.js';
 
 describe('parseAmount', () => {
   test('reads decimal strings into minor units per currency exponent', () => {
@@ -35,20 +35,32 @@ describe('parseAmount', () => {
     }
   });
 
-  test('rejects amounts beyond safe integers', () => {
+  test('rejects amounts past the bound, whatever the currency\'s decimals', () => {
     assert.equal(parseAmount('999999999999999.999', 'KWD'), null);
-    assert.equal(parseAmount('999999999999999', 'JPY'), 999999999999999);
+    assert.equal(parseAmount('999999999999.999', 'KWD'), 999_999_999_999_999);
+    assert.equal(parseAmount('1000000000000.000', 'KWD'), null);
+    assert.equal(parseAmount('999999999999999', 'JPY'), 999_999_999_999_999);
+    assert.equal(parseAmount('1000000000000000', 'JPY'), null);
   });
 
-  test('reads up to 2^53 - 1 minor units whatever the number of digits, and says when an amount is only too large', () => {
-    assert.equal(parseAmount('9007199254740991', 'JPY'), Number.MAX_SAFE_INTEGER);
-    assert.equal(parseAmount('90071992547409.91', 'EUR'), Number.MAX_SAFE_INTEGER);
-    assert.equal(parseAmount('00090071992547409.91', 'EUR'), Number.MAX_SAFE_INTEGER);
-    assert.equal(parseAmount('9007199254740992', 'JPY'), null);
-    assert.equal(parseAmount('90071992547409.92', 'EUR'), null);
-    assert.equal(isTooLargeAmount('90071992547409.92', 'EUR'), true);
+  test('reads up to 10^15 - 1 minor units whatever the number of digits, and says when an amount is only too large', () => {
+    assert.equal(LARGEST_MINOR, 999_999_999_999_999);
+    assert.equal(parseAmount('999999999999999', 'JPY'), LARGEST_MINOR);
+    assert.equal(parseAmount('9999999999999.99', 'EUR'), LARGEST_MINOR);
+    assert.equal(parseAmount('0009999999999999.99', 'EUR'), LARGEST_MINOR);
+    assert.equal(parseAmount('1000000000000000', 'JPY'), null);
+    assert.equal(parseAmount('10000000000000.00', 'EUR'), null);
+    // The earlier bound, 2^53 - 1 minor units, is too large now.
+    assert.equal(parseAmount('90071992547409.91', 'EUR'), null);
+    assert.equal(parseAmount('9007199254740991', 'JPY'), null);
+    assert.equal(isTooLargeAmount('10000000000000.00', 'EUR'), true);
+    assert.equal(isTooLargeAmount('90071992547409.91', 'EUR'), true);
     assert.equal(isTooLargeAmount('1'.padEnd(400, '0'), 'EUR'), true);
-    for (const text of ['90071992547409.91', '1e400', '-0', '1.005', '90071992547409.921']) assert.equal(isTooLargeAmount(text, 'EUR'), false, text);
+    for (const text of ['9999999999999.99', '1e400', '-0', '1.005', '10000000000000.001']) assert.equal(isTooLargeAmount(text, 'EUR'), false, text);
+  });
+
+  test('the bound leaves sums exact: two amounts within it add up to less than 2^53', () => {
+    assert.ok(Number.isSafeInteger(LARGEST_MINOR + LARGEST_MINOR));
   });
 
   test('throws on an unknown currency', () => {
@@ -89,6 +101,33 @@ describe('toWireAmount', () => {
     assert.equal(JSON.stringify(toWireAmount(30, 'EUR')), '0.3');
     assert.equal(toWireAmount(0, 'KWD'), 0);
   });
+
+  test('prints back as the exact decimal up to the bound, in every currency', () => {
+    const wire = (minor: number, currency: string) => JSON.stringify(toWireAmount(minor, currency));
+    // The decimal as JSON writes it: no trailing zeros after the point, and no point without decimals.
+    const canonical = (text: string) => (text.includes('.') ? text.replace(/0+$/, '').replace(/\.$/, '') : text);
+    assert.equal(wire(LARGEST_MINOR, 'EUR'), '9999999999999.99');
+    assert.equal(wire(LARGEST_MINOR, 'JPY'), '999999999999999');
+    assert.equal(wire(LARGEST_MINOR, 'KWD'), '999999999999.999');
+    assert.equal(wire(LARGEST_MINOR - 1, 'EUR'), '9999999999999.98');
+    // Every amount of 15 digits with each last digit, and a spread of amounts below the bound.
+    const amounts = [LARGEST_MINOR, 100_000_000_000_000];
+    for (let last = 0; last < 10; last += 1) amounts.push(LARGEST_MINOR - last, 123_456_789_012_340 + last, 900_719_925_474_090 + last);
+    let seed = 1;
+    for (let index = 0; index < 2000; index += 1) {
+      seed = (seed * 48271) % 2147483647;
+      amounts.push(Math.floor((seed / 2147483647) * LARGEST_MINOR));
+    }
+    for (const currency of ['EUR', 'JPY', 'KWD']) {
+      for (const minor of amounts) assert.equal(wire(minor, currency), canonical(formatAmount(minor, currency)), `${minor} ${currency}`);
+    }
+  });
+
+  test('past the bound the wire may not be exact: why the bound is 10^15 - 1', () => {
+    // 2^53 - 1 minor units, the earlier bound, prints with its last digit dropped; so does a 16-digit decimal such as 99999999999999.99.
+    assert.equal(JSON.stringify(toWireAmount(Number.MAX_SAFE_INTEGER, 'EUR')), '90071992547409.9');
+    assert.equal(JSON.stringify(Number('99999999999999.99')), '99999999999999.98');
+  });
 });
 
 describe('splitEvenly', () => {
@@ -124,5 +163,10 @@ describe('sumMinor', () => {
     assert.equal(sumMinor([]), 0);
     assert.equal(sumMinor([1, 2, 3]), 6);
     assert.throws(() => sumMinor([Number.MAX_SAFE_INTEGER, 1]), RangeError);
+  });
+
+  test('guards exactness, not the import\'s bound: past LARGEST_MINOR it still adds up exactly', () => {
+    assert.equal(sumMinor([LARGEST_MINOR, 1]), 1_000_000_000_000_000);
+    assert.equal(sumMinor([Number.MAX_SAFE_INTEGER - 1, 1]), Number.MAX_SAFE_INTEGER);
   });
 });

@@ -33,6 +33,12 @@ describe('the sums of an order', () => {
     assert.deepEqual(bookingSum(couponsPast), { sum: 'coupons', path: ['passengers', 0, 'ticket', 'coupons'] });
   });
 
+  test('a value stored under the earlier bound (2^53 - 1) is past this one, and so are two of them', () => {
+    assert.deepEqual(bookingSum(booking([Number.MAX_SAFE_INTEGER])), { sum: 'ticket', path: ['passengers', 0, 'ticket'] });
+    const twoAtBound = booking([MAX], [MAX]);
+    assert.deepEqual(bookingSum(twoAtBound), { sum: 'booking', path: ['passengers', 1, 'ticket'] });
+  });
+
   test('a stored value that is not a number counts as past the bound', () => {
     assert.deepEqual(bookingSum(booking([Number.NaN])), { sum: 'ticket', path: ['passengers', 0, 'ticket'] });
   });
