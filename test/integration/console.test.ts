@@ -155,10 +155,12 @@ test('wrong passwords are limited per address, whatever emails are tried', async
 test('40 wrong passwords for one email sent at once: 5 are checked (401), 35 refused unchecked (429), and the right password after them too', async () => {
   const email = 'burst@airline.example';
   await addOperator(service.store, () => new Date(now).toISOString(), { email, name: 'Burst', password: PASSWORD });
+  const logsBefore = service.logs.length;
   assert.deepEqual(await signInAtOnce([service.baseUrl], repeated(40, { email, password: 'wrong password!' })), { 401: 5, 429: 35 });
   const after = await client().signIn(email, PASSWORD);
   assert.equal(after.status, 429);
   assert.match(after.text, /Too many failed sign-ins/);
+  assert.deepEqual(service.logs.slice(logsBefore).filter((line) => Number(line.level) >= 50), [], 'no error-level log line');
 });
 
 test('the right password among 40 attempts sent at once: still no more than 5 wrong ones checked', async () => {

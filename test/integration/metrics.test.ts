@@ -142,4 +142,10 @@ describe('who may read /metrics', () => {
     const agencyToken = await withToken.tokenFor('AGX');
     assertRefused(await getFrom(withToken, own.address, '/metrics', { authorization: `Bearer ${agencyToken}` }));
   });
+
+  test('a refused scrape is the client\'s matter: no error-level log line on any of the services', () => {
+    for (const target of [service, allowedRange, withToken]) {
+      assert.deepEqual(target.logs.filter((line) => Number(line.level) >= 50), []);
+    }
+  });
 });

@@ -132,6 +132,7 @@ describe('the service against its OpenAPI document', () => {
       t.diagnostic(`${operation.cases.length} requests: ${operation.cases.filter((candidate) => candidate.expect === 'valid').length} valid, ${operation.cases.filter((candidate) => candidate.expect === 'broken').length} broken`);
       t.diagnostic(`statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
       assert.deepEqual(problems, [], `${problems.length} of ${operation.cases.length} requests answered wrongly; ${REPLAY}`);
+      assert.deepEqual(service.logs.filter((line) => Number(line.level) >= 50), [], 'no error-level log line');
       // Valid requests went past validation into the operation, not only to the order lookup.
       assert.ok((statuses.get(200) ?? 0) > 0, 'some valid requests are processed (200)');
     });

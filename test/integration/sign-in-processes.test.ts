@@ -5,7 +5,7 @@
  * was checked is 401, an attempt refused unchecked is 429.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, test } from 'node:test';
+import { after, afterEach, before, beforeEach, test } from 'node:test';
 import { runSql } from '../../src/store/raw-sql.js';
 import { openStoreAt } from '../helpers/cancel-race.js';
 import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
@@ -42,6 +42,16 @@ async function onStore<T>(work: (store: ReturnType<typeof openStoreAt>) => Promi
     await store.close();
   }
 }
+
+/** pino's error level and above, in a process's JSON lines. */
+function errorLines(server: ServeProcess): string[] {
+  return server.stdout().split('\n').filter((line) => line.startsWith('{') && Number(JSON.parse(line).level) >= 50);
+}
+
+// A limited or wrong sign-in is the client's mistake: neither process may log it as an error.
+afterEach(() => {
+  for (const server of [one, two]) assert.deepEqual(errorLines(server), [], server.baseUrl);
+});
 
 // Every attempt comes from loopback: one test's attempts must not limit the next.
 beforeEach(async () => {
