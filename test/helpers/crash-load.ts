@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { SqlStore } from '../../src/store/store.js';
 import type { ServeProcess } from './cli.js';
+import { seededRandom } from './seeded-random.js';
 import { booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from './documents.js';
 
 export type CrashOperation = 'cancel' | 'involuntaryCancel';
@@ -42,17 +43,6 @@ export interface CrashFixture {
 
 const COUPON = 7505;
 
-/** A small deterministic generator, so that a seed reproduces the plan. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface CrashPlanOptions {
   clients: number;

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import type { TestContext } from 'node:test';
 import { asNdjson, type CliSandbox } from './cli.js';
-import { assertCrashOutcome, crashPlan, openStoreAt, runCrashLoad, seededRandom, type CrashFixture, type CrashRun } from './crash-load.js';
+import { assertCrashOutcome, crashPlan, openStoreAt, runCrashLoad, type CrashFixture, type CrashRun } from './crash-load.js';
+import { seededRandom } from './seeded-random.js';
 
 export const CRASH_SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
 

@@ -12,6 +12,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { patternExtremes } from './pattern-extremes.js';
+import { seededRandom } from './seeded-random.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -110,7 +111,7 @@ export class OpenApiFuzzer {
   private readonly baselineValues: Record<string, unknown>;
 
   constructor(private readonly document: any, private readonly options: FuzzOptions) {
-    this.random = mulberry32(options.seed);
+    this.random = seededRandom(options.seed);
     this.storedValues = options.storedValues ?? {};
     this.baselineValues = { ...options.baselineValues, ...options.storedValues };
   }
@@ -454,14 +455,3 @@ export function nextDown(value: number): number {
   return -nextUp(-value);
 }
 
-/** A small seeded generator for the fuzzer's choices, so that a seed replays the same requests. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
