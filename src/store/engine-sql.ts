@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Booking } from '../domain/order.js';
-import type { Statement } from './raw-sql.js';
-import type { Executor } from './store.js';
+import type { Statement } from './statement.js';
+import type { Executor } from './executor.js';
 
 /**
  * What the SQL of the two engines does not share, supplied by each engine (sqlite/engine-sql.ts,

@@ -1,6 +1,6 @@
 import type { Booking } from '../domain/order.js';
 import type { AgencyEvent } from '../events/event-types.js';
-import type { Statement } from './raw-sql.js';
+import type { Statement } from './statement.js';
 import { auditInsert, type Actor, type AuditEvent } from './repositories/audit-repository.js';
 import { eventWrites } from './repositories/events-repository.js';
 import type { IdempotencyScope, KeptResponse } from './repositories/idempotency-repository.js';

@@ -1,6 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { engineSql } from './engine-sql.js';
-import type { Executor } from './store.js';
+import type { Executor } from './executor.js';
+import type { Statement } from './statement.js';
 
 type DirectSql = (text: string, parameters: readonly unknown[]) => unknown[];
 const direct = new WeakMap<Executor, DirectSql>();
@@ -51,11 +52,6 @@ export async function insertRows(db: Executor, table: string, columns: readonly 
     await runSql(db, `insert into ${table} (${columns.join(', ')}) values ${new Array<string>(end - start).fill(tuple).join(', ')}`,
       rowValues(rows, start, end, columns.length));
   }
-}
-
-export interface Statement {
-  text: string;
-  parameters: unknown[];
 }
 
 /**

@@ -29,7 +29,7 @@ import {
   claimDeliveries, deleteEndpoint, endpointsWithDueDeliveries, findEndpoint, insertEndpoint, listDeliveries, listEndpoints,
   oldestUndelivered, queueRedelivery, recordAttempt, replaceSecret, setEndpointStatus,
 } from './repositories/webhook-repository.js';
-import type { Executor } from './store.js';
+import type { Executor } from './executor.js';
 
 /**
  * Everything the service keeps, named as the service speaks of it: each group's functions are the

@@ -1,12 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { Executor } from './executor.js';
 import type { ChangeOrder } from './order-change.js';
 import { recordsOn, type Records } from './records.js';
 import type { Database } from './tables.js';
 
 export type { Records } from './records.js';
-
-/** A connection, or an open transaction: repositories accept either and never decide where one begins. */
-export type Executor = Kysely<Database>;
 
 /**
  * What the service asks of its database, in its own words: the records it keeps (records.ts), read

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { Booking } from '../../domain/order.js';
 import type { EngineSql } from '../engine-sql.js';
-import { placeholders, runSql, type Statement } from '../raw-sql.js';
+import { placeholders, runSql } from '../raw-sql.js';
+import type { Statement } from '../statement.js';
 import { bookingFromRow, changeFromRow, refundFromRow } from '../repositories/orders-repository.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 import type { AirlineChangesTable, BookingsTable, RefundsTable } from '../tables.js';
 
 const numberedTexts = new Map<string, string>();

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { storeOver, type Executor, type SqlStore } from '../store.js';
+import { storeOver, type SqlStore } from '../store.js';
+import type { Executor } from '../executor.js';
 import { registerEngineSql } from '../engine-sql.js';
 import { AuthNotifications } from './auth-notifications.js';
 import { postgresSql } from './engine-sql.js';

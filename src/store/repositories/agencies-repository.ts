@@ -1,4 +1,4 @@
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 export interface Agency {
   agencyId: string;

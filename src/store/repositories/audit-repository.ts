@@ -1,5 +1,6 @@
-import { insertRows, placeholders, type Statement } from '../raw-sql.js';
-import type { Executor } from '../store.js';
+import { insertRows, placeholders } from '../raw-sql.js';
+import type { Statement } from '../statement.js';
+import type { Executor } from '../executor.js';
 import { nextEventId } from '../sortable-id.js';
 
 export interface Actor {

@@ -1,4 +1,4 @@
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 /** An upload on the console's Imports page and how far its import has come (docs/console.md). */
 export interface ConsoleImport {

@@ -1,5 +1,5 @@
 import { runSql } from '../raw-sql.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 /** What the console reads beyond single orders: searches and summaries, in SQL both stores run unchanged. */
 

@@ -1,7 +1,8 @@
 import type { AgencyEvent } from '../../events/event-types.js';
-import { placeholders, runSql, runStatements, type Statement } from '../raw-sql.js';
+import { placeholders, runSql, runStatements } from '../raw-sql.js';
+import type { Statement } from '../statement.js';
 import { eventWrites } from './events-repository.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 export interface ChangeRef {
   changeId: string;

@@ -1,8 +1,9 @@
 import type { AgencyEvent, EventType, StoredEvent } from '../../events/event-types.js';
 import { engineSql } from '../engine-sql.js';
-import { placeholders, runSql, type Statement } from '../raw-sql.js';
+import { placeholders, runSql } from '../raw-sql.js';
+import type { Statement } from '../statement.js';
 import { eventIdAt, nextEventId } from '../sortable-id.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 import type { EventsTable } from '../tables.js';
 
 const EVENT_COLUMNS = ['event_id', 'agency_id', 'type', 'occurred_at', 'data'];

@@ -1,5 +1,5 @@
 import { runSql } from '../raw-sql.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 /**
  * Takes or renews the lease `name` for `holder` until `until`, unless another holder's lease is

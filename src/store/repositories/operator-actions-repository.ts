@@ -1,6 +1,6 @@
 import { runSql } from '../raw-sql.js';
 import { nextEventId } from '../sortable-id.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 export interface OperatorAction {
   email: string;

@@ -1,5 +1,5 @@
 import { runSql } from '../raw-sql.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 export interface Operator {
   email: string;

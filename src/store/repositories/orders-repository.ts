@@ -1,7 +1,8 @@
 import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, ChangeStatus, Consequence, Order, QuoteType, Refund } from '../../domain/order.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 import { engineSql } from '../engine-sql.js';
-import { insertRows, placeholders, runSql, type Statement } from '../raw-sql.js';
+import { insertRows, placeholders, runSql } from '../raw-sql.js';
+import type { Statement } from '../statement.js';
 import { bookingKey, type BookingKey, type BookingToStore } from '../stored-shapes.js';
 import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
 

@@ -1,6 +1,6 @@
 import { engineSql } from '../engine-sql.js';
 import { runSql } from '../raw-sql.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 /** One key's attempts in its window, as counted by `countSignInAttempts`. */
 export interface AttemptCount {

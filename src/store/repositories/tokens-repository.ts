@@ -1,5 +1,5 @@
 import { runSql } from '../raw-sql.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 import type { Agency } from './agencies-repository.js';
 
 export interface TokenRecord {

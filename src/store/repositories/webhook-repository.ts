@@ -1,6 +1,6 @@
 import { engineSql } from '../engine-sql.js';
 import { placeholders, runSql } from '../raw-sql.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../tables.js';
 
 export type EndpointStatus = 'ENABLED' | 'DISABLED';

@@ -3,7 +3,7 @@ import type { Booking } from '../../domain/order.js';
 import type { EngineSql } from '../engine-sql.js';
 import { placeholders, runSql } from '../raw-sql.js';
 import { bookingFromRow, changeFromRow, groupBy, refundFromRow } from '../repositories/orders-repository.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 import type { AirlineChangesTable, BookingsTable, RefundsTable } from '../tables.js';
 
 const AUTH_TRIGGER_EVENTS = ['insert', 'update', 'delete'] as const;

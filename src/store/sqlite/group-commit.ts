@@ -1,5 +1,6 @@
 import { runSql } from '../raw-sql.js';
-import type { Executor, WriteOptions } from '../store.js';
+import type { WriteOptions } from '../store.js';
+import type { Executor } from '../executor.js';
 
 interface Queued {
   work: (tx: Executor) => Promise<unknown>;

@@ -3,7 +3,7 @@ import { KeptResponseTaken, orderUpdateStatements, type ChangeOrder } from '../o
 import { deleteKeptResponse, findKeptResponse, keepResponse } from '../repositories/idempotency-repository.js';
 import { loadOrderRow, touchOrder } from '../repositories/orders-repository.js';
 import { sqliteOrderBookings } from './engine-sql.js';
-import type { Executor } from '../store.js';
+import type { Executor } from '../executor.js';
 
 /**
  * A change of an order in one write transaction of the group commit. SQLite has one writer at a
