@@ -18,7 +18,7 @@ import { openApiRoute, registerOpenApi } from './http/openapi/openapi-document.j
 import { RateLimiter } from './http/rate-limiter.js';
 import { TokenLookup } from './http/token-lookup.js';
 import { TokenUses } from './http/token-uses.js';
-import { systemClock, type Clock } from './service/clock.js';
+import { systemClock, type Clock } from './runtime/clock.js';
 import { registerConsole } from './console/console-plugin.js';
 import type { Store } from './store/store.js';
 

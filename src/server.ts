@@ -6,7 +6,7 @@ import { migrateToLatest } from './store/migrator.js';
 import { openStore } from './store/open-store.js';
 import { DeadlineScheduler } from './service/deadline-scheduler.js';
 import { WebhookDispatcher } from './webhook-delivery/dispatcher.js';
-import { systemClock } from './service/clock.js';
+import { systemClock } from './runtime/clock.js';
 import type { Store } from './store/store.js';
 
 const PURGE_EVERY_MS = 10 * 60_000;

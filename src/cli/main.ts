@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js';
 import { orderView } from '../documents/order-view.js';
 import { AdminError, addAgency } from '../service/agency-admin.js';
 import { importChanges } from '../service/change-import.js';
-import { systemClock } from '../service/clock.js';
+import { systemClock } from '../runtime/clock.js';
 import { importOrders } from '../service/order-import.js';
 import { preparedInThread } from '../service/order-preparation-thread.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';

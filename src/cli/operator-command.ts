@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { addOperator, changePassword, disable, normalEmail, operators } from '../console/operator-accounts.js';
 import { AdminError } from '../service/agency-admin.js';
-import { systemClock } from '../service/clock.js';
+import { systemClock } from '../runtime/clock.js';
 import { withStore, type GlobalOptions } from './with-store.js';
 
 /** Standard input whole, without the one line end a shell or `echo` adds. */

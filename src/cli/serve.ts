@@ -3,7 +3,7 @@ import os from 'node:os';
 import type { Config } from '../config.js';
 import { setUpDemo } from '../demo/demo-setup.js';
 import { startServer } from '../server.js';
-import { systemClock } from '../service/clock.js';
+import { systemClock } from '../runtime/clock.js';
 import { migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
 import { curlExamples } from './curl-examples.js';

@@ -2,7 +2,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { parseDuration } from '../duration.js';
 import { LAST_USE_PRECISION_MS } from '../http/token-uses.js';
 import { AdminError, issueToken, listTokens, revokeToken, type TokenToRevoke } from '../service/agency-admin.js';
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { TokenListing } from '../store/repositories/tokens-repository.js';
 import { readStandardInput } from './standard-input.js';
 import { withStore, type GlobalOptions } from './with-store.js';

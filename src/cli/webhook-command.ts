@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
-import { systemClock } from '../service/clock.js';
+import { systemClock } from '../runtime/clock.js';
 import {
   addEndpoint, deliveries, endpoints, pingEndpoint, redeliver, removeEndpoint, rotateSecret, setEnabled,
 } from '../service/webhook-endpoints.js';

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { Store } from '../store/store.js';
 import { noticeQuery, type NoticeKey } from './notices.js';
 import type { ConsoleSession } from './sessions.js';

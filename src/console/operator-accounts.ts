@@ -1,5 +1,5 @@
 import { AdminError } from '../service/agency-admin.js';
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { Operator } from '../store/repositories/operators-repository.js';
 import type { Store } from '../store/store.js';
 import { hashPassword } from './password-hash.js';

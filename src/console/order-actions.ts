@@ -1,6 +1,6 @@
 import type { ServiceMetrics } from '../metrics/service-metrics.js';
 import { OPERATIONS } from '../http/operations.js';
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { runOperation } from '../service/order-operations.js';
 import type { Store } from '../store/store.js';
 import type { ConsoleSession } from './sessions.js';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { Records, Store } from '../store/store.js';
 
 /** A session not used for this long has ended; every request it makes starts the time again. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { Store } from '../store/store.js';
 import { normalEmail } from './operator-accounts.js';
 import { DECOY_HASH, verifyPassword } from './password-hash.js';

@@ -1,7 +1,7 @@
 import { readRecords } from '../documents/document-reader.js';
 import { addAgency, issueToken } from '../service/agency-admin.js';
 import { importChanges } from '../service/change-import.js';
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { importOrders } from '../service/order-import.js';
 import { preparedHere } from '../service/order-preparation.js';
 import type { Store } from '../store/store.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors/api-error.js';
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { hashToken, tokenFromHeader } from './access-token.js';
 import type { TokenLookup } from './token-lookup.js';
 

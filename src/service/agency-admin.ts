@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Agency } from '../store/repositories/agencies-repository.js';
 import type { RevokedToken, TokenListing } from '../store/repositories/tokens-repository.js';
 import type { Records, Store } from '../store/store.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { generateToken, hashToken } from './token-secret.js';
 
 export class AdminError extends Error {}

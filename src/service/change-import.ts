@@ -10,7 +10,7 @@ import { bookingKey, type BookingKey } from '../store/stored-shapes.js';
 import { changeNotice } from '../events/booking-events.js';
 import type { AgencyEvent } from '../events/event-types.js';
 import type { Records, Store } from '../store/store.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../runtime/clock.js';
 
 export interface ChangeImportSummary {
   imported: number;

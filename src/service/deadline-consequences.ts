@@ -6,7 +6,7 @@ import type { ChangeRef } from '../store/repositories/deadlines-repository.js';
 import type { OrderDecision, OrderUpdate } from '../store/order-change.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../runtime/clock.js';
 
 const DEADLINE_ACTOR: Actor = { actor: 'system', agencyId: null, tokenId: null, requestId: null, operation: 'deadline' };
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { deadlineRound, type DeadlineRound } from './deadline-consequences.js';
-import { pollEvery, type PollingLoop } from './polling-loop.js';
+import { pollEvery, type PollingLoop } from '../runtime/polling-loop.js';
 
 const LEASE = 'deadlines';
 /** How often `serve` looks for passed and approaching deadlines: well within the 5 s promised. */

@@ -1,7 +1,7 @@
 import { DocumentError } from '../documents/document-error.js';
 import type { Actor, AuditEvent } from '../store/repositories/audit-repository.js';
 import type { Records, Store } from '../store/store.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { PreparedOrder } from './order-preparation.js';
 
 export interface ImportSummary {

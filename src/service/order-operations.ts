@@ -13,7 +13,7 @@ import type { OrderRow } from '../store/repositories/orders-repository.js';
 import { KeptResponseTaken, type OrderDecision, type OrderUpdate } from '../store/order-change.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { Deadline } from './deadline.js';
 import { applyDueDeadlines } from './deadline-consequences.js';
 

@@ -3,7 +3,7 @@ import { dueChanges } from '../domain/deadline-consequence.js';
 import type { Order } from '../domain/order.js';
 import { itemErrors } from '../errors/item-error.js';
 import type { Store } from '../store/store.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { applyDueDeadlines } from './deadline-consequences.js';
 import type { ItemResult } from './order-operations.js';
 

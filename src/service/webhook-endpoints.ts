@@ -8,7 +8,7 @@ import { attemptOf } from '../webhook-delivery/dispatcher.js';
 import { sendAttempt, type AttemptResult } from '../webhook-delivery/sender.js';
 import { newSecret } from '../webhook-delivery/signer.js';
 import { AdminError, type RecordAction } from './agency-admin.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../runtime/clock.js';
 
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 3_600_000;

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../service/clock.js';
+import type { Clock } from '../runtime/clock.js';
 import { webhookPayload } from '../events/wire-event.js';
 import type { StoredEvent } from '../events/event-types.js';
 import type { ClaimedDelivery, WebhookEndpoint } from '../store/repositories/webhook-repository.js';
 import type { Store } from '../store/store.js';
-import { pollEvery, type PollingLoop } from '../service/polling-loop.js';
+import { pollEvery, type PollingLoop } from '../runtime/polling-loop.js';
 import type { GuardPolicy } from './address-guard.js';
 import { nextAttemptAt } from './retry-schedule.js';
 import { sendAttempt, type AttemptResult } from './sender.js';

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { readRecords } from '../../src/documents/document-reader.js';
 import { addAgency, issueToken } from '../../src/service/agency-admin.js';
 import { importChanges } from '../../src/service/change-import.js';
-import type { Clock } from '../../src/service/clock.js';
+import type { Clock } from '../../src/runtime/clock.js';
 import { importOrders } from '../../src/service/order-import.js';
 import { preparedHere } from '../../src/service/order-preparation.js';
 import { migrateToLatest } from '../../src/store/migrator.js';

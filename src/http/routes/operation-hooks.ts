@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { errors } from '../../errors/api-error.js';
-import type { Clock } from '../../service/clock.js';
+import type { Clock } from '../../runtime/clock.js';
 import type { Store } from '../../store/store.js';
 import { authenticate, checkSender } from '../authenticate.js';
 import { readEnvelopeInput, relaxRequestBody } from '../lenient-input.js';
