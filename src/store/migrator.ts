@@ -1,6 +1,6 @@
 import { Migrator, type MigrationResultSet } from 'kysely';
 import { migrationProvider } from './migrations/index.js';
-import type { SqlStore } from './store.js';
+import type { SqlStore } from './sql-store.js';
 
 function migratorFor(store: SqlStore): Migrator {
   return new Migrator({ db: store.db, provider: migrationProvider });

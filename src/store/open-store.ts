@@ -3,7 +3,7 @@ import { ConfigError, sqlitePath, withoutPassword, type Config } from '../config
 import { isSystemError } from '../errors/system-error.js';
 import { checkPostgresUrl, openPostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
-import type { SqlStore } from './store.js';
+import type { SqlStore } from './sql-store.js';
 
 /**
  * An SQLite file that cannot be opened (a directory, a file that is not a database, a folder that

@@ -1,15 +1,12 @@
-import type { Kysely } from 'kysely';
-import type { Executor } from './executor.js';
 import type { ChangeOrder } from './order-change.js';
-import { recordsOn, type Records } from './records.js';
-import type { Database } from './tables.js';
+import type { Records } from './records.js';
 
 export type { Records } from './records.js';
 
 /**
  * What the service asks of its database, in its own words: the records it keeps (records.ts), read
  * or written together, and the change of one order that every operation runs. Nothing here is SQL,
- * a database handle or an engine; those stay in src/store/ (SqlStore).
+ * a database handle or an engine; those stay in src/store/ (SqlStore, sql-store.ts).
  */
 export interface Store {
   /**
@@ -46,29 +43,4 @@ export interface WriteOptions {
    * it changes.
    */
   large?: boolean;
-}
-
-/** What an engine (sqlite/, postgres/) provides: the SQL underneath the Store. */
-export interface SqlEngine extends Omit<Store, 'read' | 'write' | 'snapshot'> {
-  readonly db: Kysely<Database>;
-  /** For reads outside a transaction: sees committed data only, and never waits for a write transaction. */
-  readonly reader: Kysely<Database>;
-  /** Runs `work` in one write transaction: everything it did is committed together, or nothing. */
-  transaction<T>(work: (tx: Executor) => Promise<T>, options?: WriteOptions): Promise<T>;
-}
-
-/**
- * The Store with its SQL underneath, as opened: for migrations, the commands that work on the
- * database file itself, and tests that check the stored state. The service itself is given the Store.
- */
-export interface SqlStore extends Store, SqlEngine {}
-
-export function storeOver(engine: SqlEngine): SqlStore {
-  const read = recordsOn(engine.reader);
-  return Object.assign(engine, {
-    read,
-    write: <T>(work: (records: Records) => Promise<T>, options?: WriteOptions) => engine.transaction((tx) => work(recordsOn(tx)), options),
-    snapshot: <T>(work: (records: Records) => Promise<T>) => engine.reader.transaction().setIsolationLevel('repeatable read')
-      .setAccessMode('read only').execute((tx) => work(recordsOn(tx))),
-  });
 }

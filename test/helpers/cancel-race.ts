@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.js';
 import type { Passenger } from '../../src/domain/order.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { SqlStore } from '../../src/store/store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { booking, change, order, passenger, segment } from './documents.js';
 
 export interface RaceBooking {

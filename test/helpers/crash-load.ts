@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { SqlStore } from '../../src/store/store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import type { ServeProcess } from './cli.js';
 import { seededRandom } from './seeded-random.js';
 import { booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from './documents.js';

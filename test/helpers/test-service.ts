@@ -13,7 +13,7 @@ import { importOrders } from '../../src/service/order-import.js';
 import { preparedHere } from '../../src/service/order-preparation.js';
 import { migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
-import type { SqlStore } from '../../src/store/store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { openApiChecker } from './openapi-conformance.js';
 import { createTestDatabase } from './test-database.js';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import type { SqlStore } from '../../src/store/store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';

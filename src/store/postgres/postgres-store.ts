@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { storeOver, type SqlStore } from '../store.js';
+import { storeOver, type SqlStore } from '../sql-store.js';
 import type { Executor } from '../executor.js';
 import { registerEngineSql } from '../engine-sql.js';
 import { AuthNotifications } from './auth-notifications.js';

@@ -10,7 +10,7 @@ import { sqliteChangeOrder } from './order-change.js';
 import { registerEngineSql } from '../engine-sql.js';
 import { registerDirectSql } from '../raw-sql.js';
 import { sqliteSql } from './engine-sql.js';
-import { storeOver, type SqlStore } from '../store.js';
+import { storeOver, type SqlStore } from '../sql-store.js';
 import type { Executor } from '../executor.js';
 import type { Database } from '../tables.js';
 
