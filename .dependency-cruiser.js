@@ -5,8 +5,8 @@
  * its own and checks that the rule fails the run, so that a clean src/ means the rules hold.
  *
  * Type-only imports count as imports everywhere (`tsPreCompilationDeps`): a type names a module the
- * reader must open to understand the file, and a circle of types is still a circle that no file of
- * can be read, moved or tested alone. The store's circle was mostly types (Executor in store.ts);
+ * reader must open to understand the file, and a circle of types is still a circle: none of its
+ * files can be read, moved or tested alone. The store's circle was mostly types (Executor in store.ts);
  * they now live in files that import nothing back (executor.ts, statement.ts, sql-store.ts).
  */
 
