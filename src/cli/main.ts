@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config.js';
@@ -17,7 +18,7 @@ import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
 import { parseWorkers, serve } from './serve.js';
 import { importProgress } from './progress.js';
-import { configFrom, withStore, type GlobalOptions } from './with-store.js';
+import { configFrom, databaseReady, withStore, type GlobalOptions } from './with-store.js';
 import { webhookCommands } from './webhook-command.js';
 import { operatorCommands } from './operator-command.js';
 import { tokenCommands } from './token-command.js';
@@ -86,6 +87,8 @@ export function buildCli(): Command {
     .action(async (options: { port?: string; host?: string; workers?: number; demo?: number | true }) => {
       const config = configFrom(global(), { ...(options.port ? { PORT: options.port } : {}), ...(options.host ? { HOST: options.host } : {}) });
       const demoOrders = options.demo === undefined ? null : options.demo === true ? 50 : options.demo;
+      // Once, in the process the operator started: its workers find the database there.
+      if (!cluster.isWorker) await databaseReady(config);
       await serve(config, { workers: options.workers ?? 1, demoOrders });
     });
 
@@ -93,7 +96,10 @@ export function buildCli(): Command {
     .description('apply pending migrations')
     .option('--rollback', 'roll back the most recent migration instead')
     .action(async (options: { rollback?: boolean }) => {
-      const store = openStore(configFrom(global()));
+      const config = configFrom(global());
+      // Rolling back needs a database that exists; migrating may start from an empty server.
+      if (!options.rollback) await databaseReady(config);
+      const store = openStore(config);
       try {
         const applied = options.rollback ? await migrateDown(store) : await migrateToLatest(store);
         if (global().json) printJson({ applied });

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../config.js';
 import { migrateToLatest } from '../store/migrator.js';
-import { openStore } from '../store/open-store.js';
+import { ensureDatabase, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 
 export interface GlobalOptions {
@@ -13,9 +13,17 @@ export function configFrom(options: GlobalOptions, extra: Parameters<typeof load
   return loadConfig(process.env, { ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}), ...extra });
 }
 
+/** Creates the configured PostgreSQL database if it is missing and the role may (saying so on stderr), or fails saying what to run. */
+export async function databaseReady(config: Config): Promise<void> {
+  const created = await ensureDatabase(config);
+  if (created) process.stderr.write(`${created}\n`);
+}
+
 /** Opens the configured store, brings its schema up to date, runs `work`, and always closes it. */
 export async function withStore<T>(options: GlobalOptions, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(configFrom(options));
+  const config = configFrom(options);
+  await databaseReady(config);
+  const store = openStore(config);
   try {
     await migrateToLatest(store);
     return await work(store);

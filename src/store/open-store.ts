@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { ConfigError, sqlitePath, withoutPassword, type Config } from '../config.js';
 import { isSystemError } from '../errors/system-error.js';
+import { DatabaseMissing, ensurePostgresDatabase } from './postgres/database-creation.js';
 import { checkPostgresUrl, openPostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { SqlStore } from './sql-store.js';
@@ -55,4 +56,24 @@ export function openStore(config: Config, { serving = false }: { serving?: boole
     connectTimeoutMs: config.databaseConnectTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
   });
+}
+
+/**
+ * Before the first migration on a new PostgreSQL server: creates the configured database when it
+ * does not exist and the role may, or fails with one line saying what to run. Returns a line to
+ * tell the operator when it created one. SQLite makes its file by itself.
+ */
+export async function ensureDatabase(config: Config): Promise<string | null> {
+  if (config.databaseUrl.startsWith('sqlite:')) return null;
+  try {
+    checkPostgresUrl(config.databaseUrl);
+  } catch (error) {
+    throw postgresUrlError(config.databaseUrl, error);
+  }
+  try {
+    return await ensurePostgresDatabase(config.databaseUrl, config.databaseConnectTimeoutMs);
+  } catch (error) {
+    if (error instanceof DatabaseMissing) throw new ConfigError(error.message);
+    throw error;
+  }
 }
