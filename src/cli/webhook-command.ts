@@ -34,12 +34,15 @@ export function webhookCommands(program: Command, global: () => GlobalOptions): 
   webhook.command('add')
     .description('register an endpoint; prints its signing secret, shown only this once')
     .requiredOption('--agency-id <id>', 'the agency whose events it receives')
-    .requiredOption('--url <url>', 'an https URL on a public address')
+    .requiredOption('--url <url>', 'an https URL on a public address (a host that does not resolve yet is accepted with a warning)')
     .option('--events <types>', 'event types separated by commas (default: all)')
     .action(async (options: { agencyId: string; url: string; events?: string }) => {
       const config = configFrom(global());
       const endpoint = await withStore(global(), (store) => addEndpoint(store, clock, policyOf(config), options));
-      print(Boolean(global().json), { id: endpoint.endpointId, url: endpoint.url, events: endpoint.events, secret: endpoint.secret },
+      if (endpoint.warning) process.stderr.write(`warning: ${endpoint.warning}\n`);
+      print(Boolean(global().json), {
+        id: endpoint.endpointId, url: endpoint.url, events: endpoint.events, secret: endpoint.secret, ...(endpoint.warning ? { warning: endpoint.warning } : {}),
+      },
         `endpoint ${endpoint.endpointId} added for agency ${endpoint.agencyId}: ${endpoint.url} (${endpoint.events.join(',')})\n`
         + `signing secret (shown once): ${endpoint.secret}`);
     });

@@ -3,7 +3,7 @@ import { EVENT_TYPES, isEventType } from '../events/event-types.js';
 import type { DeliveryFilter, WebhookDelivery, WebhookEndpoint } from '../store/repositories/webhook-repository.js';
 import { nextEventId } from '../store/sortable-id.js';
 import type { Store } from '../store/store.js';
-import { RefusedUrl, vetTarget, type GuardPolicy } from '../webhook-delivery/address-guard.js';
+import { RefusedUrl, vetRegistration, type GuardPolicy } from '../webhook-delivery/address-guard.js';
 import { attemptOf } from '../webhook-delivery/dispatcher.js';
 import { sendAttempt, type AttemptResult } from '../webhook-delivery/sender.js';
 import { newSecret } from '../webhook-delivery/signer.js';
@@ -24,16 +24,20 @@ function readEventTypes(text: string | undefined): string[] {
   return [...new Set(types)];
 }
 
+/** A registered endpoint, and the warning to show with it when its host does not resolve yet. */
+export type AddedEndpoint = WebhookEndpoint & { warning: string | null };
+
 /** Registers an endpoint, once its URL passes the guard; the secret is returned this once. */
-export async function addEndpoint(store: Store, clock: Clock, policy: GuardPolicy, input: { agencyId: string; url: string; events?: string }): Promise<WebhookEndpoint> {
+export async function addEndpoint(store: Store, clock: Clock, policy: GuardPolicy, input: { agencyId: string; url: string; events?: string }): Promise<AddedEndpoint> {
   const events = readEventTypes(input.events);
+  let warning: string | null;
   try {
-    await vetTarget(input.url, policy);
+    warning = await vetRegistration(input.url, policy);
   } catch (error) {
     if (error instanceof RefusedUrl) throw new AdminError(`--url is refused: ${error.message}.`);
     throw error;
   }
-  return store.write(async (tx) => {
+  const endpoint = await store.write(async (tx) => {
     if (!await tx.agencies.find(input.agencyId)) throw new AdminError(`No agency ${input.agencyId}; create it first with: airorder agency add --agency-id ${input.agencyId} --name NAME`);
     const endpoint: WebhookEndpoint = {
       endpointId: `we_${randomBytes(12).toString('hex')}`, agencyId: input.agencyId, url: input.url, events, status: 'ENABLED',
@@ -42,6 +46,7 @@ export async function addEndpoint(store: Store, clock: Clock, policy: GuardPolic
     await tx.webhooks.add(endpoint);
     return endpoint;
   });
+  return { ...endpoint, warning };
 }
 
 async function existing(store: Store, endpointId: string): Promise<WebhookEndpoint> {

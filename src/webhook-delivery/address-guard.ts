@@ -4,9 +4,10 @@ import net from 'node:net';
 /**
  * Server-side request forgery: an endpoint URL must not make airorder call something on its own
  * network (the database, a cloud's metadata service, an admin port on loopback). By default only
- * https URLs whose every address is public are called; the check is made at `webhook add` and again
- * at every attempt, and the attempt connects to the address that was checked, so a DNS answer that
- * changes in between (rebinding) does not reach anything else.
+ * https URLs whose every address is public are called; the check is made at `webhook add` (where a
+ * host that does not resolve yet only warns) and again at every attempt, and the attempt connects
+ * to the address that was checked, so a DNS answer that changes in between (rebinding) does not
+ * reach anything else.
  */
 const NOT_PUBLIC = new net.BlockList();
 for (const [address, prefix] of [
@@ -21,12 +22,29 @@ for (const [address, prefix] of [
   ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv6');
 
+/** Every address a host name resolves to, in the resolver's order. */
+export type HostLookup = (host: string) => Promise<{ address: string; family: number }[]>;
+
+const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
+
 export interface GuardPolicy {
   allowHttp: boolean;
   allowPrivateNetworks: boolean;
+  /** How host names are resolved: the system's resolver unless a test gives its own. */
+  lookup?: HostLookup;
 }
 
 export class RefusedUrl extends Error {}
+
+/** The resolver's answers that mean "no such name (yet)", as opposed to an answer that is refused. */
+const NOT_RESOLVING = new Set(['ENOTFOUND', 'ENODATA', 'EAI_AGAIN']);
+
+/** The host has no address (now): refused at an attempt, only a warning at registration. */
+class HostDoesNotResolve extends RefusedUrl {
+  constructor(readonly host: string, readonly code: string | undefined, detail: string) {
+    super(`its host ${host} does not resolve${detail ? ` (${detail})` : ''}`);
+  }
+}
 
 export interface VettedTarget {
   url: URL;
@@ -77,11 +95,12 @@ export async function vetTarget(text: string, policy: GuardPolicy): Promise<Vett
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: { address: string; family: number }[];
   try {
-    addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+    addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await (policy.lookup ?? systemLookup)(host);
   } catch (error) {
-    throw new RefusedUrl(`its host ${host} does not resolve (${(error as { code?: string }).code ?? (error as Error).message})`);
+    const code = (error as { code?: string } | null)?.code;
+    throw new HostDoesNotResolve(host, code, code ?? (error as Error).message);
   }
-  if (addresses.length === 0) throw new RefusedUrl(`its host ${host} does not resolve`);
+  if (addresses.length === 0) throw new HostDoesNotResolve(host, 'ENODATA', '');
   if (!policy.allowPrivateNetworks) {
     const inside = addresses.find((candidate) => !isPublicAddress(candidate.address));
     if (inside) {
@@ -90,4 +109,22 @@ export async function vetTarget(text: string, policy: GuardPolicy): Promise<Vett
     }
   }
   return { url, addresses: addresses.map((candidate) => ({ address: candidate.address, family: candidate.family === 6 ? 6 : 4 })) };
+}
+
+/**
+ * The check at registration: as at an attempt, except that a host name that does not resolve yet
+ * (its DNS is not live) is accepted with a warning naming it; every attempt resolves and checks it
+ * again. Returns that warning, or null. A name that resolves to a refused address is refused.
+ */
+export async function vetRegistration(text: string, policy: GuardPolicy): Promise<string | null> {
+  try {
+    await vetTarget(text, policy);
+    return null;
+  } catch (error) {
+    if (error instanceof HostDoesNotResolve && NOT_RESOLVING.has(error.code ?? '')) {
+      return `the host ${error.host} does not resolve yet (${error.code}): the endpoint is registered, and every delivery `
+        + 'resolves it and checks its addresses again';
+    }
+    throw error;
+  }
 }

@@ -61,6 +61,28 @@ describe('webhook add refuses what would make the service call inside its own ne
   });
 });
 
+describe('webhook add accepts a host whose DNS is not live yet, with a warning naming it', () => {
+  // .example names never resolve (RFC 2606): the README's example stands for one whose DNS comes later.
+  const CLOSED = { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' };
+  const warning = /the host hooks\.bluesky\.example does not resolve yet \((ENOTFOUND|ENODATA|EAI_AGAIN)\): the endpoint is registered, and every delivery resolves it and checks its addresses again/;
+
+  test('as text: the warning on stderr, the endpoint on stdout, exit 0', async () => {
+    const result = await sandbox.run(['webhook', 'add', '--agency-id', 'AG2', '--url', 'https://hooks.bluesky.example/airorder'], { env: CLOSED });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, new RegExp(`^warning: ${warning.source}\n$`));
+    assert.match(result.stdout, /^endpoint we_[0-9a-f]{24} added for agency AG2: https:\/\/hooks\.bluesky\.example\/airorder \(\*\)\n/);
+  });
+
+  test('as JSON: a warning field as well', async () => {
+    const result = await sandbox.run(['--json', 'webhook', 'add', '--agency-id', 'AG2', '--url', 'https://hooks.bluesky.example/other'], { env: CLOSED });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(JSON.parse(result.stdout).warning, warning);
+    for (const endpoint of JSON.parse((await sandbox.run(['--json', 'webhook', 'list', '--agency-id', 'AG2'])).stdout) as { id: string }[]) {
+      await sandbox.ok(['webhook', 'remove', endpoint.id]);
+    }
+  });
+});
+
 describe('the endpoint\'s life', () => {
   let endpoint: { id: string; url: string; events: string[]; secret: string };
 

@@ -3,7 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { AdminError } from '../../src/service/agency-admin.js';
 import { addEndpoint, setEnabled } from '../../src/service/webhook-endpoints.js';
 import { runSql } from '../../src/store/raw-sql.js';
+import { vetTarget, type GuardPolicy, type HostLookup } from '../../src/webhook-delivery/address-guard.js';
 import { WebhookDispatcher } from '../../src/webhook-delivery/dispatcher.js';
+import { sendAttempt } from '../../src/webhook-delivery/sender.js';
 import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReceiver, until, type Receiver } from '../helpers/webhook-receiver.js';
@@ -28,9 +30,13 @@ after(async () => {
   await service.close();
 });
 
-async function refusal(url: string): Promise<string> {
+function refusal(url: string): Promise<string> {
+  return refusalWith(CLOSED, url);
+}
+
+async function refusalWith(policy: GuardPolicy, url: string): Promise<string> {
   try {
-    await addEndpoint(service.store, now, CLOSED, { agencyId: 'AG1', url });
+    await addEndpoint(service.store, now, policy, { agencyId: 'AG1', url });
   } catch (error) {
     assert.ok(error instanceof AdminError, String(error));
     return error.message;
@@ -79,6 +85,80 @@ describe('addresses in disguise are judged by what they are', () => {
   test('nothing refused was stored', async () => {
     const rows = await runSql<{ url: string }>(service.store.reader, 'select url from webhook_endpoints', []);
     assert.deepEqual(rows.map((row) => row.url).sort(), ['https://8.8.8.8/hook', 'https://[2606:4700:4700::1111]/hook', 'https://[::ffff:808:808]/hook']);
+  });
+});
+
+/** A resolver that answers from a table, as DNS would for names that are not real: NXDOMAIN for the rest. */
+function resolverOf(answers: Record<string, string[]>): HostLookup {
+  return async (host) => {
+    const addresses = answers[host];
+    if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+}
+
+describe('a host name is judged by every address it resolves to, not the first', () => {
+  const lookup = resolverOf({
+    'mixed.example': ['93.184.216.34', '10.0.0.7'],
+    'mixed6.example': ['2606:4700:4700::1111', '::1'],
+    'public.example': ['93.184.216.34', '2606:4700:4700::1111'],
+  });
+  const policy = { ...CLOSED, lookup };
+
+  test('a public and a private address: refused at registration, naming the private one', async () => {
+    for (const [host, inside] of [['mixed.example', '10.0.0.7'], ['mixed6.example', '::1']]) {
+      try {
+        await addEndpoint(service.store, now, policy, { agencyId: 'AG1', url: `https://${host}/hook` });
+        assert.fail(`${host} was accepted`);
+      } catch (error) {
+        assert.ok(error instanceof AdminError, String(error));
+        assert.equal(error.message, `--url is refused: its host ${host} resolves to ${inside}, a loopback, private or reserved address `
+          + '(allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true).');
+      }
+    }
+  });
+
+  test('and at the attempt, which never connects', async () => {
+    const result = await sendAttempt({ url: 'https://mixed.example/hook', id: 'evt_x', body: '{}', timestamp: 0, signature: 'v1,x' }, policy, 1_000);
+    assert.equal(result.delivered, false);
+    assert.match((result as { error: string }).error, /^refused: its host mixed\.example resolves to 10\.0\.0\.7,/);
+  });
+
+  test('only public addresses: every one is kept, to connect to', async () => {
+    const target = await vetTarget('https://public.example/hook', policy);
+    assert.deepEqual(target.addresses, [{ address: '93.184.216.34', family: 4 }, { address: '2606:4700:4700::1111', family: 6 }]);
+  });
+});
+
+describe('a host name that does not resolve yet', () => {
+  const notYet = (code: string): HostLookup => async (host) => { throw Object.assign(new Error(`getaddrinfo ${code} ${host}`), { code }); };
+
+  test('is registered with a warning naming it, for NXDOMAIN, no data and a temporary failure', async () => {
+    for (const code of ['ENOTFOUND', 'ENODATA', 'EAI_AGAIN']) {
+      const endpoint = await addEndpoint(service.store, now, { ...CLOSED, lookup: notYet(code) }, { agencyId: 'AG1', url: `https://later-${code.toLowerCase()}.example/hook` });
+      assert.equal(endpoint.warning, `the host later-${code.toLowerCase()}.example does not resolve yet (${code}): the endpoint is registered, `
+        + 'and every delivery resolves it and checks its addresses again');
+      await setEnabled(service.store, endpoint.endpointId, false);
+    }
+  });
+
+  test('an endpoint whose host resolves has no warning', async () => {
+    const endpoint = await addEndpoint(service.store, now, { ...CLOSED, lookup: resolverOf({ 'live.example': ['93.184.216.34'] }) },
+      { agencyId: 'AG1', url: 'https://live.example/hook' });
+    assert.equal(endpoint.warning, null);
+    await setEnabled(service.store, endpoint.endpointId, false);
+  });
+
+  test('another resolver failure is still refused', async () => {
+    const message = await refusalWith({ ...CLOSED, lookup: notYet('ESERVFAIL') }, 'https://broken.example/hook');
+    assert.equal(message, '--url is refused: its host broken.example does not resolve (ESERVFAIL).');
+  });
+
+  test('each attempt resolves it again: while it does not resolve, the attempt is refused without a connection', async () => {
+    const result = await sendAttempt({ url: 'https://later.example/hook', id: 'evt_x', body: '{}', timestamp: 0, signature: 'v1,x' },
+      { ...CLOSED, lookup: notYet('ENOTFOUND') }, 1_000);
+    assert.equal(result.delivered, false);
+    assert.equal((result as { error: string }).error, 'refused: its host later.example does not resolve (ENOTFOUND)');
   });
 });
 
