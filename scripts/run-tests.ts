@@ -2,12 +2,14 @@
  * Runs every test group with node's test runner: unit, CLI, e2e (the docs page in headless
  * Chromium), and the integration suite once per store. TEST_STORES narrows the stores (default
  * "sqlite,postgres"); the PostgreSQL runs start a throwaway cluster and fail, never skip, when it
- * cannot start. Ends with one "N passed, N failed" line over all groups.
+ * cannot start. Each file runs in its own process with a time limit (TEST_FILE_TIMEOUT_MS, default
+ * ten minutes): one that has not ended by then is stopped and fails, named. Ends with one
+ * "N passed, N failed" line over all groups.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
+import { fileTimeoutMs, runFiles, type Tally } from './test-file-runner.js';
 
 const STORES = ['sqlite', 'postgres'] as const;
 type StoreKind = (typeof STORES)[number];
@@ -18,29 +20,9 @@ function testFiles(folder: string, root = 'test'): string[] {
   return fs.readdirSync(dir).filter((name) => name.endsWith('.test.ts')).sort().map((name) => path.join(dir, name));
 }
 
-interface Tally { pass: number; fail: number; skipped: number; exitCode: number }
-
-function runGroup(name: string, files: string[], env: Record<string, string>): Promise<Tally> {
+async function runGroup(name: string, files: string[], env: Record<string, string>, timeoutMs: number): Promise<Tally> {
   process.stdout.write(`\n# === ${name}: ${files.length} files ===\n`);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', '--test-concurrency=2', ...files], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const tally: Tally = { pass: 0, fail: 0, skipped: 0, exitCode: 0 };
-    let pending = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      process.stdout.write(chunk);
-      pending += chunk.toString('utf8');
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        const match = /^# (pass|fail|skipped) (\d+)$/.exec(line);
-        if (match) tally[match[1] as 'pass' | 'fail' | 'skipped'] += Number(match[2]);
-      }
-    });
-    child.on('close', (code) => resolve({ ...tally, exitCode: code ?? 1 }));
-  });
+  return runFiles(files, { env, timeoutMs, concurrency: 2 });
 }
 
 async function main(): Promise<number> {
@@ -51,12 +33,19 @@ async function main(): Promise<number> {
     return 2;
   }
   const stores = requested as StoreKind[];
+  let timeoutMs: number;
+  try {
+    timeoutMs = fileTimeoutMs();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
   const tallies: Tally[] = [];
-  tallies.push(await runGroup('unit', testFiles('unit'), {}));
-  tallies.push(await runGroup('cli', testFiles('cli'), {}));
+  tallies.push(await runGroup('unit', testFiles('unit'), {}, timeoutMs));
+  tallies.push(await runGroup('cli', testFiles('cli'), {}, timeoutMs));
   // The client package's tests start the real service themselves, on SQLite.
-  tallies.push(await runGroup('client (packages/client) on sqlite', testFiles('test', 'packages/client'), { TEST_STORE: 'sqlite' }));
-  tallies.push(await runGroup('e2e', testFiles('e2e'), {}));
+  tallies.push(await runGroup('client (packages/client) on sqlite', testFiles('test', 'packages/client'), { TEST_STORE: 'sqlite' }, timeoutMs));
+  tallies.push(await runGroup('e2e', testFiles('e2e'), {}, timeoutMs));
 
   let cluster: PostgresCluster | null = null;
   try {
@@ -66,7 +55,7 @@ async function main(): Promise<number> {
         cluster = await startPostgresCluster();
         env.TEST_POSTGRES_URL = cluster.url;
       }
-      tallies.push(await runGroup(`integration on ${store}`, testFiles('integration'), env));
+      tallies.push(await runGroup(`integration on ${store}`, testFiles('integration'), env, timeoutMs));
     }
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);

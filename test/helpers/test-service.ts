@@ -59,14 +59,35 @@ export interface TestServiceOptions {
  */
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-test-'));
+  // What has been opened so far, closed in reverse if a later step fails: a service that fails to
+  // start must fail its test at once, not leave a server, a pool or a database keeping it alive.
+  const opened: (() => Promise<void> | void)[] = [() => fs.rmSync(dir, { recursive: true, force: true })];
+  try {
+    return await startIn(dir, opened, options);
+  } catch (error) {
+    for (const close of opened.reverse()) {
+      try {
+        await close();
+      } catch {
+        // The failure to start is what the test must see.
+      }
+    }
+    throw error;
+  }
+}
+
+async function startIn(dir: string, opened: (() => Promise<void> | void)[], options: TestServiceOptions): Promise<TestService> {
   const database = await createTestDatabase(dir);
+  opened.push(() => database.drop());
   const config = loadConfig({ RATE_LIMIT_PER_SECOND: '0', ...options.env }, { DATABASE_URL: database.url, PORT: '0' });
   const store = openStore(config);
+  opened.push(() => store.close());
   await migrateToLatest(store);
   const chunks: string[] = [];
   const stream = { write: (line: string) => { chunks.push(line); } };
   const clock = options.clock ?? (() => new Date().toISOString());
   const app = await buildApp({ config, store, clock, logger: { level: 'info', stream } });
+  opened.push(() => app.close());
   await app.listen({ port: 0, host: options.host ?? '127.0.0.1' });
   const address = app.server.address();
   const baseUrl = typeof address === 'object' && address ? `http://127.0.0.1:${address.port}` : '';
