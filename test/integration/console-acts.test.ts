@@ -1,7 +1,8 @@
 /**
- * A console act that changes an order stores the change, its audit trail (operator's email and
- * reason) and the console's journal row in one transaction, on both stores: when the journal's row
- * cannot be stored, nothing of the change is; when the change cannot be stored, no journal row is.
+ * A console act that changes an order (accept change, cancel with refund, an import) stores the
+ * change, its audit trail (operator's email and reason) and the console's journal row in one
+ * transaction, on both stores: when the journal's row cannot be stored, nothing of the change is;
+ * when the change cannot be stored, no journal row is.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -9,7 +10,7 @@ import { sql } from 'kysely';
 import { addOperator } from '../../src/console/operator-accounts.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
-import { ConsoleClient } from '../helpers/console-client.js';
+import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { change, segment, simpleOrder } from '../helpers/documents.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
@@ -119,4 +120,39 @@ test('when the change cannot be stored, no journal row is either', async () => {
   }
   assert.deepEqual(await stateOf('ORD-BAD'), before);
   assert.deepEqual(before.journal, []);
+});
+
+/** Uploads orders on the Imports page and reads the import's progress until it has finished. */
+async function importThroughConsole(name: string, documents: object[]): Promise<string> {
+  const browser = new ConsoleClient(service.baseUrl);
+  assert.equal((await browser.signIn(EMAIL, PASSWORD)).status, 303);
+  const page = await browser.request('/console/imports');
+  const form = new FormData();
+  form.set('_csrf', csrfOf(page.text));
+  form.set('kind', 'orders');
+  form.set('file', new Blob([JSON.stringify(documents)], { type: 'application/json' }), name);
+  const answer = await browser.request('/console/imports', { body: form });
+  assert.equal(answer.status, 303, answer.text.slice(0, 300));
+  for (;;) {
+    const progress = JSON.parse((await browser.request(`${answer.headers.get('location')}/progress`)).text) as { status: string };
+    if (progress.status !== 'running') return progress.status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+test('an import whose journal row cannot be stored stores no order; then it stores both', async () => {
+  const orders = [simpleOrder('ORD-IMP1', 'AGA', 'IMP101', '2203333333341'), simpleOrder('ORD-IMP2', 'AGA', 'IMP102', '2203333333342')];
+  const imported = async () => runSql<{ order_id: string }>(service.store.db, "select order_id from orders where order_id like 'ORD-IMP%' order by order_id", []);
+  const journal = async () => runSql<{ email: string; target: string }>(service.store.db, "select email, target from operator_actions where action = 'orders import'", []);
+  const restore = await refuseWrites(service.store, 'refuse_journal_import', 'operator_actions', 'INSERT', "NEW.action = 'orders import'");
+  try {
+    assert.equal(await importThroughConsole('refused.json', orders), 'failed');
+  } finally {
+    await restore();
+  }
+  assert.deepEqual([await imported(), await journal()], [[], []]);
+
+  assert.equal(await importThroughConsole('stored.json', orders), 'done');
+  assert.deepEqual(await imported(), [{ order_id: 'ORD-IMP1' }, { order_id: 'ORD-IMP2' }]);
+  assert.deepEqual(await journal(), [{ email: EMAIL, target: 'stored.json: {"imported":2,"replaced":0}' }]);
 });
