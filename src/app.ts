@@ -73,11 +73,17 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   // Before the routes: the OpenAPI document is made from the routes' own schemas as they are added.
   await registerOpenApi(app);
   healthRoutes(app, store);
-  const metrics = new ServiceMetrics();
+  const metrics = new ServiceMetrics({
+    pendingChanges: () => store.read.changes.countPending(),
+    oldestUndeliveredSeconds: async () => {
+      const oldest = await store.read.deliveries.oldestUndelivered();
+      return oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000);
+    },
+  });
   // The background work that `server.ts` starts counts into the same registry.
   app.decorate('serviceMetrics', metrics);
   app.addHook('onClose', async () => metrics.stop());
-  metricsRoute(app, config, store, metrics);
+  metricsRoute(app, config, metrics);
   const tokenUses = new TokenUses(store, (error) => app.log.warn({ err: error }, 'last use of tokens not written; noted again at their next use'));
   // Before the store closes (server.ts closes it after the app): the uses noted last are written.
   app.addHook('onClose', async () => tokenUses.close());

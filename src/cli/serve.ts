@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import type { Config } from '../config.js';
 import { setUpDemo } from '../demo/demo-setup.js';
+import { aggregateWorkerMetrics } from '../metrics/cluster-metrics.js';
 import { startServer } from '../server.js';
 import { systemClock } from '../runtime/clock.js';
 import { migrateToLatest } from '../store/migrator.js';
@@ -74,5 +75,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  // A scrape of any worker is answered with every worker's figures, added up here.
+  aggregateWorkerMetrics();
   for (let index = 0; index < options.workers; index += 1) cluster.fork();
 }

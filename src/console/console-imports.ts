@@ -12,6 +12,7 @@ import { importOrders, OPERATOR_IMPORT } from '../service/order-import.js';
 import { prepareOrder, preparedHere } from '../service/order-preparation.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
 import type { ConsoleImport, ImportProgressUpdate } from '../store/repositories/console-imports-repository.js';
+import type { Records } from '../store/store.js';
 import type { ConsoleDeps } from './console-context.js';
 
 /** How often the progress of a running import is written to the store (for whichever process shows it). */
@@ -182,9 +183,6 @@ async function runImport(deps: ConsoleDeps, importId: string, upload: ImportUplo
   try {
     await deps.store.write(async (tx) => {
       await tx.consoleImports.update(importId, { ...unwritten, ...outcome }, deps.clock());
-      if (outcome.status === 'done') {
-        await tx.operatorActions.record({ email: upload.operatorEmail, action: `${upload.kind} import`, target: `${upload.fileName}: ${outcome.summary}`, reason: null }, deps.clock());
-      }
     });
   } catch (error) {
     log.error({ err: error, importId }, 'the outcome of a console import could not be recorded');
@@ -204,12 +202,15 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
 
   const actor: Actor = { ...(upload.kind === 'orders' ? OPERATOR_IMPORT : OPERATOR_CHANGE_IMPORT), requestId: upload.requestId, operatorEmail: upload.operatorEmail };
   const stored = (count: number) => progress.report({ recordsStored: count });
+  // The console's journal row is stored with the import, in its transaction: never one without the other.
+  const record = (tx: Records, summary: object) => tx.operatorActions.record(
+    { email: upload.operatorEmail, action: `${upload.kind} import`, target: `${upload.fileName}: ${JSON.stringify(summary)}`, reason: null }, deps.clock());
   if (upload.kind === 'orders') {
-    const summary = await importOrders(deps.store, deps.clock, preparedHere(recordsOf(upload.filePath)), upload.upsert, stored, actor);
+    const summary = await importOrders(deps.store, deps.clock, preparedHere(recordsOf(upload.filePath)), upload.upsert, stored, actor, record);
     progress.report({ recordsStored: summary.imported });
     return summary;
   }
-  const summary = await importChanges(deps.store, deps.clock, recordsOf(upload.filePath), stored, actor);
+  const summary = await importChanges(deps.store, deps.clock, recordsOf(upload.filePath), stored, actor, record);
   progress.report({ recordsStored: summary.imported + summary.alreadyKnown });
   return summary;
 }

@@ -9,10 +9,14 @@ export type ConsoleAction = 'involuntaryAccept' | 'involuntaryCancel';
 
 export type ActionResult = { ok: true } | { ok: false; message: string };
 
+/** What the console's journal calls each act. */
+const JOURNAL_ACTION: Record<ConsoleAction, string> = { involuntaryAccept: 'change accepted', involuntaryCancel: 'cancelled with refund' };
+
 /**
  * Acts for the order's agency through the very code its API calls run: the same rules, writes,
  * audit events and agency events (announced as the operator's). The audit trail names the operator
- * by email, with the reason they gave.
+ * by email, with the reason they gave, and the console's journal records the act: both in the
+ * order's change itself, so that nothing is stored without them, nor they without it.
  */
 export async function actForAgency(
   store: Store, clock: Clock, metrics: ServiceMetrics,
@@ -27,6 +31,7 @@ export async function actForAgency(
     orderId: input.orderId,
     references: [input.reference],
     idempotency: null,
+    operatorRecord: { action: JOURNAL_ACTION[input.action], target: `${input.orderId} ${input.reference}` },
   });
   if (outcome.kind !== 'processed') return { ok: false, message: `No order ${input.orderId}.` };
   const [item] = outcome.result.items;

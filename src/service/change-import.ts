@@ -62,11 +62,13 @@ interface Pending { label: string; document: ChangeDocument }
  * is checked against its booking as it stands with the changes before it (stored or earlier in the
  * file) applied. A change for a booking that is already cancelled is recorded as CLOSED: nothing
  * awaits action on it, but the airline's message is kept. The audit trail names `actor`: the CLI's
- * import, or the console's with the operator's email.
+ * import, or the console's with the operator's email; `record` writes what else the caller keeps of
+ * the import (the console's journal row) in the same transaction.
  */
 export async function importChanges(
   store: Store, clock: Clock, records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
   onProgress: (read: number) => void = () => {}, actor: Actor = OPERATOR_CHANGE_IMPORT,
+  record: (tx: Records, summary: ChangeImportSummary) => Promise<void> = async () => {},
 ): Promise<ChangeImportSummary> {
   return store.write(async (tx) => {
     const now = clock();
@@ -83,6 +85,7 @@ export async function importChanges(
     }
     await writeBatch(tx, batch, now, summary, actor);
     onProgress(summary.imported + summary.alreadyKnown);
+    await record(tx, summary);
     return summary;
   }, { large: true });
 }

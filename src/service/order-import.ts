@@ -16,11 +16,13 @@ export const OPERATOR_IMPORT: Actor = { actor: 'operator', agencyId: null, token
  * `preparedInThread` for a file) are written inside one transaction, so a file of any size takes
  * constant memory and the first bad record rolls back everything. An existing orderId is an error
  * unless `upsert`, which replaces the order whole. The audit trail names `actor`: the CLI's import,
- * or the console's with the operator's email.
+ * or the console's with the operator's email; `record` writes what else the caller keeps of the
+ * import (the console's journal row) in the same transaction.
  */
 export async function importOrders(
   store: Store, clock: Clock, batches: AsyncIterable<PreparedOrder[]>, upsert: boolean,
   onProgress: (imported: number) => void = () => {}, actor: Actor = OPERATOR_IMPORT,
+  record: (tx: Records, summary: ImportSummary) => Promise<void> = async () => {},
 ): Promise<ImportSummary> {
   return store.write(async (tx) => {
     const now = clock();
@@ -31,6 +33,7 @@ export async function importOrders(
       onProgress(summary.imported);
     }
     onProgress(summary.imported);
+    await record(tx, summary);
     return summary;
   }, { large: true });
 }

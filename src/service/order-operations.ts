@@ -70,6 +70,12 @@ export interface OperationRequest {
   idempotency: OperationIdempotency | null;
   /** The request's time limit: past it, nothing is committed. */
   deadline?: Deadline;
+  /**
+   * An operator's act in the console: what the console's journal calls it, and on what. When a
+   * booking's outcome is a success, the journal's row (the actor's operatorEmail and reason) is
+   * stored in the change itself, never apart from it.
+   */
+  operatorRecord?: { action: string; target: string };
 }
 
 /** Why a request was refused as a whole: nothing of it was done, and the caller says so its own way. */
@@ -107,6 +113,9 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
       update.events.push(...bookingEvents(order, booking, outcome.booking, by));
     }
     items.push({ reference, outcome });
+  }
+  if (request.operatorRecord && request.actor.operatorEmail && items.some((item) => item.outcome.ok)) {
+    update.operatorAction = { email: request.actor.operatorEmail, ...request.operatorRecord, reason: request.actor.reason ?? null };
   }
   return { result: { orderId: order.orderId, currency: order.currency, items }, update };
 }
@@ -173,7 +182,7 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
             requestHash: request.idempotency.requestHash, status: response.status, body: response.body, requestId: request.actor.requestId ?? '', expiresAt,
           };
         }
-        const changes = update.bookings.length > 0 || update.keep !== null;
+        const changes = update.bookings.length > 0 || update.keep !== null || Boolean(update.operatorAction);
         if (changes && request.deadline && !request.deadline.claimCommit()) return refused('out-of-time');
         return { value: { kind: 'processed', result, kept: response }, update: changes ? update : null };
       });

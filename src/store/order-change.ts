@@ -4,6 +4,7 @@ import type { Statement } from './statement.js';
 import { auditInsert, type Actor, type AuditEvent } from './repositories/audit-repository.js';
 import { eventWrites } from './repositories/events-repository.js';
 import type { IdempotencyScope, KeptResponse } from './repositories/idempotency-repository.js';
+import { operatorActionInsert, type OperatorAction } from './repositories/operator-actions-repository.js';
 import { bookingWrites, type OrderRow } from './repositories/orders-repository.js';
 
 /** What a change of one order reads: the order of an agency (or of any, for the service itself) and some of its bookings. */
@@ -40,6 +41,11 @@ export interface OrderUpdate {
   events: AgencyEvent[];
   /** The response to keep under the request's Idempotency-Key (an expired one under it is replaced). */
   keep: KeptResponse | null;
+  /**
+   * An operator's act in the console, for the console's journal (`operator_actions`): stored with
+   * the change it made, never without it nor it without the record.
+   */
+  operatorAction?: Omit<OperatorAction, 'occurredAt'> | null;
 }
 
 /**
@@ -66,13 +72,14 @@ export interface OrderDecision<T> {
 export type ChangeOrder = <T>(scope: OrderChangeScope, decide: (snapshot: OrderSnapshot) => OrderDecision<T>) => Promise<T>;
 
 /**
- * The statements that store an update's booking changes, the order's new version, the audit trail
- * and the events (not the kept response: each engine stores it its own way).
+ * The statements that store an update's booking changes, the audit trail, the events and the
+ * operator's act (not the order's new version nor the kept response: each engine stores them its own way).
  */
 export function orderUpdateStatements(order: OrderRow, update: OrderUpdate): Statement[] {
   const writes: Statement[] = [];
   for (const { before, after } of update.bookings) writes.push(...bookingWrites(order, before, after, update.now));
   if (update.audit && update.audit.events.length > 0) writes.push(auditInsert(update.audit.actor, update.audit.events, update.now));
   writes.push(...eventWrites(update.events, update.now));
+  if (update.operatorAction) writes.push(operatorActionInsert(update.operatorAction, update.now));
   return writes;
 }

@@ -58,8 +58,8 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const session = sessionOf(request);
     const result = await actForAgency(deps.store, deps.clock, deps.metrics, { session, agencyId: order.agencyId, orderId, reference, action: operation, reason, requestId: request.id });
     if (!result.ok) return sendPage(reply, (await confirmation(request, result.message, reason)) ?? '', 409);
+    // The journal's row was stored with the change (order-actions.ts).
     const accepted = operation === 'involuntaryAccept';
-    await deps.store.write((tx) => tx.operatorActions.record({ email: session.email, action: accepted ? 'change accepted' : 'cancelled with refund', target: `${orderId} ${reference}`, reason }, deps.clock()));
     return redirectTo(reply, `/console/orders/${encodeURIComponent(orderId)}`, accepted ? 'change-accepted' : 'cancelled-with-refund', reference);
   });
 }

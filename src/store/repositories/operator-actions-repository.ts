@@ -1,6 +1,7 @@
 import { runSql } from '../raw-sql.js';
 import { nextEventId } from '../sortable-id.js';
 import type { Executor } from '../executor.js';
+import type { Statement } from '../statement.js';
 
 export interface OperatorAction {
   email: string;
@@ -10,9 +11,17 @@ export interface OperatorAction {
   occurredAt: string;
 }
 
+/** The statement that adds an act to the console's journal: alone, or with the change of an order it records (order-change.ts). */
+export function operatorActionInsert(action: Omit<OperatorAction, 'occurredAt'>, now: string): Statement {
+  return {
+    text: 'insert into operator_actions (action_id, email, action, target, reason, occurred_at) values (?, ?, ?, ?, ?, ?)',
+    parameters: [nextEventId(), action.email, action.action, action.target, action.reason, now],
+  };
+}
+
 export async function insertOperatorAction(db: Executor, action: Omit<OperatorAction, 'occurredAt'>, now: string): Promise<void> {
-  await runSql(db, 'insert into operator_actions (action_id, email, action, target, reason, occurred_at) values (?, ?, ?, ?, ?, ?)',
-    [nextEventId(), action.email, action.action, action.target, action.reason, now]);
+  const { text, parameters } = operatorActionInsert(action, now);
+  await runSql(db, text, parameters);
 }
 
 /** Newest first; only one operator's when `email` is given. */
