@@ -1,5 +1,6 @@
 /**
  * `npm run bench -- --limit …`: airorder against the reference limit instead (limit-run.ts).
+ * `npm run bench -- --order-record …` (or `npm run bench:record`): the order as one stored record, its encodings measured (order-record.ts).
  *
  * `npm run bench [-- --quick] [--orders 10000,1000000] [--stores sqlite,postgres] [--connections 50] [--duration 10]`
  *
@@ -16,6 +17,7 @@ import autocannon from 'autocannon';
 import { freePort, startPostgresCluster, type PostgresCluster } from '../scripts/postgres-cluster.js';
 import { BENCH_AGENCY, orderId, POOLS, reference, writeBenchDocuments, type Pool } from './bench-orders.js';
 import { runLimit } from './limit-run.js';
+import { runOrderRecord } from './order-record.js';
 import { withClient } from './postgres-client.js';
 import { airorder, ROOT, RssSampler, startService } from './processes.js';
 
@@ -197,4 +199,5 @@ async function main(): Promise<void> {
 
 const argv = process.argv.slice(2);
 if (argv.includes('--limit')) await runLimit(argv);
+else if (argv.includes('--order-record')) await runOrderRecord(argv);
 else await main();
