@@ -75,16 +75,21 @@ describe('addresses in disguise are judged by what they are', () => {
     });
   }
 
-  test('public addresses, also IPv4-mapped, pass (no request is made at registration)', async () => {
+  test('public addresses, also IPv4-mapped, pass and are stored as given (no request is made at registration)', async () => {
     for (const url of ['https://8.8.8.8/hook', 'https://[::ffff:808:808]/hook', 'https://[2606:4700:4700::1111]/hook']) {
       const endpoint = await addEndpoint(service.store, now, CLOSED, { agencyId: 'AG1', url });
+      const rows = await runSql<{ url: string }>(service.store.reader, 'select url from webhook_endpoints where endpoint_id = ?', [endpoint.endpointId]);
+      assert.deepEqual(rows, [{ url }]);
       await setEnabled(service.store, endpoint.endpointId, false);
     }
   });
 
-  test('nothing refused was stored', async () => {
-    const rows = await runSql<{ url: string }>(service.store.reader, 'select url from webhook_endpoints', []);
-    assert.deepEqual(rows.map((row) => row.url).sort(), ['https://8.8.8.8/hook', 'https://[2606:4700:4700::1111]/hook', 'https://[::ffff:808:808]/hook']);
+  test('nothing refused is stored', async () => {
+    // On its own: every refusal is made again here, and the table must be the same before and after.
+    const table = () => runSql<Record<string, unknown>>(service.store.reader, 'select * from webhook_endpoints order by endpoint_id', []);
+    const before = await table();
+    for (const [url, reason] of cases) assert.match(await refusal(url), reason);
+    assert.deepEqual(await table(), before);
   });
 });
 
