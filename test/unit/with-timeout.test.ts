@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, test, mock } from 'node:test';
+import { withDeadline, withTimeout } from '../../src/http/with-timeout.js';
+import type { Deadline } from '../../src/service/deadline.js';
+
+/**
+ * The request time-out's length, on node:test's fake timers: settled or not at each millisecond that
+ * matters, never a window of wall-clock time (test/integration/limits.test.ts checks the 503 on a
+ * real service by the order of events).
+ */
+const LIMIT_MS = 300;
+beforeEach(() => mock.timers.enable({ apis: ['setTimeout', 'Date'], now: 0 }));
+afterEach(() => mock.timers.reset());
+
+/** The promise's state now, after the microtasks queued so far have run. */
+async function stateOf(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
+  let state: 'pending' | 'resolved' | 'rejected' = 'pending';
+  promise.then(() => { state = 'resolved'; }, () => { state = 'rejected'; });
+  for (let i = 0; i < 10; i += 1) await Promise.resolve();
+  return state;
+}
+
+test('withTimeout: pending one millisecond before the limit, 503 UNAVAILABLE at it', async () => {
+  const answer = withTimeout(new Promise(() => {}), LIMIT_MS);
+  answer.catch(() => {});
+  mock.timers.tick(LIMIT_MS - 1);
+  assert.equal(await stateOf(answer), 'pending');
+  mock.timers.tick(1);
+  await assert.rejects(answer, (error: { code?: string }) => error.code === 'UNAVAILABLE');
+});
+
+test('withDeadline: work that has not claimed its commit is answered 503 at the limit and told to roll back', async () => {
+  let seen: Deadline | null = null;
+  const answer = withDeadline((deadline) => { seen = deadline; return new Promise(() => {}); }, LIMIT_MS);
+  answer.catch(() => {});
+  mock.timers.tick(LIMIT_MS - 1);
+  assert.equal(await stateOf(answer), 'pending');
+  assert.equal(seen!.expired, false);
+  mock.timers.tick(1);
+  await assert.rejects(answer, (error: { code?: string }) => error.code === 'UNAVAILABLE');
+  assert.equal(seen!.claimCommit(), false, 'past the limit the work may not commit');
+});
+
+test('withDeadline: work that claimed its commit is answered as it turns out; a store that never answers is given up after the limit again', async () => {
+  let finish: (value: string) => void = () => {};
+  const committed = withDeadline((deadline) => { assert.equal(deadline.claimCommit(), true); return new Promise<string>((resolve) => { finish = resolve; }); }, LIMIT_MS);
+  mock.timers.tick(LIMIT_MS + 10);
+  assert.equal(await stateOf(committed), 'pending');
+  finish('stored');
+  assert.equal(await stateOf(committed), 'resolved');
+  assert.equal(await committed, 'stored');
+
+  const stalled = withDeadline((deadline) => { deadline.claimCommit(); return new Promise(() => {}); }, LIMIT_MS);
+  stalled.catch(() => {});
+  // Step by step: the second timer is set when the first fires.
+  mock.timers.tick(LIMIT_MS);
+  assert.equal(await stateOf(stalled), 'pending');
+  mock.timers.tick(LIMIT_MS - 1);
+  assert.equal(await stateOf(stalled), 'pending');
+  mock.timers.tick(1);
+  await assert.rejects(stalled, (error: { code?: string }) => error.code === 'UNAVAILABLE');
+});
