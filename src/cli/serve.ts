@@ -45,7 +45,9 @@ async function prepareStore(config: Config, demoOrders: number | null): Promise<
  * that exited on the signal), the primary of a worker (killed outright).
  */
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
-  const startedBy = process.ppid;
+  // Only a launcher that may swallow the signal is watched: a service started with nohup from a
+  // shell that then exits keeps running, as nohup means.
+  const startedBy = config.launchedByNpm ? process.ppid : 0;
   survivePipeErrors();
   if (options.workers <= 1) {
     const banner = await prepareStore(config, options.demoOrders);

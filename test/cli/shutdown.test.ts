@@ -268,4 +268,44 @@ describe('stopping the service, however it was started', { concurrency: false },
       killGroup(service.group);
     }
   });
+
+  test('started with nohup from a shell that then exits (not through npm), the service keeps running, and stops on SIGTERM', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-shutdown-'));
+    dirs.push(dir);
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    // Not launched by npm: the test itself may run under `npm test`, whose variables a child inherits.
+    for (const name of Object.keys(env)) if (name.startsWith('npm_') || name === 'NODE_OPTIONS') delete env[name];
+    Object.assign(env, { DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+    const log = path.join(dir, 'stdout.log');
+    const shell = spawn('sh', ['-c', `nohup "${process.execPath}" "${BIN}" serve > "${log}" 2>&1 & echo $!`], { env, detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const group = shell.pid!;
+    groups.add(group);
+    try {
+      let printed = '';
+      shell.stdout!.setEncoding('utf8').on('data', (chunk: string) => { printed += chunk; });
+      await new Promise((resolve) => shell.on('exit', resolve));
+      const servicePid = Number(printed.trim());
+      assert.ok(servicePid > 0, printed);
+      const baseUrl = `http://127.0.0.1:${port}`;
+      const healthy = async () => {
+        try { return (await fetch(`${baseUrl}/healthz`)).status === 200; } catch { return false; }
+      };
+      for (let round = 0; !(await healthy()); round += 1) {
+        assert.ok(round < 300, `did not start: ${fs.readFileSync(log, 'utf8')}`);
+        await sleep(100);
+      }
+      // Its shell is gone: the parent watch, were it on, would have stopped it within 250 ms.
+      await sleep(1500);
+      assert.deepEqual(running(group).map((entry) => entry.pid), [servicePid], 'still running after its shell exited');
+      assert.doesNotMatch(fs.readFileSync(log, 'utf8'), /"msg":"shutting down"/);
+      assert.ok(await healthy(), 'still serving after its shell exited');
+      const signalledAt = Date.now();
+      process.kill(servicePid, 'SIGTERM');
+      assert.deepEqual(await goneBy(group, signalledAt + DEADLINE_MS), []);
+      assert.ok(await portIsFree(port), 'the port is free again');
+    } finally {
+      killGroup(group);
+    }
+  });
 });
