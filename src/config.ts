@@ -49,6 +49,12 @@ export interface Config {
   readonly webhookTimeoutMs: number;
   /** The operator's console under /console (docs/console.md); `CONSOLE=off` leaves it out. */
   readonly consoleEnabled: boolean;
+  /**
+   * Started through npm (`npm start`, `npx airorder`), which sets `npm_execpath`: npm may exit on a
+   * signal without passing it on, so the service watches for its launcher to go (docs/decisions.md,
+   * "Stopping the service"). Started any other way (node directly, nohup, systemd) it is not watched.
+   */
+  readonly launchedByNpm: boolean;
   /** Peers that may read /metrics besides loopback (docs/decisions.md, "Who may read /metrics"). */
   readonly metricsAllow: readonly AddressRange[];
   /** A bearer token that opens /metrics from any address; null: none does. */
@@ -175,6 +181,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', read('WEBHOOK_ALLOW_PRIVATE_NETWORKS')),
     webhookTimeoutMs: integer('WEBHOOK_TIMEOUT_MS', read('WEBHOOK_TIMEOUT_MS'), 100, 600_000),
     consoleEnabled: consoleSetting === 'on',
+    launchedByNpm: Boolean(env.npm_execpath),
     metricsAllow: addressRanges('METRICS_ALLOW', read('METRICS_ALLOW')),
     metricsToken: secretToken('METRICS_TOKEN', read('METRICS_TOKEN')),
   });

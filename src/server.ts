@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import { openLogOutput } from './lifecycle/log-output.js';
 import { migrateToLatest } from './store/migrator.js';
 import { openStore } from './store/open-store.js';
 import { DeadlineScheduler } from './service/deadline-scheduler.js';
@@ -29,30 +29,26 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
   return timer;
 }
 
-// PIPE_BUF on Linux: a write of at most this many bytes to a pipe is never interleaved with another
-// process's write, so the workers of `serve --workers N`, sharing one standard output, never cut each
-// other's lines (a single line longer than this is written on its own and may be).
-const LOG_WRITE_BYTES = 4096;
-const LOG_CHUNK_BYTES = 3072;
-const LOG_FLUSH_MS = 200;
+/** How long the last log lines may take to reach standard output once the service has stopped. */
+const FINAL_LOG_FLUSH_MS = 500;
 
 export interface RunningServer {
   app: FastifyInstance;
   address: string;
   stop(): Promise<void>;
+  /**
+   * What SIGTERM does: stops accepting, lets in-flight requests finish for up to SHUTDOWN_GRACE_MS,
+   * closes the store and ends the process. `reason` goes into the log line. Calling it again does nothing.
+   */
+  shutDown(reason: Record<string, unknown>): void;
 }
 
 /** Opens the store, applies pending migrations (unless told not to), listens, and stops gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config, options: { migrate: boolean } = { migrate: true }): Promise<RunningServer> {
   const store = openStore(config, { serving: true });
   if (options.migrate) await migrateToLatest(store);
-  // Asynchronous logging: a request never waits for its log line to reach the disk or the pipe.
-  // Lines are gathered into writes of 3–4 KiB of whole lines: one write per request line cost more than
-  // the line itself under load. The timer bounds how long a line waits when traffic is light.
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_CHUNK_BYTES, maxWrite: LOG_WRITE_BYTES });
-  const flushLog = setInterval(() => destination.flush(), LOG_FLUSH_MS);
-  flushLog.unref();
-  const app = await buildApp({ config, store, logger: { level: config.logLevel, stream: destination } });
+  const log = openLogOutput();
+  const app = await buildApp({ config, store, logger: { level: config.logLevel, stream: log.destination } });
   const purge = schedulePurge(store, app);
   // Passed deadlines are applied, and approaching ones announced, by one process at a time.
   const deadlines = new DeadlineScheduler(store, systemClock, config.deadlineWarningMs, app.log);
@@ -66,7 +62,6 @@ export async function startServer(config: Config, options: { migrate: boolean } 
     clearInterval(purge);
     await deadlines.stop();
     await webhooks.stop(config.shutdownGraceMs / 2);
-    clearInterval(flushLog);
   });
   const address = await app.listen({ port: config.port, host: config.host });
   deadlines.start();
@@ -78,22 +73,37 @@ export async function startServer(config: Config, options: { migrate: boolean } 
   const stop = () => {
     // close() stops accepting connections and lets in-flight requests finish; the store closes after
     // every onClose hook, as some still write (the console adds its request counts, finishes its imports).
-    stopping ??= app.close().then(() => store.close());
+    stopping ??= (async () => {
+      // close() ends the connections idle at that moment; a keep-alive connection whose request was
+      // in flight becomes idle once answered, and would hold the close until the grace ran out.
+      const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(idle);
+      }
+      await store.close();
+    })();
     return stopping;
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    app.log.info({ signal }, 'shutting down');
+  let shuttingDown = false;
+  const shutDown = (reason: Record<string, unknown>) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    app.log.info(reason, 'shutting down');
     const force = setTimeout(() => {
       app.log.error('in-flight requests did not finish in time; exiting');
-      process.exit(1);
+      log.exit(1, FINAL_LOG_FLUSH_MS);
     }, config.shutdownGraceMs);
     force.unref();
-    void stop().then(() => {
-      destination.flushSync();
-      process.exit(0);
+    void stop().then(() => log.exit(0, FINAL_LOG_FLUSH_MS), (error: unknown) => {
+      app.log.error({ cause: (error as Error).message }, 'could not stop cleanly');
+      log.exit(1, FINAL_LOG_FLUSH_MS);
     });
   };
-  process.once('SIGTERM', onSignal);
-  process.once('SIGINT', onSignal);
-  return { app, address, stop };
+  // `on`, not `once`: a second signal (a terminal's Ctrl-C reaches every process of the group, and the
+  // primary of `--workers` passes SIGTERM on as well) must not kill the process in the middle of its drain.
+  process.on('SIGTERM', () => shutDown({ signal: 'SIGTERM' }));
+  process.on('SIGINT', () => shutDown({ signal: 'SIGINT' }));
+  return { app, address, stop, shutDown };
 }

@@ -2,6 +2,8 @@ import cluster from 'node:cluster';
 import os from 'node:os';
 import type { Config } from '../config.js';
 import { setUpDemo } from '../demo/demo-setup.js';
+import { survivePipeErrors } from '../lifecycle/log-output.js';
+import { watchParent } from '../lifecycle/parent-watch.js';
 import { aggregateWorkerMetrics } from '../metrics/cluster-metrics.js';
 import { startServer } from '../server.js';
 import { systemClock } from '../runtime/clock.js';
@@ -37,23 +39,39 @@ async function prepareStore(config: Config, demoOrders: number | null): Promise<
 
 /**
  * Runs the service. With several workers, the primary process prepares the store, forks the
- * workers (they share the listening socket), replaces a worker that dies, and on SIGTERM passes
- * the signal on and exits once every worker has finished its in-flight requests.
+ * workers (they share the listening socket), replaces a worker that dies, and on SIGTERM or SIGINT
+ * passes SIGTERM on and exits once every worker has finished its in-flight requests (a worker still
+ * there a second after SHUTDOWN_GRACE_MS is killed). Every process stops the same way when the one
+ * that started it is gone: the parent of a single process or of the primary (a launcher such as npm
+ * that exited on the signal), the primary of a worker (killed outright).
  */
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
+  // Only a launcher that may swallow the signal is watched: a service started with nohup from a
+  // shell that then exits keeps running, as nohup means.
+  const startedBy = config.launchedByNpm ? process.ppid : 0;
+  survivePipeErrors();
   if (options.workers <= 1) {
     const banner = await prepareStore(config, options.demoOrders);
     const server = await startServer(config, { migrate: false });
     if (banner) process.stderr.write(`\nairorder is listening on ${server.address}\n\n${banner}\n`);
+    watchParent(startedBy, () => server.shutDown({ cause: 'parent-exited', parentPid: startedBy }));
     return;
   }
   if (cluster.isWorker) {
-    await startServer(config, { migrate: false });
+    const server = await startServer(config, { migrate: false });
+    const worker = cluster.worker!;
+    // Node ends a worker at once when its channel to the primary closes (the primary was killed):
+    // marked as expected, the worker finishes its in-flight requests first instead, as on SIGTERM.
+    worker.on('disconnect', () => {
+      worker.exitedAfterDisconnect = true;
+      server.shutDown({ cause: 'primary-exited' });
+    });
     return;
   }
 
   const banner = await prepareStore(config, options.demoOrders);
   let stopping = false;
+  let exitCode = 0;
   let listening = 0;
   cluster.on('listening', () => {
     listening += 1;
@@ -61,21 +79,35 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
       process.stderr.write(`\nairorder is listening on http://${config.host}:${config.port} with ${options.workers} workers\n\n${banner}\n`);
     }
   });
+  const running = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
   cluster.on('exit', (worker, code, signal) => {
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (running().length === 0) process.exit(exitCode);
       return;
     }
     process.stderr.write(`${JSON.stringify({ level: 50, msg: 'worker died; starting another', pid: worker.process.pid, code, signal })}\n`);
     cluster.fork();
   });
   const stop = () => {
+    if (stopping) return;
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    const workers = running();
+    if (workers.length === 0) process.exit(0);
+    for (const worker of workers) worker.process.kill('SIGTERM');
+    // Each worker has SHUTDOWN_GRACE_MS for its requests and half a second for its last log lines;
+    // one still there after that is stuck, and is killed so that the service ends all the same.
+    const force = setTimeout(() => {
+      exitCode = 1;
+      for (const worker of running()) worker.process.kill('SIGKILL');
+      setTimeout(() => process.exit(1), 500).unref();
+    }, config.shutdownGraceMs + 1000);
+    force.unref();
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // `on`, not `once`: a second signal while the workers drain changes nothing.
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   // A scrape of any worker is answered with every worker's figures, added up here.
   aggregateWorkerMetrics();
   for (let index = 0; index < options.workers; index += 1) cluster.fork();
+  watchParent(startedBy, stop);
 }
