@@ -79,6 +79,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
       const oldest = await store.read.deliveries.oldestUndelivered();
       return oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000);
     },
+    logFigures: () => store.logFigures?.() ?? null,
   });
   // The background work that `server.ts` starts counts into the same registry.
   app.decorate('serviceMetrics', metrics);

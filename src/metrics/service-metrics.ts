@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { OperationResult } from '../service/order-operations.js';
+import type { LogFigures } from '../store/store.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -9,6 +10,8 @@ export interface StoreFigures {
   pendingChanges(): Promise<number>;
   /** The age of the oldest event still waiting for a delivery, in seconds; 0 when none waits. */
   oldestUndeliveredSeconds(): Promise<number>;
+  /** SQLite with its checkpoint thread: what that thread saw of the write-ahead log; null otherwise. */
+  logFigures(): LogFigures | null;
 }
 
 /**
@@ -68,6 +71,28 @@ export class ServiceMetrics {
         this.set(oldest);
       },
     });
+    if (store.logFigures() !== null) {
+      // Kept by this process's checkpoint thread; with --workers each has its own, on the same log.
+      let counted = { passes: 0, restarts: 0 };
+      const checkpoints = new Counter({
+        name: 'airorder_sqlite_wal_checkpoints_total', help: 'Passes of the checkpoint thread over SQLite\'s write-ahead log, by kind: passive, or restart (the log started over).',
+        labelNames: ['kind'] as const, registers: [this.registry],
+        collect() {
+          const figures = store.logFigures();
+          if (!figures) return;
+          this.inc({ kind: 'passive' }, figures.passes - counted.passes);
+          this.inc({ kind: 'restart' }, figures.restarts - counted.restarts);
+          counted = figures;
+        },
+      });
+      checkpoints.inc({ kind: 'passive' }, 0);
+      checkpoints.inc({ kind: 'restart' }, 0);
+      new Gauge({
+        name: 'airorder_sqlite_wal_peak_bytes', help: 'The largest SQLite\'s write-ahead log has been since the service started, as the checkpoint thread saw it (SQLITE_WAL_LIMIT_MB).',
+        aggregator: 'max', registers: [this.registry],
+        collect() { this.set(store.logFigures()?.peakBytes ?? 0); },
+      });
+    }
     // Two of the hand-made metrics that came before prom-client's own, kept for the dashboards that read them.
     new Gauge({
       name: 'nodejs_heap_used_bytes', help: 'V8 heap in use.', registers: [this.registry],

@@ -30,10 +30,25 @@ export interface Store {
    * another; null where the store cannot tell cheaply (nothing is then cached).
    */
   authMarker(): string | null;
+  /**
+   * SQLite with background checkpoints (`serve`): what the checkpoint thread saw of the
+   * write-ahead log (checkpointer.ts); null, or absent, where there is no such thread.
+   */
+  logFigures?(): LogFigures | null;
   ping(): Promise<void>;
   /** Whether an error means the database is unreachable or overloaded (answered 503), not a bug. */
   isUnavailable(error: unknown): boolean;
   close(): Promise<void>;
+}
+
+/** What SQLite's checkpoint thread saw of the write-ahead log since it started (sqlite/checkpointer.ts). */
+export interface LogFigures {
+  /** Passes that read the log (each a PASSIVE checkpoint, some followed by a RESTART). */
+  passes: number;
+  /** RESTART checkpoints that started the log over. */
+  restarts: number;
+  /** The largest the log was at a pass, in bytes of its file (frames of a page and a header each). */
+  peakBytes: number;
 }
 
 export interface WriteOptions {

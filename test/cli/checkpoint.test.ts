@@ -53,10 +53,19 @@ test('on SQLite, a running service copies committed changes into the database fi
 });
 
 interface LogUnderLoad {
-  /** The largest the write-ahead log was seen on disk. */
+  /** The largest the write-ahead log was, as the service's checkpoint thread saw it (/metrics). */
   peak: number;
+  /** RESTART checkpoints that started the log over meanwhile. */
+  restarts: number;
   /** What the service process wrote to files and sockets meanwhile (/proc/PID/io), the log's frames among it. */
   written: number;
+}
+
+/** A sample's value in Prometheus' text, by its name with labels as printed (`name{kind="restart"}`). */
+function sample(metrics: string, name: string): number {
+  const line = metrics.split('\n').find((candidate) => candidate.startsWith(`${name} `));
+  assert.ok(line, `${name} is in /metrics`);
+  return Number(line.slice(name.length + 1));
 }
 
 /** The write-ahead log while `count` cancels are sent 50 at a time to a service with `env`. */
@@ -70,14 +79,7 @@ async function logUnderSustainedWrites(env: Record<string, string>, count: numbe
     const token = (await own.ok(['token', 'issue', '--agency-id', 'AGW'])).stdout.trim();
     const server = await own.serve([], { env: { RATE_LIMIT_PER_SECOND: '0', ...env } });
     const writtenSoFar = () => Number(/^wchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${server.child.pid}/io`, 'utf8'))![1]);
-    let peak = 0;
-    const watch = setInterval(() => {
-      try {
-        peak = Math.max(peak, fs.statSync(`${own.dbFile}-wal`).size);
-      } catch {
-        // Not there yet.
-      }
-    }, 5);
+    const metrics = async () => (await server.get('/metrics')).text;
     try {
       const before = writtenSoFar();
       let next = 0;
@@ -88,9 +90,22 @@ async function logUnderSustainedWrites(env: Record<string, string>, count: numbe
           assert.equal(response.status, 200, response.text);
         }
       }));
-      return { peak, written: writtenSoFar() - before };
+      const written = writtenSoFar() - before;
+      // The peak is exact up to the thread's last pass (checkpointer.ts): wait for two passes more,
+      // the second begun after the last write was answered, so that it counts the log's last frames too.
+      const passes = sample(await metrics(), 'airorder_sqlite_wal_checkpoints_total{kind="passive"}');
+      let text = await metrics();
+      for (let attempt = 0; attempt < 100 && sample(text, 'airorder_sqlite_wal_checkpoints_total{kind="passive"}') < passes + 2; attempt += 1) {
+        await sleep(50);
+        text = await metrics();
+      }
+      assert.ok(sample(text, 'airorder_sqlite_wal_checkpoints_total{kind="passive"}') >= passes + 2, 'the checkpoint thread still passes');
+      return {
+        peak: sample(text, 'airorder_sqlite_wal_peak_bytes'),
+        restarts: sample(text, 'airorder_sqlite_wal_checkpoints_total{kind="restart"}'),
+        written,
+      };
     } finally {
-      clearInterval(watch);
       server.child.kill('SIGTERM');
       await server.exited;
     }
@@ -101,9 +116,12 @@ async function logUnderSustainedWrites(env: Record<string, string>, count: numbe
 
 test('on SQLite, writes that never pause keep the write-ahead log within SQLITE_WAL_LIMIT_MB', async () => {
   const MB = 1024 * 1024;
-  const { peak, written } = await logUnderSustainedWrites({ SQLITE_WAL_LIMIT_MB: '1' }, 8000);
+  const { peak, restarts, written } = await logUnderSustainedWrites({ SQLITE_WAL_LIMIT_MB: '1' }, 8000);
   // The log took far more than it may hold: every page of every commit goes through it.
   assert.ok(written > 80 * MB, `the service wrote ${written} bytes only`);
+  // The thread saw the log at every pass: had it never been started over, it would have held them all.
+  assert.ok(peak > 0, 'the checkpoint thread saw the log');
+  assert.ok(restarts > 0, 'the log was started over');
   // Started over and cut back at 1 MB; what the writes add while a pass is due comes on top.
-  assert.ok(peak < 10 * MB, `the log grew to ${peak} bytes with a 1 MB limit, while ${written} bytes were written`);
+  assert.ok(peak < 10 * MB, `the log grew to ${peak} bytes with a 1 MB limit (${restarts} restarts), while ${written} bytes were written`);
 });

