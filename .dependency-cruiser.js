@@ -1,5 +1,5 @@
 /**
- * What may import what in src/ (README.md, "Layout"; docs/decisions.md, "Layers"), checked by
+ * What may import what in src/ (docs/decisions.md, "Layers"), checked by
  * dependency-cruiser: `npm run lint:deps`, which `npm run lint` and so `npm test` run. Paths are from
  * the project's root. test/unit/dependency-rules.test.ts plants a breach of each rule in a tree of
  * its own and checks that the rule fails the run, so that a clean src/ means the rules hold.

@@ -1,7 +1,7 @@
 /**
  * A token bucket per access token, in this process's memory: `ratePerSecond` requests a second on
  * average, `burst` at once. With several processes each keeps its own buckets, so the limit a
- * client sees is per process (see the README).
+ * client sees is per process (see docs/operations.md).
  */
 export interface RateDecision {
   allowed: boolean;

@@ -1,5 +1,5 @@
 /**
- * Stopping the service however it was started as the README says (`node bin/airorder.js serve`,
+ * Stopping the service however it was started as the README and docs/operations.md say (`node bin/airorder.js serve`,
  * `npx airorder serve`, `npm start`), with and without `--workers`, whatever happens to its standard
  * output: written to a file, a pipe whose reader is gone (EPIPE), or a pipe nobody reads (full). The
  * signal goes to the process a supervisor started, and only to it; every process of the group must be

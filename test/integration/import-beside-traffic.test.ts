@@ -2,7 +2,7 @@
  * Issue: an import running beside live traffic does not block agencies for its whole duration.
  * On PostgreSQL an import's transaction locks only the orders it writes, so agencies acting on
  * other orders are answered while a large file is still being imported. (On SQLite an import holds
- * the single writer lock while it writes; the README says so.)
+ * the single writer lock while it writes; docs/operations.md says so.)
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * The import rules of .dependency-cruiser.js (README.md, "Layout"; docs/decisions.md, "Layers"), which
+ * The import rules of .dependency-cruiser.js (docs/decisions.md, "Layers"), which
  * `npm run lint:deps` checks on src/. Here the same command, with the same configuration, runs on a
  * small tree planted in a temporary directory: each rule must fail the run on its planted breach and
  * let the look-alikes beside it pass, so that a clean src/ means the rules hold, not that they are blind.
