@@ -1,5 +1,6 @@
 import { DocumentError, FieldError } from './document-error.js';
 import { locateJsonSyntaxError } from './json-syntax.js';
+import { ORDER_ID } from './order-document.js';
 
 export interface RawRecord {
   /** How errors name the record: `record 3` (position in a JSON array or the single object) or `line 7` (NDJSON). */
@@ -52,8 +53,15 @@ export function readEach<T>(records: RawRecord[], read: (value: unknown) => T): 
     try {
       return read(value);
     } catch (error) {
-      if (error instanceof FieldError) throw new DocumentError(label, error.field, error.problem);
+      if (error instanceof FieldError) throw new DocumentError(label, error.field, error.problem, readableOrderId(value));
       throw error;
     }
   });
+}
+
+/** The record's orderId if it has a valid one (orders and changes name theirs alike), for errors to name; else null. */
+export function readableOrderId(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { orderId } = value as { orderId?: unknown };
+  return typeof orderId === 'string' && ORDER_ID.test(orderId) ? orderId : null;
 }

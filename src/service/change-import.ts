@@ -32,21 +32,21 @@ function checkAgainstBooking(document: ChangeDocument, booking: Booking, label: 
     ...booking.changes.flatMap((earlier) => earlier.addedSegments.map((segment) => segment.segmentId))]);
   change.addedSegments.forEach((segment, index) => {
     if (everUsed.has(segment.segmentId)) {
-      throw new DocumentError(label, `addedSegments[${index}].segmentId`, `${segment.segmentId} is already a segment of booking ${booking.reference}`);
+      throw new DocumentError(label, `addedSegments[${index}].segmentId`, `${segment.segmentId} is already a segment of booking ${booking.reference}`, document.orderId);
     }
   });
   change.removedSegments.forEach((id, index) => {
     const flown = booking.passengers.some((passenger) => passenger.ticket?.coupons.some((coupon) => coupon.segmentId === id && coupon.status === 'USED'));
-    if (flown) throw new DocumentError(label, `removedSegments[${index}]`, `${id} has been flown and cannot be changed`);
+    if (flown) throw new DocumentError(label, `removedSegments[${index}]`, `${id} has been flown and cannot be changed`, document.orderId);
   });
 
   const segments = new Set(booking.segments.map((segment) => segment.segmentId));
   for (const step of inDetectionOrder([...pendingChanges(booking), change])) {
     step.removedSegments.forEach((id, index) => {
       if (segments.has(id)) return;
-      if (step === change) throw new DocumentError(label, `removedSegments[${index}]`, `names no segment of booking ${booking.reference}: ${id}`);
+      if (step === change) throw new DocumentError(label, `removedSegments[${index}]`, `names no segment of booking ${booking.reference}: ${id}`, document.orderId);
       // The new change, detected earlier, takes away a segment that a pending change detected later removes.
-      throw new DocumentError(label, 'removedSegments', `removes ${id}, which change ${step.changeId}, detected later (${step.detectedAt}), removes too`);
+      throw new DocumentError(label, 'removedSegments', `removes ${id}, which change ${step.changeId}, detected later (${step.detectedAt}), removes too`, document.orderId);
     });
     step.removedSegments.forEach((id) => segments.delete(id));
     step.addedSegments.forEach((segment) => segments.add(segment.segmentId));
@@ -109,15 +109,15 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     if (stored) {
       // A resend is a no-op; the same id for another booking is not a resend, and dropping it would lose the change.
       if (stored.orderId !== document.orderId || stored.reference !== document.reference) {
-        throw new DocumentError(label, 'changeId', `${document.change.changeId} is already the id of a change of order ${stored.orderId}, booking ${stored.reference}`);
+        throw new DocumentError(label, 'changeId', `${document.change.changeId} is already the id of a change of order ${stored.orderId}, booking ${stored.reference}`, document.orderId);
       }
       summary.alreadyKnown += 1;
       continue;
     }
     const booking = bookings.get(bookingKey(document));
     if (!booking) {
-      if (!await tx.orders.row(document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`);
-      throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`);
+      if (!await tx.orders.row(document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`, document.orderId);
+      throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`, document.orderId);
     }
     // Imports refuse such amounts, but an order stored before they did (or before the bound came down
     // to what a JSON number keeps exact) may hold them: the refund quote below would overflow, or not
@@ -125,7 +125,7 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     const sum = bookingSum(booking);
     if (typeof sum !== 'number') {
       throw new DocumentError(label, 'orderId', `${document.orderId} was stored before imports bounded its amounts: in booking ${booking.reference}, `
-        + `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.currency)}; correct the order and import it again (orders import --upsert)`);
+        + `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.currency)}; correct the order and import it again (orders import --upsert)`, document.orderId);
     }
     const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
     if (status === 'PENDING') checkAgainstBooking(document, booking, label);

@@ -45,7 +45,7 @@ async function writeBatch(
   for (const order of batch) {
     if (knownAgencies.has(order.agencyId)) continue;
     if (!await tx.agencies.find(order.agencyId)) {
-      throw new DocumentError(order.label, 'agencyId', `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`);
+      throw new DocumentError(order.label, 'agencyId', `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`, order.orderId);
     }
     knownAgencies.add(order.agencyId);
   }
@@ -53,7 +53,7 @@ async function writeBatch(
   const seenInBatch = new Map<string, string>();
   for (const { label, orderId } of batch) {
     const first = seenInBatch.get(orderId);
-    if (first) throw new DocumentError(label, 'orderId', `repeats ${orderId} of ${first}`);
+    if (first) throw new DocumentError(label, 'orderId', `repeats ${orderId} of ${first}`, orderId);
     seenInBatch.set(orderId, label);
   }
   const ids = batch.map((order) => order.orderId);
@@ -67,8 +67,8 @@ async function writeBatch(
     const createdAt = existing.get(orderId);
     if (createdAt === undefined) continue;
     // Written by this very import (same transaction, same time): an earlier record of the file.
-    if (createdAt === now) throw new DocumentError(label, 'orderId', `repeats ${orderId} of an earlier record`);
-    if (!upsert) throw new DocumentError(label, 'orderId', `${orderId} exists already (use --upsert to replace it)`);
+    if (createdAt === now) throw new DocumentError(label, 'orderId', `repeats ${orderId} of an earlier record`, orderId);
+    if (!upsert) throw new DocumentError(label, 'orderId', `${orderId} exists already (use --upsert to replace it)`, orderId);
   }
   if (existing.size > 0) {
     const replaced = [...existing.keys()];
@@ -76,7 +76,7 @@ async function writeBatch(
     const refunded = await tx.orders.withRefunds(replaced);
     const first = batch.find((order) => refunded.has(order.orderId));
     if (first) {
-      throw new DocumentError(first.label, 'orderId', `${first.orderId} has refunds: replacing it would erase them and let its tickets be refunded again`);
+      throw new DocumentError(first.label, 'orderId', `${first.orderId} has refunds: replacing it would erase them and let its tickets be refunded again`, first.orderId);
     }
     // Bookings, changes and refunds go with the order.
     await tx.orders.remove(replaced);

@@ -14,5 +14,5 @@ export interface Ack { type: 'ack' }
 export type FromPreparer =
   | { type: 'batch'; orders: PreparedOrder[]; bytesRead: number }
   | { type: 'done' }
-  | { type: 'document-error'; record: string; field: string; problem: string }
+  | { type: 'document-error'; record: string; field: string; problem: string; orderId: string | null }
   | { type: 'failed'; message: string; code?: string; stack?: string };

@@ -51,7 +51,7 @@ export function preparedInThread(file: string): PreparedInput {
           case 'done':
             return;
           case 'document-error':
-            throw new DocumentError(message.record, message.field, message.problem);
+            throw new DocumentError(message.record, message.field, message.problem, message.orderId);
           case 'failed':
             throw failure(message.message, message.code, message.stack);
         }

@@ -36,7 +36,7 @@ try {
   post({ type: 'done' });
 } catch (error) {
   post(error instanceof DocumentError
-    ? { type: 'document-error', record: error.record, field: error.field, problem: error.problem }
+    ? { type: 'document-error', record: error.record, field: error.field, problem: error.problem, orderId: error.orderId }
     : { type: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as NodeJS.ErrnoException | null)?.code,
       stack: error instanceof Error ? error.stack : undefined });
 } finally {

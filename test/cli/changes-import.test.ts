@@ -71,7 +71,7 @@ describe('changes import', () => {
 
     const refused = await sandbox.run(['changes', 'import', '-'], { stdin: JSON.stringify({ ...document, changeId: 'AIC-DL4B', consequenceOfInaction: 'ACCEPT' }) });
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, /^error: line 1: consequenceOfInaction is ACCEPT, but the change adds no flight to replace the removed ones: it can only be CANCEL\n$/);
+    assert.match(refused.stderr, /^error: line 1 \(order CH-4\): consequenceOfInaction is ACCEPT, but the change adds no flight to replace the removed ones: it can only be CANCEL\n$/);
   });
 
   test('a change on an already cancelled booking is kept but CLOSED', async () => {

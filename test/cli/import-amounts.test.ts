@@ -71,47 +71,47 @@ describe('orders import refuses amounts whose sums would pass 10^15 - 1 minor un
     const overflowing = orderOf('AMT-TWO', [tickets]);
     const field = 'bookings[0].passengers[0].ticket.baseFare';
     await refused(['orders', 'import'], asJsonArray([simpleOrder('AMT-OK1', 'AG1', reference(), ticketNumber()), overflowing]),
-      `record 2: ${field} ${AT_MOST}, got "90071992547409.91"`);
-    await refused(['orders', 'import'], asNdjson([overflowing]), `line 1: ${field} ${AT_MOST}, got "90071992547409.91"`);
+      `record 2 (order AMT-TWO): ${field} ${AT_MOST}, got "90071992547409.91"`);
+    await refused(['orders', 'import'], asNdjson([overflowing]), `line 1 (order AMT-TWO): ${field} ${AT_MOST}, got "90071992547409.91"`);
   });
 
   test('two tickets of 9999999999999.99 EUR in one booking: the booking\'s refund would pass the bound', async () => {
     const tickets = [ticketed('9999999999999.99', '0.00'), ticketed('9999999999999.99', '0.00')];
     const overflowing = orderOf('AMT-TWO9', [tickets]);
     await refused(['orders', 'import'], asJsonArray([simpleOrder('AMT-OK3', 'AG1', reference(), ticketNumber()), overflowing]),
-      `record 2: bookings[0].passengers[1].ticket brings the tickets of its booking to ${LIMIT}`);
-    await refused(['orders', 'import'], asNdjson([overflowing]), `line 1: bookings[0].passengers[1].ticket brings the tickets of its booking to ${LIMIT}`);
+      `record 2 (order AMT-TWO9): bookings[0].passengers[1].ticket brings the tickets of its booking to ${LIMIT}`);
+    await refused(['orders', 'import'], asNdjson([overflowing]), `line 1 (order AMT-TWO9): bookings[0].passengers[1].ticket brings the tickets of its booking to ${LIMIT}`);
     // The same tickets in two bookings: the order's total is bounded too.
     await refused(['orders', 'import'], JSON.stringify(orderOf('AMT-TWO9-B', [[tickets[0]!], [tickets[1]!]])),
-      `line 1: bookings[1] brings the tickets of the order to ${LIMIT}`);
+      `line 1 (order AMT-TWO9-B): bookings[1] brings the tickets of the order to ${LIMIT}`);
   });
 
   test('the finding\'s baseFare and taxes of 45035996273704.96 EUR each: each amount is past the bound', async () => {
     const half = '45035996273704.96';
     await refused(['orders', 'import'], asNdjson([simpleOrder('AMT-OK2', 'AG1', reference(), ticketNumber()), orderOf('AMT-HALF', [[ticketed(half, half)]])]),
-      `line 2: bookings[0].passengers[0].ticket.baseFare ${AT_MOST}, got "${half}"`);
+      `line 2 (order AMT-HALF): bookings[0].passengers[0].ticket.baseFare ${AT_MOST}, got "${half}"`);
     await refused(['orders', 'import'], JSON.stringify(orderOf('AMT-HALF-V', [[ticketed(half, half, ['S1', 'S2'], [half, half])]])),
-      `line 1: bookings[0].passengers[0].ticket.baseFare ${AT_MOST}, got "${half}"`);
+      `line 1 (order AMT-HALF-V): bookings[0].passengers[0].ticket.baseFare ${AT_MOST}, got "${half}"`);
   });
 
   test('baseFare and taxes of 5000000000000.00 EUR each: the ticket\'s total would pass the bound by one minor unit', async () => {
     const half = '5000000000000.00';
     await refused(['orders', 'import'], asNdjson([simpleOrder('AMT-OK4', 'AG1', reference(), ticketNumber()), orderOf('AMT-HALF5', [[ticketed(half, half)]])]),
-      `line 2: bookings[0].passengers[0].ticket has baseFare + taxes of ${LIMIT}`);
+      `line 2 (order AMT-HALF5): bookings[0].passengers[0].ticket has baseFare + taxes of ${LIMIT}`);
     // With coupon values that add up to that total, the total is what is named.
     await refused(['orders', 'import'], JSON.stringify(orderOf('AMT-HALF5-V', [[ticketed(half, half, ['S1', 'S2'], [half, half])]])),
-      `line 1: bookings[0].passengers[0].ticket has baseFare + taxes of ${LIMIT}`);
+      `line 1 (order AMT-HALF5-V): bookings[0].passengers[0].ticket has baseFare + taxes of ${LIMIT}`);
   });
 
   test('coupon values that would pass the bound on a small ticket do not sum to its total', async () => {
     await refused(['orders', 'import'], JSON.stringify(orderOf('AMT-CPN', [[ticketed('1.00', '0.00', ['S1', 'S2'], ['9999999999999.99', '9999999999999.99'])]])),
-      'line 1: bookings[0].passengers[0].ticket.coupons values must sum to baseFare + taxes');
+      'line 1 (order AMT-CPN): bookings[0].passengers[0].ticket.coupons values must sum to baseFare + taxes');
     await refused(['orders', 'import'], JSON.stringify(orderOf('AMT-CPN2', [[ticketed('1.00', '0.00', ['S1', 'S2'], ['90071992547409.91', '90071992547409.91'])]])),
-      `line 1: bookings[0].passengers[0].ticket.coupons[0].value ${AT_MOST}, got "90071992547409.91"`);
+      `line 1 (order AMT-CPN2): bookings[0].passengers[0].ticket.coupons[0].value ${AT_MOST}, got "90071992547409.91"`);
   });
 
   test('one amount past the bound, or not a decimal string: 1e400, -0, 1.005, numbers', async () => {
-    const field = 'line 1: bookings[0].passengers[0].ticket.baseFare';
+    const field = 'line 1 (order AMT-ONE): bookings[0].passengers[0].ticket.baseFare';
     const withBaseFare = (baseFare: unknown) => JSON.stringify(orderOf('AMT-ONE', [[{ ...ticketed('0', '0.00'), baseFare }]]));
     await refused(['orders', 'import'], withBaseFare('10000000000000.00'), `${field} ${AT_MOST}, got "10000000000000.00"`);
     await refused(['orders', 'import'], withBaseFare('90071992547409.92'), `${field} ${AT_MOST}, got "90071992547409.92"`);
@@ -148,7 +148,7 @@ describe('the largest order that fits', () => {
     const oneMore = structuredClone(fits) as any;
     oneMore.bookings[1].passengers[0].ticket.taxes = '0.01';
     oneMore.bookings[1].passengers[0].ticket.coupons[0].value = '3999999999999.99';
-    await refused(['orders', 'import'], JSON.stringify(oneMore), `line 1: bookings[1] brings the tickets of the order to ${LIMIT}`);
+    await refused(['orders', 'import'], JSON.stringify(oneMore), `line 1 (order AMT-MAX): bookings[1] brings the tickets of the order to ${LIMIT}`);
 
     const imported = await sandbox.ok(['orders', 'import', '-'], { stdin: JSON.stringify(fits) });
     assert.deepEqual(JSON.parse(imported.stdout), { imported: 1, replaced: 0 });
@@ -219,12 +219,12 @@ describe('the import\'s bound and the wire agree', () => {
     for (const [index, { currency, largest, oneMore, zero }] of cases.entries()) {
       const past = order(`AMT-P${currency}`, 'AG1', currency, [booking(`PAST${currency}`, [segment('S1')], [passenger('P1', ticketOf(index, oneMore, zero))])]);
       await refused(['orders', 'import'], JSON.stringify(past),
-        `line 1: bookings[0].passengers[0].ticket.baseFare must be at most ${largest} ${currency} (999999999999999 minor units), got "${oneMore}"`);
+        `line 1 (order AMT-P${currency}): bookings[0].passengers[0].ticket.baseFare must be at most ${largest} ${currency} (999999999999999 minor units), got "${oneMore}"`);
       // At the bound through baseFare + taxes: one minor unit of taxes more is refused as the ticket's total.
       const minorUnit = currency === 'JPY' ? '1' : `0.${'0'.repeat(currency === 'EUR' ? 1 : 2)}1`;
       const summed = order(`AMT-S${currency}`, 'AG1', currency, [booking(`SUM${currency}`, [segment('S1')], [passenger('P1', ticketOf(index, largest, minorUnit))])]);
       await refused(['orders', 'import'], JSON.stringify(summed),
-        `line 1: bookings[0].passengers[0].ticket has baseFare + taxes of more than ${largest} ${currency} (999999999999999 minor units), the largest sum the service keeps exact`);
+        `line 1 (order AMT-S${currency}): bookings[0].passengers[0].ticket has baseFare + taxes of more than ${largest} ${currency} (999999999999999 minor units), the largest sum the service keeps exact`);
     }
     await sandbox.ok(['orders', 'import', '-'], { stdin: asNdjson(orders) });
     await sandbox.ok(['changes', 'import', '-'], { stdin: asNdjson(cases.map(({ currency }) => change(`AMT-WC${currency}`, `AMT-W${currency}`, `WIRE${currency}`, ['S1'], [], 'FLIGHT_CANCELLATION'))) });
@@ -285,7 +285,7 @@ describe('changes import for an order stored before amounts were bounded', () =>
       change('AMT-C1', 'AMT-FINE', 'FINE01', ['S1'], [segment('S1B', 1, 14)]),
       change('AMT-C2', 'AMT-OLD', oldReference, ['S1'], [], 'FLIGHT_CANCELLATION'),
     ]);
-    const refusal = (problem: string) => `record 2: orderId AMT-OLD was stored before imports bounded its amounts: in booking ${oldReference}, `
+    const refusal = (problem: string) => `record 2 (order AMT-OLD): orderId AMT-OLD was stored before imports bounded its amounts: in booking ${oldReference}, `
       + `${problem}; correct the order and import it again (orders import --upsert)`;
 
     // Before any bound: two tickets of 2^53 - 1 minor units in one booking; the first is past the bound on its own.

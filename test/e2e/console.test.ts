@@ -230,7 +230,7 @@ test('an import with an error names the record and field and stores nothing', { 
   // The import's own page follows it, and shows the outcome once it has finished.
   await page.waitForURL(/\/console\/imports\/imp_[0-9a-f]+$/);
   const error = await page.locator('#import-error').innerText();
-  assert.match(error, /^error: record 2: currency /);
+  assert.match(error, /^error: record 2 \(order ORD-2002\): currency /);
   assert.deepEqual(await runSql(service.store.reader, "select order_id from orders where order_id like 'ORD-200%'", []), []);
   await look('imports');
 });

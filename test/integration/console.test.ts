@@ -329,7 +329,7 @@ test('an import with an error shows the record and field as the CLI does, and st
     const cli = await sandbox.run(['orders', 'import', '-'], { stdin: text });
     assert.equal(cli.code, 1);
     assert.equal(shown?.replace(/&#39;/g, '\'').replace(/&quot;/g, '"'), cli.stderr.trim());
-    assert.match(cli.stderr, /record 2/);
+    assert.match(cli.stderr, /^error: record 2 \(order ORD-I2\): /);
     assert.match(cli.stderr, /currency/);
   } finally {
     await sandbox.cleanup();

@@ -156,7 +156,7 @@ test(`every operator command works on ${testStoreKind()}`, async () => {
   assert.deepEqual(JSON.parse(imported.stdout), { imported: 2, replaced: 0 });
   const again = await airorder(['orders', 'import', '-'], ndjson);
   assert.equal(again.code, 1);
-  assert.match(again.stderr, /^error: line 1: orderId ORD-S1 exists already/);
+  assert.match(again.stderr, /^error: line 1 \(order ORD-S1\): orderId ORD-S1 exists already/);
   const upserted = await airorder(['orders', 'import', '--upsert', '-'], ndjson);
   assert.deepEqual(JSON.parse(upserted.stdout), { imported: 2, replaced: 2 });
 
@@ -200,19 +200,19 @@ test(`amounts whose sums would pass 10^15 - 1 minor units are refused in one lin
     // The finding's documents: two tickets of 2^53 - 1 minor units; baseFare and taxes of half that. Each amount is past the bound.
     const tooMuch = await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '90071992547409.91')));
     assert.equal(tooMuch.code, 1);
-    assert.equal(tooMuch.stderr, `error: line 1: bookings[0].passengers[0].ticket.baseFare ${atMost}, got "90071992547409.91"\n`);
+    assert.equal(tooMuch.stderr, `error: line 1 (order ORD-BIG): bookings[0].passengers[0].ticket.baseFare ${atMost}, got "90071992547409.91"\n`);
     const halves = order('ORD-HALF', 'AGS1', 'EUR', [booking('HALF01', [segment('S1')], [passenger('P1', ticket('2200000000901', '45035996273704.96', '45035996273704.96'))])]);
     const tooMuchTicket = await airorder(['orders', 'import', '-'], JSON.stringify([halves]));
     assert.equal(tooMuchTicket.code, 1);
-    assert.equal(tooMuchTicket.stderr, `error: record 1: bookings[0].passengers[0].ticket.baseFare ${atMost}, got "45035996273704.96"\n`);
+    assert.equal(tooMuchTicket.stderr, `error: record 1 (order ORD-HALF): bookings[0].passengers[0].ticket.baseFare ${atMost}, got "45035996273704.96"\n`);
     // The same at this bound: each amount fits, their sums do not.
     const tooMuchBooking = await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '9999999999999.99')));
     assert.equal(tooMuchBooking.code, 1);
-    assert.equal(tooMuchBooking.stderr, `error: line 1: bookings[0].passengers[1].ticket brings the tickets of its booking to ${limit}\n`);
+    assert.equal(tooMuchBooking.stderr, `error: line 1 (order ORD-BIG): bookings[0].passengers[1].ticket brings the tickets of its booking to ${limit}\n`);
     const fives = order('ORD-HALF', 'AGS1', 'EUR', [booking('HALF01', [segment('S1')], [passenger('P1', ticket('2200000000901', '5000000000000.00', '5000000000000.00'))])]);
     const tooMuchTotal = await airorder(['orders', 'import', '-'], JSON.stringify([fives]));
     assert.equal(tooMuchTotal.code, 1);
-    assert.equal(tooMuchTotal.stderr, `error: record 1: bookings[0].passengers[0].ticket has baseFare + taxes of ${limit}\n`);
+    assert.equal(tooMuchTotal.stderr, `error: record 1 (order ORD-HALF): bookings[0].passengers[0].ticket has baseFare + taxes of ${limit}\n`);
     assert.deepEqual(await snapshotAllTables(store.db), before);
 
     // An order stored before imports bounded amounts (written here through SQL): changes import refuses the file.
@@ -230,7 +230,7 @@ test(`amounts whose sums would pass 10^15 - 1 minor units are refused in one lin
       change('AIC-FINE', 'ORD-S2', 'STO002', ['S1'], [segment('S1B', 1, 14)]),
       change('AIC-OLD', 'ORD-OLD', 'OLD001', ['S1'], [], 'FLIGHT_CANCELLATION'),
     ]);
-    const refusal = (problem: string) => `error: record 2: orderId ORD-OLD was stored before imports bounded its amounts: in booking OLD001, ${problem}; correct the order and import it again (orders import --upsert)\n`;
+    const refusal = (problem: string) => `error: record 2 (order ORD-OLD): orderId ORD-OLD was stored before imports bounded its amounts: in booking OLD001, ${problem}; correct the order and import it again (orders import --upsert)\n`;
     // Before any bound: two tickets of 2^53 - 1 minor units. Under the earlier bound (2^53 - 1): two of 5000000000000.00 EUR.
     for (const [minor, problem] of [
       [Number.MAX_SAFE_INTEGER, `passengers[0].ticket has baseFare + taxes of ${limit}`],
