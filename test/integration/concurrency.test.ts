@@ -139,7 +139,7 @@ test('an order with refunds cannot be replaced by orders import --upsert: its ti
   const refunded = await refundRows(service, 'ORD-P4');
   assert.equal(refunded.length, 3);
   const again = order('ORD-P4', 'AG1', 'EUR', [booking('UPS001', [segment('S1', 1)], [passenger('P1', null)])]);
-  await assert.rejects(service.importOrders([again], true), /record 1 (order ORD-P4): orderId ORD-P4 has refunds: replacing it would erase them/);
+  await assert.rejects(service.importOrders([again], true), /record 1 \(order ORD-P4\): orderId ORD-P4 has refunds: replacing it would erase them/);
   assert.deepEqual(await refundRows(service, 'ORD-P4'), refunded);
   assert.equal((await bookingState(service, 'ORD-P4', 'UPS001')).status, 'CANCELED');
 });

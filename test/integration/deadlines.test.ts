@@ -164,7 +164,7 @@ test('a second process does not run deadlines while the first holds the lease', 
 test('the change document: a bad actionDeadline or consequence is refused with its field; ACCEPT needs a replacement', async () => {
   await service.importOrders([simpleOrder('DL-5', 'AG1', 'DLA005', '2201234560005')]);
   const base = change('DLC-5', 'DL-5', 'DLA005', ['S1'], []);
-  await assert.rejects(service.importChanges([{ ...base, actionDeadline: 'tomorrow' }]), /record 1 (order DL-5): actionDeadline must be an ISO-8601 date-time/);
-  await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'WAIT' }]), /record 1 (order DL-5): consequenceOfInaction must be one of ACCEPT, CANCEL/);
-  await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'ACCEPT' }]), /record 1 (order DL-5): consequenceOfInaction is ACCEPT, but the change adds no flight/);
+  await assert.rejects(service.importChanges([{ ...base, actionDeadline: 'tomorrow' }]), /record 1 \(order DL-5\): actionDeadline must be an ISO-8601 date-time/);
+  await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'WAIT' }]), /record 1 \(order DL-5\): consequenceOfInaction must be one of ACCEPT, CANCEL/);
+  await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'ACCEPT' }]), /record 1 \(order DL-5\): consequenceOfInaction is ACCEPT, but the change adds no flight/);
 });
