@@ -2,13 +2,12 @@ import type { Command } from 'commander';
 import { addOperator, changePassword, disable, normalEmail, operators } from '../console/operator-accounts.js';
 import { AdminError } from '../service/agency-admin.js';
 import { systemClock } from '../runtime/clock.js';
+import { readStandardInput } from './standard-input.js';
 import { withStore, type GlobalOptions } from './with-store.js';
 
 /** Standard input whole, without the one line end a shell or `echo` adds. */
 async function passwordFromStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return (await readStandardInput()).replace(/\r?\n$/, '');
 }
 
 function needStdin(options: { passwordStdin?: boolean }): void {
