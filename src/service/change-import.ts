@@ -140,9 +140,9 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     announced.push(changeNotice('airline_change.detected', orders.get(document.orderId)!, booking, change));
   }
   if (accepted.length === 0) return;
+  // Into the orders' records, whose versions move on: a request that read these bookings before
+  // the changes were recorded must decide again.
   await tx.changes.add(accepted, now);
-  // A request that read these bookings before the changes were recorded must decide again.
-  await tx.orders.touch(accepted.map((item) => item.orderId), now);
   // One sequence across the import: the trail lists the changes in the file's order.
   await tx.audit.append(actor, events, now, summary.imported);
   await tx.events.append(announced, now);

@@ -39,7 +39,7 @@ export async function applyDueDeadlines(store: Store, clock: Clock, orderId: str
 
 /**
  * Sends `airline_change.deadline_approaching` once for each of these changes still pending, under
- * the order's lock so that a change resolved meanwhile is not announced.
+ * the order's lock so that a change resolved meanwhile is not announced (its timer is settled instead).
  */
 async function warnOrder(store: Store, clock: Clock, orderId: string, changes: readonly ChangeRef[]): Promise<number> {
   return store.write(async (tx) => {
@@ -49,13 +49,38 @@ async function warnOrder(store: Store, clock: Clock, orderId: string, changes: r
     if (due.size === 0) return 0;
     const now = clock();
     const announced: AgencyEvent[] = [];
+    const warned: string[] = [];
+    const resolved: string[] = [];
     for (const booking of await tx.orders.bookings(orderId, [...new Set(changes.map((change) => change.reference))])) {
       for (const change of booking.changes) {
-        if (due.has(change.changeId)) announced.push(changeNotice('airline_change.deadline_approaching', order, booking, change));
+        if (!due.has(change.changeId)) continue;
+        if (change.status !== 'PENDING') {
+          resolved.push(change.changeId);
+          continue;
+        }
+        warned.push(change.changeId);
+        announced.push(changeNotice('airline_change.deadline_approaching', order, booking, change));
       }
     }
-    await tx.changes.recordWarnings([...due], announced, now);
+    await tx.changes.settleTimers(resolved);
+    await tx.changes.recordWarnings(warned, announced, now);
     return announced.length;
+  });
+}
+
+/**
+ * Settles the timers among `changeIds` whose changes are no longer pending (resolved by the agency,
+ * or by the deadline just applied): the scheduler does not meet them again. Returns how many.
+ */
+async function settleResolved(store: Store, orderId: string, changeIds: readonly string[]): Promise<number> {
+  return store.write(async (tx) => {
+    const pending = new Set<string>();
+    for (const booking of await tx.orders.bookings(orderId)) {
+      for (const change of booking.changes) if (change.status === 'PENDING') pending.add(change.changeId);
+    }
+    const settled = changeIds.filter((changeId) => !pending.has(changeId));
+    await tx.changes.settleTimers(settled);
+    return settled.length;
   });
 }
 
@@ -85,9 +110,10 @@ export async function deadlineRound(store: Store, clock: Clock, warningMs: numbe
     const passed = await store.read.changes.passedDeadlines(clock(), BATCH);
     let progress = 0;
     for (const [orderId, changes] of byOrder(passed)) {
-      progress += await applyDueDeadlines(store, clock, orderId, [...new Set(changes.map((change) => change.reference))]);
+      const applied = await applyDueDeadlines(store, clock, orderId, [...new Set(changes.map((change) => change.reference))]);
+      round.applied += applied;
+      progress += applied + await settleResolved(store, orderId, changes.map((change) => change.changeId));
     }
-    round.applied += progress;
     if (passed.length < BATCH || progress === 0) break;
   }
   const now = clock();

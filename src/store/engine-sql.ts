@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Booking } from '../domain/order.js';
 import type { Statement } from './statement.js';
-import type { Executor } from './executor.js';
 
 /**
  * What the SQL of the two engines does not share, supplied by each engine (sqlite/engine-sql.ts,
@@ -25,8 +23,12 @@ export interface EngineSql {
    * can no longer be overtaken by an older one still running (events-repository.ts, `listEvents`).
    */
   readonly settledEvents: string;
-  /** An order's bookings with their airline changes and refunds (orders-repository.ts, `loadOrderBookings`). */
-  loadOrderBookings(db: Executor, orderId: string, references?: readonly string[]): Promise<Booking[]>;
+  /**
+   * The order's record (order-record.ts) as the engine stores it: `recordIn` wraps the JSON text
+   * written in place of a `?`, `recordOut` reads the column `record` back as JSON text.
+   */
+  readonly recordIn: string;
+  readonly recordOut: string;
   /** The schema's engine-specific parts, for the migrations that made them. */
   readonly schema: EngineSchema;
 }
@@ -52,6 +54,12 @@ export interface EngineSchema {
    * place without touching its indexes (null: the engine's default again). Migration 008.
    */
   roomForUpdates(db: Schema, table: string, percent: number | null): Promise<void>;
+  /** `order_records.record`: JSONB in a BLOB on SQLite, JSON text on PostgreSQL (migration 011). */
+  readonly recordColumn: ColumnType;
+  /** What `name` is in the schema: a table, a view, or nothing (migration 011 runs again after a crash). */
+  relationKind(db: Schema, name: string): Promise<'table' | 'view' | null>;
+  /** The views that show the records as the tables of before (order-record views, migration 011). */
+  createRecordViews(db: Schema): Promise<void>;
 }
 
 type WithAdapter = Pick<Schema, 'getExecutor'>;

@@ -1,11 +1,12 @@
 import type { Booking } from '../domain/order.js';
+import { recordAfter } from './order-record.js';
 import type { AgencyEvent } from '../events/event-types.js';
 import type { Statement } from './statement.js';
 import { auditInsert, type Actor, type AuditEvent } from './repositories/audit-repository.js';
 import { eventWrites } from './repositories/events-repository.js';
 import type { IdempotencyScope, KeptResponse } from './repositories/idempotency-repository.js';
 import { operatorActionInsert, type OperatorAction } from './repositories/operator-actions-repository.js';
-import { bookingWrites, type OrderRow } from './repositories/orders-repository.js';
+import { recordWrite, type OrderRow, type StoredOrder } from './repositories/orders-repository.js';
 
 /** What a change of one order reads: the order of an agency (or of any, for the service itself) and some of its bookings. */
 export interface OrderChangeScope {
@@ -72,12 +73,21 @@ export interface OrderDecision<T> {
 export type ChangeOrder = <T>(scope: OrderChangeScope, decide: (snapshot: OrderSnapshot) => OrderDecision<T>) => Promise<T>;
 
 /**
- * The statements that store an update's booking changes, the audit trail, the events and the
- * operator's act (not the order's new version nor the kept response: each engine stores them its own way).
+ * The statement that writes the order's record as the update leaves it, with its version moved on
+ * (with `version`: only if it is still that one); `recordIn` is the engine's (engine-sql.ts). Null when the update changes no booking: a
+ * response kept alone leaves the order as it is.
  */
-export function orderUpdateStatements(order: OrderRow, update: OrderUpdate): Statement[] {
+export function orderRecordWrite(recordIn: string, stored: StoredOrder, update: OrderUpdate, version?: number | string): Statement | null {
+  if (update.bookings.length === 0) return null;
+  return recordWrite(recordIn, stored.row.orderId, recordAfter(stored.record, update.bookings.map(({ after }) => after), update.now), version);
+}
+
+/**
+ * The statements that store an update's audit trail, events and operator's act (not the order's
+ * record nor the kept response: each engine stores them its own way).
+ */
+export function orderUpdateStatements(update: OrderUpdate): Statement[] {
   const writes: Statement[] = [];
-  for (const { before, after } of update.bookings) writes.push(...bookingWrites(order, before, after, update.now));
   if (update.audit && update.audit.events.length > 0) writes.push(auditInsert(update.audit.actor, update.audit.events, update.now));
   writes.push(...eventWrites(update.events, update.now));
   if (update.operatorAction) writes.push(operatorActionInsert(update.operatorAction, update.now));

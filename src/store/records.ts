@@ -6,7 +6,7 @@ import {
 import {
   agencyTokens, failingEndpoints, listAgencies, pendingChanges, refundsSince, revokeTokenById, searchOrders,
 } from './repositories/console-queries-repository.js';
-import { approachingDeadlines, passedDeadlines, recordWarnings, stillToWarn } from './repositories/deadlines-repository.js';
+import { approachingDeadlines, passedDeadlines, recordWarnings, settleTimers, stillToWarn } from './repositories/deadlines-repository.js';
 import { removeDemoActivity } from './repositories/demo-repository.js';
 import { appendEvents, listEvents, loadEvent, purgeEvents } from './repositories/events-repository.js';
 import { purgeExpiredResponses } from './repositories/idempotency-repository.js';
@@ -18,7 +18,7 @@ import {
 import { disableOperator, findOperator, insertOperator, listOperators, replacePassword } from './repositories/operators-repository.js';
 import {
   countPendingChanges, deleteOrders, insertChanges, insertOrders, loadBookings, loadOrder, loadOrderBookings, loadOrderRow,
-  loadOrderRows, lockOrderRow, lockOrders, refundedOrders, storedChanges, storedOrderVersions, touchOrders,
+  loadOrderRows, lockOrderRow, lockOrders, refundedOrders, storedChanges, storedOrderVersions,
 } from './repositories/orders-repository.js';
 import { addRequestCounts, dropRequestCountsBefore, requestCountsSince } from './repositories/request-counts-repository.js';
 import { countSignInAttempts, purgeSignInAttempts, takeBackSignInAttempts } from './repositories/sign-in-attempts-repository.js';
@@ -47,11 +47,11 @@ const RECORDS = {
   orders: {
     load: loadOrder, row: loadOrderRow, lockedRow: lockOrderRow, rows: loadOrderRows, bookings: loadOrderBookings, bookingsByKey: loadBookings,
     lock: lockOrders, versions: storedOrderVersions, withRefunds: refundedOrders, add: insertOrders, remove: deleteOrders,
-    touch: touchOrders, search: searchOrders, refundsSince,
+    search: searchOrders, refundsSince,
   },
   changes: {
     add: insertChanges, stored: storedChanges, countPending: countPendingChanges, pending: pendingChanges,
-    passedDeadlines, approachingDeadlines, stillToWarn, recordWarnings,
+    passedDeadlines, approachingDeadlines, stillToWarn, recordWarnings, settleTimers,
   },
   audit: { append: appendAuditEvents, trail: auditTrail },
   events: { append: appendEvents, load: loadEvent, feed: listEvents, purge: purgeEvents },

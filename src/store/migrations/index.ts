@@ -9,6 +9,7 @@ import { oneIndexForPendingChanges } from './007-one-index-for-pending-changes.j
 import { roomForUpdatesInPlace } from './008-room-for-updates-in-place.js';
 import { signInAttemptCounts } from './009-sign-in-attempt-counts.js';
 import { tokenLastUse } from './010-token-last-use.js';
+import { orderRecords } from './011-order-records.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008-room-for-updates-in-place': roomForUpdatesInPlace,
   '009-sign-in-attempt-counts': signInAttemptCounts,
   '010-token-last-use': tokenLastUse,
+  '011-order-records': orderRecords,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,11 +1,7 @@
 import { sql } from 'kysely';
-import type { Booking } from '../../domain/order.js';
 import type { EngineSql } from '../engine-sql.js';
-import { placeholders, runSql } from '../raw-sql.js';
 import type { Statement } from '../statement.js';
-import { bookingFromRow, changeFromRow, refundFromRow } from '../repositories/orders-repository.js';
-import type { Executor } from '../executor.js';
-import type { AirlineChangesTable, BookingsTable, RefundsTable } from '../tables.js';
+import { createPostgresRecordViews } from './record-views.js';
 
 const numberedTexts = new Map<string, string>();
 
@@ -18,21 +14,6 @@ export function numbered(text: string): string {
     numberedTexts.set(text, converted);
   }
   return converted;
-}
-
-/** A booking `b`'s airline changes, in detection order, as one JSON array (null when none). */
-export const CHANGES_OF_BOOKING_JSON = '(select json_agg(c order by c.detected_at, c.change_id) from airline_changes c where c.order_id = b.order_id and c.reference = b.reference)';
-/** A booking `b`'s refunds, in the order they were made, as one JSON array (null when none). */
-export const REFUNDS_OF_BOOKING_JSON = '(select json_agg(r order by r.position) from refunds r where r.order_id = b.order_id and r.reference = b.reference)';
-
-type BookingWithChildren = BookingsTable & { changes_json: AirlineChangesTable[] | null; refunds_json: RefundsTable[] | null };
-
-/** The children are gathered in the same query: one round trip. */
-async function loadOrderBookings(db: Executor, orderId: string, references?: readonly string[]): Promise<Booking[]> {
-  const only = references ? ` and b.reference in (${placeholders(references.length)})` : '';
-  const rows = await runSql<BookingWithChildren>(db, `select b.*, ${CHANGES_OF_BOOKING_JSON} as changes_json, ${REFUNDS_OF_BOOKING_JSON} as refunds_json
-      from bookings b where b.order_id = ?${only} order by b.position`, [orderId, ...(references ?? [])]);
-  return rows.map((row) => bookingFromRow(row, (row.changes_json ?? []).map(changeFromRow), (row.refunds_json ?? []).map(refundFromRow)));
 }
 
 /** Each statement in a WITH clause of one statement: a request's writes cost one round trip. */
@@ -53,7 +34,10 @@ export const postgresSql: EngineSql = {
   lockRows: ' for update',
   claimRows: ' for update skip locked',
   settledEvents: ' and tx < pg_snapshot_xmin(pg_current_snapshot())::text::bigint',
-  loadOrderBookings,
+  // JSON text: the same WAL records as jsonb for less room (PostgreSQL compresses it in the row), and
+  // Node parses the text either way (docs/benchmarks.md).
+  recordIn: '?',
+  recordOut: 'record',
   schema: {
     eventPosition: sql`bigint generated always as identity`,
     eventTransaction: sql`(pg_current_xact_id()::text::bigint)`,
@@ -62,6 +46,14 @@ export const postgresSql: EngineSql = {
       // A heap-only update (HOT) needs room on the row's own page, and touches no index.
       await sql.raw(percent === null ? `alter table ${table} reset (fillfactor)` : `alter table ${table} set (fillfactor = ${100 - percent})`).execute(db);
     },
+    recordColumn: 'text',
+    async relationKind(db, name) {
+      const { rows } = await sql<{ kind: string }>`select c.relkind as kind from pg_class c
+        where c.relname = ${name} and c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'v', 'p')`.execute(db);
+      const kind = rows[0]?.kind;
+      return kind === undefined ? null : kind === 'v' ? 'view' : 'table';
+    },
+    createRecordViews: createPostgresRecordViews,
     async createRefusal(db) {
       // Lets one statement refuse to be stored with an error of its choosing (order-change.ts).
       await sql`create function airorder_refuse(reason text, code text) returns integer language plpgsql as $$

@@ -1,22 +1,20 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { AirlineChangesTable, BookingsTable, RefundsTable } from '../tables.js';
 import type { KeptResponse } from '../repositories/idempotency-repository.js';
-import { bookingFromRow, changeFromRow, refundFromRow } from '../repositories/orders-repository.js';
-import { KeptResponseTaken, orderUpdateStatements, type ChangeOrder, type OrderChangeScope, type OrderSnapshot, type OrderUpdate } from '../order-change.js';
-import type { OrderRow } from '../repositories/orders-repository.js';
-import { CHANGES_OF_BOOKING_JSON, numbered, REFUNDS_OF_BOOKING_JSON } from './engine-sql.js';
+import { bookingsOf } from '../order-record.js';
+import { storedOrderOf, type StoredOrder } from '../repositories/orders-repository.js';
+import { KeptResponseTaken, orderRecordWrite, orderUpdateStatements, type ChangeOrder, type OrderChangeScope, type OrderSnapshot, type OrderUpdate } from '../order-change.js';
+import { numbered, postgresSql } from './engine-sql.js';
 
 /**
  * Optimistic writes: a change of an order costs two round trips and no BEGIN or COMMIT.
- * 1. One statement reads the order (with its version), the requested bookings with their changes
- *    and refunds, and the response kept under the request's Idempotency-Key.
- * 2. The rules decide in TypeScript; one statement then writes everything (bookings, changes,
- *    refunds, audit trail, events, the kept response) in data-modifying WITH clauses, and moves the
- *    order's version on only if it is still the one read. If it is not, the statement fails as a
- *    whole (its last line raises serialization_failure), nothing of it is stored, and the change is
- *    read and decided again. A refund made meanwhile by the winner can also surface as a duplicate
- *    key or a deadlock: the same answer, read again.
+ * 1. One statement reads the order's row (its record and version, order-record.ts) and the
+ *    response kept under the request's Idempotency-Key.
+ * 2. The rules decide in TypeScript; one statement then writes everything (the record, audit trail,
+ *    events, the kept response) in data-modifying WITH clauses, the record only if the order's
+ *    version is still the one read. If it is not, the statement fails as a whole (its last line
+ *    raises serialization_failure), nothing of it is stored, and the change is read and decided
+ *    again. The record's update changes no indexed column: PostgreSQL makes it in place (heap-only).
  * So a ticket is never refunded twice, and every request has one outcome.
  */
 
@@ -58,40 +56,36 @@ function readQuery(scope: OrderChangeScope): { name: string; text: string; value
   const values: unknown[] = [scope.orderId];
   const parameter = (value: unknown) => `$${values.push(value)}`;
   const agency = scope.agencyId === null ? '' : ` and o.agency_id = ${parameter(scope.agencyId)}`;
-  const references = scope.references === null ? '' : ` and b.reference = any(${parameter([...scope.references])}::text[])`;
   const key = scope.idempotency;
   const kept = key === null ? 'null::json'
     : `(select row_to_json(k) from idempotency_keys k where k.agency_id = ${parameter(key.agencyId)} and k.operation = ${parameter(key.operation)} and k.idempotency_key = ${parameter(key.key)})`;
-  const text = `select o.order_id, o.agency_id, o.currency, o.version,
-  (select json_agg(json_build_object('b', b, 'c', ${CHANGES_OF_BOOKING_JSON}, 'r', ${REFUNDS_OF_BOOKING_JSON}) order by b.position)
-    from bookings b where b.order_id = o.order_id${references}) as bookings,
-  ${kept} as kept
-  from (select 1) as one left join orders o on o.order_id = $1${agency}`;
-  const shape = `${scope.agencyId === null ? '' : 'a'}${scope.references === null ? '' : 'r'}${key === null ? '' : 'k'}`;
+  const text = `select o.order_id, o.agency_id, o.version, o.record, ${kept} as kept
+  from (select 1) as one left join order_records o on o.order_id = $1${agency}`;
+  const shape = `${scope.agencyId === null ? '' : 'a'}${key === null ? '' : 'k'}`;
   return { name: `airorder_order_read_${shape || 'all'}`, text, values };
 }
 
 interface ReadRow {
   order_id: string | null;
   agency_id: string | null;
-  currency: string | null;
   version: string | null;
-  bookings: { b: BookingsTable; c: AirlineChangesTable[] | null; r: RefundsTable[] | null }[] | null;
+  record: string | null;
   kept: { request_hash: string; response_status: number; response_body: string; request_id: string; expires_at: string } | null;
 }
 
-interface Read { snapshot: OrderSnapshot; version: string | null }
+interface Read { snapshot: OrderSnapshot; stored: StoredOrder | null; version: string | null }
 
 async function read(pool: pg.Pool, scope: OrderChangeScope): Promise<Read> {
   const { rows } = await pool.query<ReadRow>(readQuery(scope));
   const row = rows[0]!;
-  const order: OrderRow | null = row.order_id === null ? null : { orderId: row.order_id, agencyId: row.agency_id!, currency: row.currency! };
+  const stored = row.order_id === null ? null
+    : storedOrderOf({ order_id: row.order_id, agency_id: row.agency_id!, version: row.version!, record: row.record! });
   const kept: KeptResponse | null = row.kept === null ? null : {
     requestHash: row.kept.request_hash, status: Number(row.kept.response_status), body: row.kept.response_body,
     requestId: row.kept.request_id, expiresAt: row.kept.expires_at,
   };
-  const bookings = (row.bookings ?? []).map((item) => bookingFromRow(item.b, (item.c ?? []).map(changeFromRow), (item.r ?? []).map(refundFromRow)));
-  return { snapshot: { order, bookings, kept }, version: row.version };
+  const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
+  return { snapshot: { order: stored?.row ?? null, bookings, kept }, stored, version: row.version };
 }
 
 /** Texts prepared on the server by name, per connection; past this many shapes, new ones are sent unnamed. */
@@ -113,16 +107,16 @@ function statementName(text: string): string | undefined {
  * the statement, so that nothing of it is stored, when the order's version is no longer `version`
  * or when the request's time ran out meanwhile: a request answered 503 stores nothing.
  */
-function writeStatement(scope: OrderChangeScope, order: OrderRow, version: string, update: OrderUpdate, timeLeftMs: number): { text: string; values: unknown[] } {
+function writeStatement(scope: OrderChangeScope, stored: StoredOrder, version: string, update: OrderUpdate, timeLeftMs: number): { text: string; values: unknown[] } {
   // A response kept alone (every item failed or changed nothing) leaves the order as it is: it
   // is only checked to be the one the response describes.
-  const touched = update.bookings.length > 0;
-  const clauses = [touched
-    ? 'moved as (update orders set updated_at = ?, version = version + 1 where order_id = ? and version = ? returning 1)'
-    : 'moved as (select 1 from orders where order_id = ? and version = ?)'];
-  const values: unknown[] = [...(touched ? [update.now] : []), order.orderId, version];
+  const record = orderRecordWrite(postgresSql.recordIn, stored, update, version);
+  const clauses = [record
+    ? `moved as (${record.text} returning 1)`
+    : 'moved as (select 1 from order_records where order_id = ? and version = ?)'];
+  const values: unknown[] = record ? [...record.parameters] : [stored.row.orderId, version];
   const counts = ['(select count(*) from moved)'];
-  orderUpdateStatements(order, update).forEach((part, index) => {
+  orderUpdateStatements(update).forEach((part, index) => {
     clauses.push(`w${index} as (${part.text} returning 1)`);
     counts.push(`(select count(*) from w${index})`);
     values.push(...part.parameters);
@@ -162,12 +156,12 @@ function lostRace(error: unknown): boolean {
 export function postgresChangeOrder(pool: pg.Pool): ChangeOrder {
   return async (scope, decide) => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-      const { snapshot, version } = await read(pool, scope);
+      const { snapshot, stored, version } = await read(pool, scope);
       const { value, update } = decide(snapshot);
-      if (!update || !snapshot.order || version === null) return value;
+      if (!update || !stored || version === null) return value;
       const timeLeftMs = scope.timeLeft?.() ?? NO_TIME_LIMIT_MS;
       if (timeLeftMs <= 0) throw new OutOfTime();
-      const { text, values } = writeStatement(scope, snapshot.order, version, update, timeLeftMs);
+      const { text, values } = writeStatement(scope, stored, version, update, timeLeftMs);
       try {
         await pool.query({ name: statementName(text), text, values });
         return value;

@@ -1,54 +1,10 @@
-import type { AirlineChange, Booking, BookingStatus, Cancellation, ChangeKind, ChangeStatus, Consequence, Order, QuoteType, Refund } from '../../domain/order.js';
+import type { AirlineChange, Booking, Order } from '../../domain/order.js';
 import type { Executor } from '../executor.js';
 import { engineSql } from '../engine-sql.js';
+import { bookingOf, bookingsOf, newRecordJson, orderOf, parseOrderRecord, recordWithChanges, type OrderRecord } from '../order-record.js';
 import { insertRows, placeholders, runSql } from '../raw-sql.js';
 import type { Statement } from '../statement.js';
 import { bookingKey, type BookingKey, type BookingToStore } from '../stored-shapes.js';
-import type { AirlineChangesTable, BookingsTable, OrdersTable, RefundsTable } from '../tables.js';
-
-export function bookingFromRow(row: BookingsTable, changes: AirlineChange[], refunds: Refund[]): Booking {
-  return {
-    reference: row.reference,
-    status: row.status as BookingStatus,
-    cancellation: row.cancellation as Cancellation | null,
-    segments: JSON.parse(row.segments),
-    passengers: JSON.parse(row.passengers),
-    changes,
-    refunds,
-  };
-}
-
-export function changeFromRow(row: AirlineChangesTable): AirlineChange {
-  return {
-    changeId: row.change_id,
-    kind: row.kind as ChangeKind,
-    detectedAt: row.detected_at,
-    removedSegments: JSON.parse(row.removed_segments),
-    addedSegments: JSON.parse(row.added_segments),
-    status: row.status as ChangeStatus,
-    actionDeadline: row.action_deadline,
-    consequenceOfInaction: row.consequence as Consequence,
-  };
-}
-
-export function refundFromRow(row: RefundsTable): Refund {
-  return {
-    ticketNumber: row.ticket_number,
-    amount: Number(row.amount_minor),
-    quoteType: row.quote_type as QuoteType,
-    createdAt: row.created_at,
-  };
-}
-
-export function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const row of rows) {
-    const group = groups.get(key(row));
-    if (group) group.push(row);
-    else groups.set(key(row), [row]);
-  }
-  return groups;
-}
 
 export interface OrderRow {
   orderId: string;
@@ -56,24 +12,52 @@ export interface OrderRow {
   currency: string;
 }
 
+/** An order as its row holds it: the record (order-record.ts) and the version it was read at. */
+export interface StoredOrder {
+  row: OrderRow;
+  version: number;
+  record: OrderRecord;
+}
+
+interface RecordRow { order_id: string; agency_id: string; version: number | string; record: string }
+
+/** Rows of `order_records` with their record as JSON text, whichever way the engine keeps it. */
+export function recordSelect(db: Executor): string {
+  return `select order_id, agency_id, version, ${engineSql(db).recordOut} as record from order_records`;
+}
+
+export function storedOrderOf(row: RecordRow): StoredOrder {
+  const record = parseOrderRecord(row.record);
+  return { row: { orderId: row.order_id, agencyId: row.agency_id, currency: record.currency }, version: Number(row.version), record };
+}
+
 /**
- * The order's own row. With `agencyId`, an order of another agency is answered exactly like a
- * missing one. `lock` holds the row until the transaction ends (where the engine locks rows:
- * engine-sql.ts, `lockRows`), so requests on one order run one after the other. The bookings
- * must be read by a later statement: one that waited for the lock sees, in READ COMMITTED, what the
- * holder committed, whereas rows joined into the locking statement itself would come from before
- * the wait (a refund could then be made twice).
+ * The order's row with its record. With `agencyId`, an order of another agency is answered exactly
+ * like a missing one. `lock` holds the row until the transaction ends (where the engine locks rows:
+ * engine-sql.ts, `lockRows`), so that the transaction's later writes of the order follow what it read.
  */
-export async function loadOrderRow(db: Executor, orderId: string, agencyId?: string, lock = false): Promise<OrderRow | null> {
+export async function loadStoredOrder(db: Executor, orderId: string, agencyId?: string, lock = false): Promise<StoredOrder | null> {
   const forUpdate = lock ? engineSql(db).lockRows : '';
   const read = async () => (agencyId === undefined
-    ? await runSql<OrdersTable>(db, `select * from orders where order_id = ?${forUpdate}`, [orderId])
-    : await runSql<OrdersTable>(db, `select * from orders where order_id = ? and agency_id = ?${forUpdate}`, [orderId, agencyId]))[0];
+    ? await runSql<RecordRow>(db, `${recordSelect(db)} where order_id = ?${forUpdate}`, [orderId])
+    : await runSql<RecordRow>(db, `${recordSelect(db)} where order_id = ? and agency_id = ?${forUpdate}`, [orderId, agencyId]))[0];
   let row = await read();
   // An order replaced while we waited for its lock (`orders import --upsert` deletes the row and
   // inserts it anew) is gone for the statement that waited; a new statement sees the new row.
   if (!row && forUpdate) row = await read();
-  return row ? { orderId: row.order_id, agencyId: row.agency_id, currency: row.currency } : null;
+  return row ? storedOrderOf(row) : null;
+}
+
+/** Several orders with their records, by id (the missing ones left out). */
+async function loadStoredOrders(db: Executor, orderIds: readonly string[]): Promise<Map<string, StoredOrder>> {
+  const ids = [...new Set(orderIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await runSql<RecordRow>(db, `${recordSelect(db)} where order_id in (${placeholders(ids.length)})`, ids);
+  return new Map(rows.map((row) => [row.order_id, storedOrderOf(row)]));
+}
+
+export async function loadOrderRow(db: Executor, orderId: string, agencyId?: string, lock = false): Promise<OrderRow | null> {
+  return (await loadStoredOrder(db, orderId, agencyId, lock))?.row ?? null;
 }
 
 /** The order's own row, locked until the transaction ends (where the engine locks rows). */
@@ -83,10 +67,7 @@ export function lockOrderRow(db: Executor, orderId: string): Promise<OrderRow | 
 
 /** The own rows of several orders, by id (the missing ones left out). */
 export async function loadOrderRows(db: Executor, orderIds: readonly string[]): Promise<Map<string, OrderRow>> {
-  const ids = [...new Set(orderIds)];
-  if (ids.length === 0) return new Map();
-  const rows = await runSql<OrdersTable>(db, `select order_id, agency_id, currency from orders where order_id in (${placeholders(ids.length)})`, ids);
-  return new Map(rows.map((row) => [row.order_id, { orderId: row.order_id, agencyId: row.agency_id, currency: row.currency }]));
+  return new Map([...await loadStoredOrders(db, orderIds)].map(([orderId, stored]) => [orderId, stored.row]));
 }
 
 /**
@@ -100,22 +81,19 @@ export async function lockOrders(db: Executor, orderIds: readonly string[]): Pro
   // Transactions that run one at a time hold everything already.
   if (lockRows === '') return;
   const ids = [...new Set(orderIds)].sort();
-  await runSql(db, `select order_id from orders where order_id in (${placeholders(ids.length)}) order by order_id${lockRows}`, ids);
+  await runSql(db, `select order_id from order_records where order_id in (${placeholders(ids.length)}) order by order_id${lockRows}`, ids);
 }
 
-/**
- * An order's bookings with their airline changes and refunds: every booking, or only those named
- * in `references`. Each engine reads them its own way (engine-sql.ts): in one query where a round
- * trip costs most, table by table in process. This runs on every request.
- */
-export function loadOrderBookings(db: Executor, orderId: string, references?: readonly string[]): Promise<Booking[]> {
-  return engineSql(db).loadOrderBookings(db, orderId, references);
+/** An order's bookings with their airline changes and refunds: every booking, or only those named in `references`. */
+export async function loadOrderBookings(db: Executor, orderId: string, references?: readonly string[]): Promise<Booking[]> {
+  const stored = await loadStoredOrder(db, orderId);
+  return stored ? bookingsOf(stored.record, references) : [];
 }
 
-/** An order with its bookings, airline changes and refunds (see `loadOrderRow` and `loadOrderBookings`). */
+/** An order with its bookings, airline changes and refunds (all, or those named in `references`). */
 export async function loadOrder(db: Executor, orderId: string, agencyId?: string, references?: readonly string[]): Promise<Order | null> {
-  const row = await loadOrderRow(db, orderId, agencyId);
-  return row ? { ...row, bookings: await loadOrderBookings(db, orderId, references) } : null;
+  const stored = await loadStoredOrder(db, orderId, agencyId);
+  return stored ? orderOf(stored.row.orderId, stored.row.agencyId, stored.record, references) : null;
 }
 
 export interface StoredOrderVersion {
@@ -125,34 +103,38 @@ export interface StoredOrderVersion {
 
 /** When the orders among `orderIds` that exist were created, and their versions. */
 export async function storedOrderVersions(db: Executor, orderIds: readonly string[]): Promise<Map<string, StoredOrderVersion>> {
-  if (orderIds.length === 0) return new Map();
-  const rows = await runSql<{ order_id: string; created_at: string; version: number | string }>(db,
-    `select order_id, created_at, version from orders where order_id in (${placeholders(orderIds.length)})`, orderIds);
-  return new Map(rows.map((row) => [row.order_id, { createdAt: row.created_at, version: Number(row.version) }]));
+  return new Map([...await loadStoredOrders(db, orderIds)].map(([orderId, stored]) => [orderId, { createdAt: stored.record.createdAt, version: stored.version }]));
 }
 
 /** The orders among `orderIds` that have at least one refund. */
 export async function refundedOrders(db: Executor, orderIds: readonly string[]): Promise<Set<string>> {
-  if (orderIds.length === 0) return new Set();
-  const rows = await runSql<{ order_id: string }>(db, `select distinct order_id from refunds where order_id in (${placeholders(orderIds.length)})`, orderIds);
-  return new Set(rows.map((row) => row.order_id));
+  const refunded = new Set<string>();
+  for (const [orderId, stored] of await loadStoredOrders(db, orderIds)) {
+    if (stored.record.bookings.some((booking) => booking.refunds.length > 0)) refunded.add(orderId);
+  }
+  return refunded;
 }
 
-/** Deletes orders; their bookings, changes and refunds go with them (foreign keys on delete cascade). */
+/** Deletes orders, their records and their changes' timers. */
 export async function deleteOrders(db: Executor, orderIds: readonly string[]): Promise<void> {
   if (orderIds.length === 0) return;
-  await runSql(db, `delete from orders where order_id in (${placeholders(orderIds.length)})`, orderIds);
+  await runSql(db, `delete from airline_change_timers where order_id in (${placeholders(orderIds.length)})`, orderIds);
+  await runSql(db, `delete from order_records where order_id in (${placeholders(orderIds.length)})`, orderIds);
 }
 
-/** Which booking each stored change among `changeIds` belongs to. */
+/** Which booking each stored change among `changeIds` belongs to (every change recorded has its timer). */
 export async function storedChanges(db: Executor, changeIds: readonly string[]): Promise<Map<string, BookingKey>> {
   if (changeIds.length === 0) return new Map();
   const rows = await runSql<{ change_id: string; order_id: string; reference: string }>(db,
-    `select change_id, order_id, reference from airline_changes where change_id in (${placeholders(changeIds.length)})`, changeIds);
+    `select change_id, order_id, reference from airline_change_timers where change_id in (${placeholders(changeIds.length)})`, changeIds);
   return new Map(rows.map((row) => [row.change_id, { orderId: row.order_id, reference: row.reference }]));
 }
 
-/** How many airline changes, of every order, await an agency's action. */
+/**
+ * How many airline changes, of every order, await an agency's action: read from every record (the
+ * `airline_changes` view), as no index follows a change's status (each would be moved by every
+ * accept and cancel).
+ */
 export async function countPendingChanges(db: Executor): Promise<number> {
   const [row] = await runSql<{ pending: number | string }>(db, "select count(*) as pending from airline_changes where status = 'PENDING'", []);
   return Number(row?.pending ?? 0);
@@ -161,29 +143,41 @@ export async function countPendingChanges(db: Executor): Promise<number> {
 /** Several bookings of any orders at once, with their airline changes (refunds left out). */
 export async function loadBookings(db: Executor, keys: readonly BookingKey[]): Promise<Map<string, Booking>> {
   const found = new Map<string, Booking>();
-  if (keys.length === 0) return found;
-  const pairs = `(order_id, reference) in (values ${keys.map(() => '(?, ?)').join(', ')})`;
-  const parameters = keys.flatMap((key) => [key.orderId, key.reference]);
-  const [bookings, changes] = await Promise.all([
-    runSql<BookingsTable>(db, `select * from bookings where ${pairs}`, parameters),
-    runSql<AirlineChangesTable>(db, `select * from airline_changes where ${pairs} order by detected_at, change_id`, parameters),
-  ]);
-  const changesByBooking = groupBy(changes, (row) => bookingKey({ orderId: row.order_id, reference: row.reference }));
-  for (const row of bookings) {
-    const key = bookingKey({ orderId: row.order_id, reference: row.reference });
-    found.set(key, bookingFromRow(row, (changesByBooking.get(key) ?? []).map(changeFromRow), []));
+  const wanted = new Set(keys.map(bookingKey));
+  for (const [orderId, stored] of await loadStoredOrders(db, keys.map((key) => key.orderId))) {
+    for (const booking of stored.record.bookings) {
+      const key = bookingKey({ orderId, reference: booking.reference });
+      if (wanted.has(key)) found.set(key, { ...bookingOf(booking), refunds: [] });
+    }
   }
   return found;
 }
 
-/** Inserts airline changes; the caller has made sure their ids are new. */
+/**
+ * The statement that writes an order's record back, moving its version on (and, with `version`,
+ * only if it is still that one). `recordIn`: the engine's (engine-sql.ts).
+ */
+export function recordWrite(recordIn: string, orderId: string, record: OrderRecord, version?: number | string): Statement {
+  return {
+    text: `update order_records set record = ${recordIn}, version = version + 1 where order_id = ?${version === undefined ? '' : ' and version = ?'}`,
+    parameters: [JSON.stringify(record), orderId, ...(version === undefined ? [] : [version])],
+  };
+}
+
+/**
+ * Adds airline changes to their bookings' records (the caller has made sure their ids are new and
+ * holds the orders' locks) and writes each change's timer. Each order's version moves on: a request
+ * that read the order before must decide again.
+ */
 export async function insertChanges(db: Executor, changes: readonly (BookingKey & { change: AirlineChange })[], now: string): Promise<void> {
-  await insertRows(db, 'airline_changes',
-    ['change_id', 'order_id', 'reference', 'kind', 'detected_at', 'removed_segments', 'added_segments', 'status', 'created_at', 'resolved_at',
-      'action_deadline', 'consequence'],
-    changes.map(({ orderId, reference, change }) => [change.changeId, orderId, reference, change.kind, change.detectedAt,
-      JSON.stringify(change.removedSegments), JSON.stringify(change.addedSegments), change.status, now, null,
-      change.actionDeadline, change.consequenceOfInaction]));
+  if (changes.length === 0) return;
+  const stored = await loadStoredOrders(db, changes.map((item) => item.orderId));
+  for (const [orderId, order] of stored) {
+    const write = recordWrite(engineSql(db).recordIn, orderId, recordWithChanges(order.record, changes.filter((item) => item.orderId === orderId), now));
+    await runSql(db, write.text, write.parameters);
+  }
+  await insertRows(db, 'airline_change_timers', ['change_id', 'order_id', 'reference', 'due_at', 'warned_at'],
+    changes.map(({ orderId, reference, change }) => [change.changeId, orderId, reference, change.status === 'PENDING' ? change.actionDeadline : null, null]));
 }
 
 export interface OrderToStore extends OrderRow {
@@ -198,64 +192,12 @@ export interface OrderToStore extends OrderRow {
  */
 export async function insertOrders(db: Executor, orders: readonly OrderToStore[], now: string, versions: ReadonlyMap<string, number> = new Map()): Promise<void> {
   if (orders.length === 0) return;
-  await insertRows(db, 'orders', ['order_id', 'agency_id', 'currency', 'created_at', 'updated_at', 'version'],
-    orders.map((order) => [order.orderId, order.agencyId, order.currency, now, now, (versions.get(order.orderId) ?? -1) + 1]));
-  const rows: unknown[][] = [];
-  for (const order of orders) {
-    order.bookings.forEach((booking, position) => rows.push([order.orderId, booking.reference, position, booking.status,
-      booking.cancellation, booking.segmentsJson, booking.passengersJson]));
+  const { recordIn } = engineSql(db);
+  // Records are large: a few hundred per statement keep it far below either engine's limits.
+  const perStatement = 250;
+  for (let start = 0; start < orders.length; start += perStatement) {
+    const chunk = orders.slice(start, start + perStatement);
+    await runSql(db, `insert into order_records (order_id, agency_id, version, record) values ${chunk.map(() => `(?, ?, ?, ${recordIn})`).join(', ')}`,
+      chunk.flatMap((order) => [order.orderId, order.agencyId, (versions.get(order.orderId) ?? -1) + 1, newRecordJson(order.currency, order.bookings, now)]));
   }
-  await insertRows(db, 'bookings', ['order_id', 'reference', 'position', 'status', 'cancellation', 'segments', 'passengers'], rows);
-}
-
-/** What an operation changed on one booking, as statements: its row, its changes' statuses, new refunds. */
-export function bookingWrites(order: OrderRow, before: Booking, after: Booking, now: string): Statement[] {
-  // The rules hand back the very same arrays for what they leave alone (a cancel keeps the
-  // itinerary and the tickets): those columns are not written out again.
-  const columns = ['status = ?', 'cancellation = ?'];
-  const values: unknown[] = [after.status, after.cancellation];
-  if (after.segments !== before.segments) {
-    columns.push('segments = ?');
-    values.push(JSON.stringify(after.segments));
-  }
-  if (after.passengers !== before.passengers) {
-    columns.push('passengers = ?');
-    values.push(JSON.stringify(after.passengers));
-  }
-  const statements: Statement[] = [{
-    text: `update bookings set ${columns.join(', ')} where order_id = ? and reference = ?`,
-    parameters: [...values, order.orderId, after.reference],
-  }];
-  const previousStatus = new Map(before.changes.map((change) => [change.changeId, change.status]));
-  for (const change of after.changes) {
-    if (previousStatus.get(change.changeId) === change.status) continue;
-    statements.push({ text: 'update airline_changes set status = ?, resolved_at = ? where change_id = ?', parameters: [change.status, now, change.changeId] });
-  }
-  const newRefunds = after.refunds.slice(before.refunds.length);
-  if (newRefunds.length > 0) {
-    statements.push({
-      text: `insert into refunds (order_id, reference, ticket_number, position, amount_minor, currency, quote_type, created_at) values ${
-        newRefunds.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-      parameters: newRefunds.flatMap((refund, index) => [order.orderId, after.reference, refund.ticketNumber, before.refunds.length + index,
-        refund.amount, order.currency, refund.quoteType, refund.createdAt]),
-    });
-  }
-  return statements;
-}
-
-/**
- * Marks the order as changed at `now`, with a new version (once per transaction: one statement may
- * not update a row twice). Whatever changes an order's bookings, changes or refunds moves its
- * version on: a change decided on an older version is then refused (docs/decisions.md, "Optimistic
- * writes on PostgreSQL").
- */
-export function touchOrder(orderId: string, now: string): Statement {
-  return { text: 'update orders set updated_at = ?, version = version + 1 where order_id = ?', parameters: [now, orderId] };
-}
-
-/** Moves the versions of orders on, after their bookings changed outside an operation (an import of changes). */
-export async function touchOrders(db: Executor, orderIds: readonly string[], now: string): Promise<void> {
-  const ids = [...new Set(orderIds)];
-  if (ids.length === 0) return;
-  await runSql(db, `update orders set updated_at = ?, version = version + 1 where order_id in (${placeholders(ids.length)})`, [now, ...ids]);
 }

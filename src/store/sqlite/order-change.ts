@@ -1,23 +1,26 @@
+import { engineSql } from '../engine-sql.js';
 import { runSql } from '../raw-sql.js';
-import { KeptResponseTaken, orderUpdateStatements, type ChangeOrder } from '../order-change.js';
+import { bookingsOf } from '../order-record.js';
+import { KeptResponseTaken, orderRecordWrite, orderUpdateStatements, type ChangeOrder } from '../order-change.js';
 import { deleteKeptResponse, findKeptResponse, keepResponse } from '../repositories/idempotency-repository.js';
-import { loadOrderRow, touchOrder } from '../repositories/orders-repository.js';
-import { sqliteOrderBookings } from './engine-sql.js';
+import { loadStoredOrder } from '../repositories/orders-repository.js';
 import type { Executor } from '../executor.js';
 
 /**
  * A change of an order in one write transaction of the group commit. SQLite has one writer at a
- * time, so what is read is still so when it is written: `decide` runs once.
+ * time, so what is read is still so when it is written: `decide` runs once. The order is one row:
+ * read by its key, written back by one update (order-record.ts).
  */
 export function sqliteChangeOrder(transaction: <T>(work: (tx: Executor) => Promise<T>) => Promise<T>): ChangeOrder {
   return (scope, decide) => transaction(async (tx) => {
-    const order = await loadOrderRow(tx, scope.orderId, scope.agencyId ?? undefined);
+    const stored = await loadStoredOrder(tx, scope.orderId, scope.agencyId ?? undefined);
     const kept = scope.idempotency ? await findKeptResponse(tx, scope.idempotency) : null;
-    const bookings = order ? await sqliteOrderBookings(tx, order.orderId, scope.references ?? undefined) : [];
-    const { value, update } = decide({ order, bookings, kept });
-    if (!update || !order) return value;
-    const writes = orderUpdateStatements(order, update);
-    if (update.bookings.length > 0) writes.push(touchOrder(order.orderId, update.now));
+    const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
+    const { value, update } = decide({ order: stored?.row ?? null, bookings, kept });
+    if (!update || !stored) return value;
+    const writes = orderUpdateStatements(update);
+    const record = orderRecordWrite(engineSql(tx).recordIn, stored, update);
+    if (record) writes.unshift(record);
     // One writer, in process: the writes run in turn, at no round-trip cost.
     for (const write of writes) await runSql(tx, write.text, write.parameters);
     if (update.keep && scope.idempotency) {

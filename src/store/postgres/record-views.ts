@@ -1,0 +1,36 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * The order records (order-record.ts) shown as the tables the orders were once kept in: `orders`,
+ * `bookings`, `airline_changes` and `refunds`, with their former columns and types, for reports and
+ * SQL by hand. The service itself never reads them on a request's path: each read decodes whole
+ * records. The record is JSON text: each view reads it as `json` (its text kept as written).
+ */
+const BOOKINGS = `order_records r cross join lateral json_array_elements(r.record::json -> 'bookings') with ordinality as b(value, ordinality)`;
+
+const VIEWS = [
+  `create view orders as select order_id, agency_id, (record::json ->> 'currency')::varchar(3) as currency,
+    (record::json ->> 'createdAt')::varchar(32) as created_at, (record::json ->> 'updatedAt')::varchar(32) as updated_at, version
+    from order_records`,
+  `create view bookings as select r.order_id, (b.value ->> 'reference')::varchar(8) as reference, (b.ordinality - 1)::integer as position,
+    (b.value ->> 'status')::varchar(16) as status, (b.value ->> 'cancellation')::varchar(16) as cancellation,
+    (b.value -> 'segments')::text as segments, (b.value -> 'passengers')::text as passengers
+    from ${BOOKINGS}`,
+  `create view airline_changes as select (c.value ->> 'changeId')::varchar(64) as change_id, r.order_id,
+    (b.value ->> 'reference')::varchar(8) as reference, (c.value ->> 'kind')::varchar(32) as kind, (c.value ->> 'detectedAt')::varchar(32) as detected_at,
+    (c.value -> 'removedSegments')::text as removed_segments, (c.value -> 'addedSegments')::text as added_segments,
+    (c.value ->> 'status')::varchar(16) as status, (c.value ->> 'createdAt')::varchar(32) as created_at,
+    (c.value ->> 'resolvedAt')::varchar(32) as resolved_at, (c.value ->> 'actionDeadline')::varchar(32) as action_deadline,
+    (c.value ->> 'consequenceOfInaction')::varchar(8) as consequence, t.warned_at
+    from ${BOOKINGS} cross join lateral json_array_elements(b.value -> 'changes') as c(value)
+    left join airline_change_timers t on t.change_id = c.value ->> 'changeId'`,
+  `create view refunds as select r.order_id, (b.value ->> 'reference')::varchar(8) as reference,
+    (f.value ->> 'ticketNumber')::varchar(13) as ticket_number, (f.ordinality - 1)::integer as position,
+    (f.value ->> 'amount')::bigint as amount_minor, (r.record::json ->> 'currency')::varchar(3) as currency,
+    (f.value ->> 'quoteType')::varchar(16) as quote_type, (f.value ->> 'createdAt')::varchar(32) as created_at
+    from ${BOOKINGS} cross join lateral json_array_elements(b.value -> 'refunds') with ordinality as f(value, ordinality)`,
+];
+
+export async function createPostgresRecordViews(db: Kysely<unknown>): Promise<void> {
+  for (const view of VIEWS) await sql.raw(view).execute(db);
+}

@@ -1,0 +1,30 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * The order records (order-record.ts) shown as the tables the orders were once kept in: `orders`,
+ * `bookings`, `airline_changes` and `refunds`, with their former columns, for reports and SQL by
+ * hand. The service itself never reads them on a request's path: each read decodes whole records.
+ * `json_each` walks the JSONB of each record; `->>` gives SQL values, `->` JSON text.
+ */
+const VIEWS = [
+  `create view orders as select order_id, agency_id, record ->> '$.currency' as currency, record ->> '$.createdAt' as created_at,
+    record ->> '$.updatedAt' as updated_at, version from order_records`,
+  `create view bookings as select r.order_id, b.value ->> '$.reference' as reference, b.key as position, b.value ->> '$.status' as status,
+    b.value ->> '$.cancellation' as cancellation, json(b.value -> '$.segments') as segments, json(b.value -> '$.passengers') as passengers
+    from order_records r, json_each(r.record, '$.bookings') b`,
+  `create view airline_changes as select c.value ->> '$.changeId' as change_id, r.order_id, b.value ->> '$.reference' as reference,
+    c.value ->> '$.kind' as kind, c.value ->> '$.detectedAt' as detected_at, json(c.value -> '$.removedSegments') as removed_segments,
+    json(c.value -> '$.addedSegments') as added_segments, c.value ->> '$.status' as status, c.value ->> '$.createdAt' as created_at,
+    c.value ->> '$.resolvedAt' as resolved_at, c.value ->> '$.actionDeadline' as action_deadline,
+    c.value ->> '$.consequenceOfInaction' as consequence, t.warned_at
+    from order_records r, json_each(r.record, '$.bookings') b, json_each(b.value, '$.changes') c
+    left join airline_change_timers t on t.change_id = c.value ->> '$.changeId'`,
+  `create view refunds as select r.order_id, b.value ->> '$.reference' as reference, f.value ->> '$.ticketNumber' as ticket_number,
+    f.key as position, f.value ->> '$.amount' as amount_minor, r.record ->> '$.currency' as currency, f.value ->> '$.quoteType' as quote_type,
+    f.value ->> '$.createdAt' as created_at
+    from order_records r, json_each(r.record, '$.bookings') b, json_each(b.value, '$.refunds') f`,
+];
+
+export async function createSqliteRecordViews(db: Kysely<unknown>): Promise<void> {
+  for (const view of VIEWS) await sql.raw(view).execute(db);
+}
