@@ -276,7 +276,8 @@ describe('changes import for an order stored before amounts were bounded', () =>
           ticket.taxes = 0;
           ticket.coupons.forEach((coupon, index) => { coupon.value = index === 0 ? minor : 0; });
         }
-        db.prepare("update bookings set passengers = ? where order_id = 'AMT-OLD'").run(JSON.stringify(passengers));
+        // The order's one booking, in its record (src/store/order-record.ts).
+        db.prepare("update order_records set record = jsonb_set(record, '$.bookings[0].passengers', jsonb(?)) where order_id = 'AMT-OLD'").run(JSON.stringify(passengers));
       } finally {
         db.close();
       }

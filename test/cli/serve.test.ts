@@ -108,7 +108,7 @@ describe('airorder serve', () => {
     const box = sandbox();
     const server = await box.serve();
     try {
-      assert.ok(box.query("select name from sqlite_master where type = 'table' and name = 'orders'").length === 1, 'serve migrated the store');
+      assert.ok(box.query("select name from sqlite_master where type = 'table' and name = 'order_records'").length === 1, 'serve migrated the store');
       const health = await server.get('/healthz');
       assert.equal(health.status, 200);
       assert.deepEqual(health.body, { status: 'ok' });

@@ -111,7 +111,7 @@ for (const [action, orderId, reference, journalAction] of [
 
 test('when the change cannot be stored, no journal row is either', async () => {
   const before = await stateOf('ORD-BAD');
-  const restore = await refuseWrites(service.store, 'refuse_booking_bad', 'bookings', 'UPDATE', "NEW.order_id = 'ORD-BAD'");
+  const restore = await refuseWrites(service.store, 'refuse_booking_bad', 'order_records', 'UPDATE', "NEW.order_id = 'ORD-BAD'");
   try {
     const refused = await act('ORD-BAD', 'BAD001', 'accept', 'Agency asked by phone');
     assert.equal(refused.status, 500, refused.text.slice(0, 300));

@@ -2,14 +2,13 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { sql } from 'kysely';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
-import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import {
   asHttpResponse, assertFailureEnvelope, EMPTY_SENDER, errorOf, logLinesOf, OPERATION_CASES, rawRequest, snapshotStore, type SenderBlock,
 } from '../helpers/wire-checks.js';
+import { refuseRecordWrites } from '../helpers/stored-records.js';
 
 const PROFILE: SenderBlock = {
   Name: 'Alpha Travel', IATA_Number: '12345678', AgencyID: 'AG1', Contacts: { Contact: [{ EmailContact: 'desk@alpha.example' }] },
@@ -169,15 +168,15 @@ for (const operation of OPERATION_CASES) {
     });
 
     test('INTERNAL_ERROR: 500 when the store fails mid-request; nothing partial is committed and nothing leaks', async () => {
-      // The store refuses to write the second booking: the first one's change must be rolled back.
-      const dropTrigger = await failUpdatesOf(service.store, 'ORD-E500', 'BAD500');
+      // The store refuses to write the order: nothing of the change (its audit, events, response) may stay.
+      const dropTrigger = await failUpdatesOf(service.store, 'ORD-E500');
       try {
         const before = await snapshotStore(service);
         const response = await service.post(operation.path, operation.build('ORD-E500', ['good500', 'bad500'], VERSION), bearer(token));
         assertFailureEnvelope(response, operation, {
           status: 500, code: 'INTERNAL_ERROR', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-E500', references: ['GOOD500', 'BAD500'],
         });
-        for (const leak of [/secret-detail/, /SQLITE/i, /trigger/i, /\bbookings\b/, /UPDATE|SELECT/, /\bat .+:\d+:\d+/, /stack/i, /\.ts\b|\.js\b/]) {
+        for (const leak of [/secret-detail/, /SQLITE/i, /trigger/i, /\border_records\b/, /UPDATE|SELECT/, /\bat .+:\d+:\d+/, /stack/i, /\.ts\b|\.js\b/]) {
           assert.doesNotMatch(response.text, leak);
         }
         assert.deepEqual(await snapshotStore(service), before);
@@ -265,23 +264,7 @@ describe('paths the router cannot read (a malformed percent-escape)', () => {
 });
 
 /** Makes the database refuse updates of one booking, on either store; returns how to undo it. */
-async function failUpdatesOf(store: SqlStore, orderId: string, reference: string): Promise<() => Promise<void>> {
-  if (testStoreKind() === 'sqlite') {
-    await sql.raw(`CREATE TRIGGER fail_bad500 BEFORE UPDATE ON bookings
-      WHEN NEW.order_id = '${orderId}' AND NEW.reference = '${reference}'
-      BEGIN SELECT RAISE(ABORT, 'secret-detail-from-the-store'); END`).execute(store.db);
-    return async () => { await sql.raw('DROP TRIGGER fail_bad500').execute(store.db); };
-  }
-  await sql.raw(`CREATE FUNCTION fail_bad500() RETURNS trigger AS $$
-    BEGIN
-      IF NEW.order_id = '${orderId}' AND NEW.reference = '${reference}' THEN
-        RAISE EXCEPTION 'secret-detail-from-the-store';
-      END IF;
-      RETURN NEW;
-    END $$ LANGUAGE plpgsql`).execute(store.db);
-  await sql.raw('CREATE TRIGGER fail_bad500 BEFORE UPDATE ON bookings FOR EACH ROW EXECUTE FUNCTION fail_bad500()').execute(store.db);
-  return async () => {
-    await sql.raw('DROP TRIGGER fail_bad500 ON bookings').execute(store.db);
-    await sql.raw('DROP FUNCTION fail_bad500()').execute(store.db);
-  };
+/** The store fails as it writes the order's record: the request's change must leave nothing behind. */
+function failUpdatesOf(store: SqlStore, orderId: string): Promise<() => Promise<void>> {
+  return refuseRecordWrites(store.db, 'fail_bad500', `NEW.order_id = '${orderId}'`, 'secret-detail-from-the-store');
 }

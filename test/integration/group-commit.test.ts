@@ -6,10 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sql } from 'kysely';
 import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
-import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { refuseRecordWrites } from '../helpers/stored-records.js';
 
 let service: TestService;
 let token: string;
@@ -25,14 +24,8 @@ before(async () => {
     simpleOrder(`ORD-G${index}`, 'AGG', reference(index), `22055${String(index).padStart(8, '0')}`)));
   await service.importOrders(Array.from({ length: COUNT }, (_, index) =>
     simpleOrder(`ORD-F${index}`, 'AGG', firstReference(index), `22056${String(index).padStart(8, '0')}`)));
-  if (testStoreKind() === 'sqlite') {
-    await sql.raw(`CREATE TRIGGER fail_group BEFORE UPDATE ON bookings WHEN NEW.reference IN ('${reference(BAD)}', '${firstReference(0)}')
-      BEGIN SELECT RAISE(ABORT, 'refused'); END`).execute(service.store.db);
-  } else {
-    await sql.raw(`CREATE FUNCTION fail_group() RETURNS trigger AS $$ BEGIN
-      IF NEW.reference IN ('${reference(BAD)}', '${firstReference(0)}') THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`).execute(service.store.db);
-    await sql.raw('CREATE TRIGGER fail_group BEFORE UPDATE ON bookings FOR EACH ROW EXECUTE FUNCTION fail_group()').execute(service.store.db);
-  }
+  // The orders of the two bookings whose cancel the store refuses.
+  await refuseRecordWrites(service.store.db, 'fail_group', `NEW.order_id IN ('ORD-G${BAD}', 'ORD-F0')`);
 });
 after(() => service.close());
 

@@ -23,6 +23,7 @@ import { bearer, booking, change, order, passenger, segment, simpleOrder } from 
 import { testStoreKind } from '../helpers/test-database.js';
 import { closed } from '../helpers/openapi-conformance.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
+import { refuseRecordWrites, setStoredBookingMember } from '../helpers/stored-records.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -290,20 +291,8 @@ const ITEM_CASES: Record<string, [string, string][]> = {
 };
 
 /** Makes the store refuse to update one order's bookings: the operations that write answer 500. */
-async function failUpdatesOf(orderId: string): Promise<() => Promise<void>> {
-  const db = service.store.db;
-  if (testStoreKind() === 'sqlite') {
-    await sql.raw(`CREATE TRIGGER fail_openapi BEFORE UPDATE ON bookings WHEN NEW.order_id = '${orderId}'
-      BEGIN SELECT RAISE(ABORT, 'refused'); END`).execute(db);
-    return async () => { await sql.raw('DROP TRIGGER fail_openapi').execute(db); };
-  }
-  await sql.raw(`CREATE FUNCTION fail_openapi() RETURNS trigger AS $$
-    BEGIN IF NEW.order_id = '${orderId}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`).execute(db);
-  await sql.raw('CREATE TRIGGER fail_openapi BEFORE UPDATE ON bookings FOR EACH ROW EXECUTE FUNCTION fail_openapi()').execute(db);
-  return async () => {
-    await sql.raw('DROP TRIGGER fail_openapi ON bookings').execute(db);
-    await sql.raw('DROP FUNCTION fail_openapi()').execute(db);
-  };
+function failUpdatesOf(orderId: string): Promise<() => Promise<void>> {
+  return refuseRecordWrites(service.store.db, 'fail_openapi', `NEW.order_id = '${orderId}'`);
 }
 
 /**
@@ -392,7 +381,7 @@ describe('every response the service sends matches the document', () => {
       }
     }
     const orderId = await freshOrder();
-    await service.store.db.updateTable('bookings').set({ passengers: '{}' }).where('order_id', '=', orderId).execute();
+    await setStoredBookingMember(service.store.db, orderId, 0, 'passengers', '{}');
     assertDocumented(RETRIEVE, await service.post(RETRIEVE.path, body(RETRIEVE, orderId, ['PEND01']), bearer(token)), 'INTERNAL_ERROR', 'INTERNAL_ERROR');
   });
 
@@ -408,7 +397,7 @@ describe('every response the service sends matches the document', () => {
       // The first request pauses while writing its booking, after it has looked for the key.
       await sql.raw(`CREATE FUNCTION slow_openapi() RETURNS trigger AS $$
         BEGIN IF NEW.order_id = '${slowOrder}' THEN PERFORM pg_sleep(1); END IF; RETURN NEW; END $$ LANGUAGE plpgsql`).execute(db);
-      await sql.raw('CREATE TRIGGER slow_openapi BEFORE UPDATE ON bookings FOR EACH ROW EXECUTE FUNCTION slow_openapi()').execute(db);
+      await sql.raw('CREATE TRIGGER slow_openapi BEFORE UPDATE ON order_records FOR EACH ROW EXECUTE FUNCTION slow_openapi()').execute(db);
       try {
         const headers = { ...bearer(token), 'idempotency-key': `in-use-${operation.name}` };
         const reference = operation.name === 'involuntaryAccept' || operation.name === 'involuntaryCancel' ? 'PEND01' : 'NONE01';
@@ -418,7 +407,7 @@ describe('every response the service sends matches the document', () => {
         assert.equal(second.status, 200, second.text);
         assertDocumented(operation, await first, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_IN_USE');
       } finally {
-        await sql.raw('DROP TRIGGER slow_openapi ON bookings').execute(db);
+        await sql.raw('DROP TRIGGER slow_openapi ON order_records').execute(db);
         await sql.raw('DROP FUNCTION slow_openapi()').execute(db);
       }
     }

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import { assertAnsweredAlike, assertRequestId, EMPTY_SENDER, logLinesOf, snapshotStore, SERVICE_NAME, type SenderBlock } from '../helpers/wire-checks.js';
+import { setStoredBookingMember } from '../helpers/stored-records.js';
 
 const PATH = '/AirOrderRetrieve';
 const NOW = '2026-06-01T00:00:00.000Z';
@@ -384,8 +385,7 @@ describe('AirOrderRetrieve: request-level errors in the envelope', () => {
 
   test('INTERNAL_ERROR: 500 for an order the store cannot read, with nothing leaked; the others are still served', async () => {
     await service.importOrders([simpleOrder('ORD-BROKEN', 'AG1', 'BRK001', '2201234567898')]);
-    await service.store.db.updateTable('bookings').set({ segments: '{"secret-detail":1}' })
-      .where('order_id', '=', 'ORD-BROKEN').execute();
+    await setStoredBookingMember(service.store.db, 'ORD-BROKEN', 0, 'segments', '{"secret-detail":1}');
     const response = await service.post(PATH, retrieveRQ('ORD-BROKEN', ['BRK001']), bearer(token));
     assertFailure(response, { status: 500, code: 'INTERNAL_ERROR', sender: ALPHA, orderId: 'ORD-BROKEN', references: ['BRK001'] });
     for (const leak of [/secret-detail/, /TypeError/, /is not a function/, /\bat .+:\d+:\d+/, /\.ts\b|\.js\b/]) assert.doesNotMatch(response.text, leak);

@@ -16,14 +16,15 @@ import { openStore } from '../../src/store/open-store.js';
 import { booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { snapshotAllTables } from '../helpers/table-rows.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
+import { setStoredBookingMember } from '../helpers/stored-records.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
-const TABLES = ['access_tokens', 'agencies', 'airline_changes', 'audit_events', 'auth_state', 'background_leases', 'bookings', 'console_imports', 'events', 'idempotency_keys',
-  'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'orders', 'refunds', 'request_counts', 'token_last_use', 'webhook_deliveries', 'webhook_endpoints'];
+const TABLES = ['access_tokens', 'agencies', 'airline_change_timers', 'audit_events', 'auth_state', 'background_leases', 'console_imports', 'events', 'idempotency_keys',
+  'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'order_records', 'request_counts', 'token_last_use', 'webhook_deliveries', 'webhook_endpoints'];
 const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
   'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes',
-  'Up 008-room-for-updates-in-place', 'Up 009-sign-in-attempt-counts', 'Up 010-token-last-use'];
+  'Up 008-room-for-updates-in-place', 'Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records'];
 
 let dir: string;
 let database: TestDatabase;
@@ -57,7 +58,7 @@ async function tableNames(): Promise<string[]> {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
     const tables = await store.db.introspection.getTables();
-    return tables.map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort();
+    return tables.filter((table) => !table.isView).map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort();
   } finally {
     await store.close();
   }
@@ -66,7 +67,7 @@ async function tableNames(): Promise<string[]> {
 /** PostgreSQL's storage options of the tables migration 008 leaves room in. */
 async function fillFactors(store: ReturnType<typeof openStore>): Promise<Record<string, string[] | null>> {
   const { rows } = await sql<{ relname: string; reloptions: string[] | null }>`select relname, reloptions from pg_class
-    where relname in ('orders', 'bookings') and relkind = 'r' order by relname`.execute(store.db);
+    where relname in ('orders', 'bookings', 'order_records') and relkind = 'r' order by relname`.execute(store.db);
   return Object.fromEntries(rows.map((row) => [row.relname, row.reloptions]));
 }
 
@@ -75,6 +76,8 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
+    if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { order_records: ['fillfactor=90'] });
+    assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
     assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
     assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
     if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { bookings: ['fillfactor=80'], orders: ['fillfactor=90'] });
@@ -103,6 +106,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
     await migrateToLatest(store);
+    assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
     assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
     assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
     const failures = [
@@ -111,7 +115,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
     ];
     for (const [key, at] of failures) await sql`insert into operator_login_failures (failure_key, failed_at) values (${key}, ${at})`.execute(store.db);
 
-    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use']);
+    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records']);
     const counts = await sql<{ attempt_key: string; window_started_at: string; attempts: number | string }>`select attempt_key, window_started_at, attempts
       from operator_sign_in_attempts order by attempt_key`.execute(store.db);
     assert.deepEqual(counts.rows.map((row) => [row.attempt_key, row.window_started_at, Number(row.attempts)]), [
@@ -119,6 +123,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
     ], 'each key\'s failures, in a window from the latest');
 
+    assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
     assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
     assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
     const back = await sql<{ failure_key: string; failed_at: string; failures: number | string }>`select failure_key, failed_at, count(*) as failures
@@ -127,7 +132,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 20],
       ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
     ], 'as many failures as reach either limit, at the window\'s start');
-    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use']);
+    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records']);
     await sql`delete from operator_sign_in_attempts`.execute(store.db);
   } finally {
     await store.close();
@@ -224,7 +229,7 @@ test(`amounts whose sums would pass 10^15 - 1 minor units are refused in one lin
         stored.baseFare = minor;
         stored.coupons[0]!.value = minor;
       }
-      await sql`update bookings set passengers = ${JSON.stringify(passengers)} where order_id = 'ORD-OLD'`.execute(store.db);
+      await setStoredBookingMember(store.db, 'ORD-OLD', 0, 'passengers', JSON.stringify(passengers));
     };
     const file = JSON.stringify([
       change('AIC-FINE', 'ORD-S2', 'STO002', ['S1'], [segment('S1B', 1, 14)]),

@@ -176,7 +176,7 @@ describe('idempotency, limits and the service failing', () => {
   test('INTERNAL_ERROR: AirOrderInternalError when the store fails mid-request; not retried', async () => {
     const retrying = await clientFor(service, 'ERR1', { maxRetries: 2 });
     await service.importOrders([simpleOrder('ERR-500', 'ERR1', 'ERRC01', '2201234570003')]);
-    await sql.raw(`CREATE TRIGGER client_fail_500 BEFORE UPDATE ON bookings WHEN NEW.order_id = 'ERR-500'
+    await sql.raw(`CREATE TRIGGER client_fail_500 BEFORE UPDATE ON order_records WHEN NEW.order_id = 'ERR-500'
       BEGIN SELECT RAISE(ABORT, 'secret-detail'); END`).execute(service.store.db);
     try {
       const error = await expectError(service, () => retrying.cancel({ orderId: 'ERR-500', bookingReferences: ['ERRC01'] }), {
