@@ -150,8 +150,9 @@ test('PostgreSQL: a change import waits for a request holding the order, and che
   await service.importOrders([order('ORD-P5', 'AG1', 'EUR', [booking('CHG001', [segment('S1', 1)], [passenger('P1', null)])])]);
   // Another transaction holds the order and cancels the booking, as a request in flight would.
   const request = await holdAfter(service, [
-    "select order_id from orders where order_id = 'ORD-P5' for update",
-    "update bookings set status = 'CANCELED', cancellation = 'VOLUNTARY' where order_id = 'ORD-P5'",
+    "select order_id from order_records where order_id = 'ORD-P5' for update",
+    `update order_records set version = version + 1, record = jsonb_set(jsonb_set(record::jsonb, '{bookings,0,status}', '"CANCELED"'),
+      '{bookings,0,cancellation}', '"VOLUNTARY"')::text where order_id = 'ORD-P5'`,
   ]);
   const importing = service.importChanges([change('P5-C', 'ORD-P5', 'CHG001', ['S1'], [segment('S1B', 1, 14)])]);
   try {
@@ -168,11 +169,9 @@ test('PostgreSQL: a request on an order being replaced (orders import --upsert) 
   await service.importOrders([order('ORD-P6', 'AG1', 'EUR', [booking('REP001', [segment('S1', 1)], [passenger('P1', null)])])]);
   // What an upsert does, held open: the order deleted and inserted anew in one transaction.
   const upsert = await holdAfter(service, [
-    "create temp table saved_orders as select * from orders where order_id = 'ORD-P6'",
-    "create temp table saved_bookings as select * from bookings where order_id = 'ORD-P6'",
-    "delete from orders where order_id = 'ORD-P6'",
-    'insert into orders select * from saved_orders',
-    'insert into bookings select * from saved_bookings',
+    "create temp table saved_records as select * from order_records where order_id = 'ORD-P6'",
+    "delete from order_records where order_id = 'ORD-P6'",
+    'insert into order_records select * from saved_records',
   ]);
   const pending = service.post('/AirOrderCancel', cancelRQ('ORD-P6', ['REP001']), bearer(token));
   try {

@@ -599,7 +599,8 @@ async function runBatch(batch: Parts[]): Promise<void> {
     if (['bookings', 'airline_changes', 'refunds', 'audit_events'].includes(change.table)) {
       return row.order_id === ORDER_ID && succeeded.has(String(row.reference));
     }
-    if (change.table === 'orders') return row.order_id === ORDER_ID && succeeded.size > 0;
+    // The order's one record (the views above show what changed in it, booking by booking).
+    if (change.table === 'orders' || change.table === 'order_records') return row.order_id === ORDER_ID && succeeded.size > 0;
     // Events report what a SUCCESS changed, on the booking it names; they are only ever added.
     if (change.table === 'events') {
       const data = JSON.parse(String(row.data)) as { OrderID?: string; GdsBookingReference?: string };
