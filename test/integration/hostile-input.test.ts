@@ -717,7 +717,7 @@ describe('hostile input to the three operations', () => {
       const row = change.row;
       if (change.table === 'idempotency_keys') return false;
       if (change.table === 'request_counts') return !isRequestCounter(row);
-      if (change.table === 'orders') return row.order_id !== ORDER_ID;
+      if (change.table === 'orders' || change.table === 'order_records') return row.order_id !== ORDER_ID;
       if (change.table === 'events') {
         const data = JSON.parse(String(row.data)) as { OrderID?: string; GdsBookingReference?: string };
         return !(data.OrderID === ORDER_ID && live.has(String(data.GdsBookingReference)));

@@ -42,13 +42,13 @@ test('agencies are answered while a large import is running', { skip: postgres ?
   const file = sandbox.write('bulk.ndjson', asNdjson(big));
 
   // What the test reads of the import from PostgreSQL itself: whether its transaction is open and has
-  // written orders (it holds the table's write lock until it ends, and no request is in flight when
+  // written orders (it holds the records table's write lock until it ends, and no request is in flight when
   // this is read), and how many of its orders are committed (all at once, when it commits).
   const observer = new pg.Client(database!.url);
   await observer.connect();
   const importState = async (): Promise<{ writing: boolean; committed: number }> => {
     const locks = await observer.query(`select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
-      where c.relname = 'orders' and l.mode = 'RowExclusiveLock' and l.granted and l.pid <> pg_backend_pid()`);
+      where c.relname = 'order_records' and l.mode = 'RowExclusiveLock' and l.granted and l.pid <> pg_backend_pid()`);
     const bulk = await observer.query("select count(*)::int as n from orders where order_id like 'BULK-%'");
     return { writing: locks.rows[0].n > 0, committed: bulk.rows[0].n };
   };
