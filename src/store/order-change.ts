@@ -1,5 +1,6 @@
 import type { Booking } from '../domain/order.js';
 import { recordAfter } from './order-record.js';
+import { pendingIn, tallyWrite } from './repositories/change-tallies-repository.js';
 import type { AgencyEvent } from '../events/event-types.js';
 import type { Statement } from './statement.js';
 import { auditInsert, type Actor, type AuditEvent } from './repositories/audit-repository.js';
@@ -83,11 +84,14 @@ export function orderRecordWrite(recordIn: string, stored: StoredOrder, update: 
 }
 
 /**
- * The statements that store an update's audit trail, events and operator's act (not the order's
- * record nor the kept response: each engine stores them its own way).
+ * The statements that store an update's audit trail, events, operator's act and the difference it
+ * makes to the pending changes' tally (not the order's record nor the kept response: each engine
+ * stores them its own way).
  */
 export function orderUpdateStatements(update: OrderUpdate): Statement[] {
   const writes: Statement[] = [];
+  const tally = tallyWrite(pendingIn(update.bookings.map(({ after }) => after)) - pendingIn(update.bookings.map(({ before }) => before)));
+  if (tally) writes.push(tally);
   if (update.audit && update.audit.events.length > 0) writes.push(auditInsert(update.audit.actor, update.audit.events, update.now));
   writes.push(...eventWrites(update.events, update.now));
   if (update.operatorAction) writes.push(operatorActionInsert(update.operatorAction, update.now));

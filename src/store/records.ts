@@ -1,4 +1,5 @@
 import { findAgency, insertAgency } from './repositories/agencies-repository.js';
+import { countPendingChanges } from './repositories/change-tallies-repository.js';
 import { appendAuditEvents, auditTrail } from './repositories/audit-repository.js';
 import {
   failRunningConsoleImport, findConsoleImport, insertConsoleImport, recentConsoleImports, updateConsoleImport,
@@ -17,7 +18,7 @@ import {
 } from './repositories/operator-sessions-repository.js';
 import { disableOperator, findOperator, insertOperator, listOperators, replacePassword } from './repositories/operators-repository.js';
 import {
-  countPendingChanges, deleteOrders, insertChanges, insertOrders, loadBookings, loadOrder, loadOrderBookings, loadOrderRow,
+  deleteOrders, insertChanges, insertOrders, loadBookings, loadOrder, loadOrderBookings, loadOrderRow,
   loadOrderRows, lockOrderRow, lockOrders, refundedOrders, storedChanges, storedOrderVersions,
 } from './repositories/orders-repository.js';
 import { addRequestCounts, dropRequestCountsBefore, requestCountsSince } from './repositories/request-counts-repository.js';

@@ -15,7 +15,7 @@ const EIGHTH_TABLES = [...FIFTH_TABLES, 'console_imports', 'request_counts'].sor
 const NINTH_TABLES = [...EIGHTH_TABLES.filter((name) => name !== 'operator_login_failures'), 'operator_sign_in_attempts'].sort();
 const TENTH_TABLES = [...NINTH_TABLES, 'token_last_use'].sort();
 const RECORD_VIEWS = ['airline_changes', 'bookings', 'orders', 'refunds'];
-const APP_TABLES = [...TENTH_TABLES.filter((name) => !RECORD_VIEWS.includes(name)), 'airline_change_timers', 'order_records'].sort();
+const APP_TABLES = [...TENTH_TABLES.filter((name) => !RECORD_VIEWS.includes(name)), 'airline_change_timers', 'change_tallies', 'order_records'].sort();
 const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console',
   '006-console-progress-and-counts', '007-one-index-for-pending-changes',
   '008-room-for-updates-in-place', '009-sign-in-attempt-counts', '010-token-last-use', '011-order-records'];

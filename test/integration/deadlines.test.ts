@@ -168,3 +168,44 @@ test('the change document: a bad actionDeadline or consequence is refused with i
   await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'WAIT' }]), /record 1 \(order DL-5\): consequenceOfInaction must be one of ACCEPT, CANCEL/);
   await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'ACCEPT' }]), /record 1 \(order DL-5\): consequenceOfInaction is ACCEPT, but the change adds no flight/);
 });
+
+test('a deadline is a timer: an agency resolving the change leaves it alone; when it falls due the scheduler finds the change resolved, applies nothing and stops it', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  const deadline = at(now, 48);
+  await service.importOrders([simpleOrder('DL-T', 'AG1', 'DLT001', '2201234560091')]);
+  await service.importChanges([{ ...change('DLC-T', 'DL-T', 'DLT001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: deadline }]);
+  const timer = async () => (await runSql<{ due_at: string | null; warned_at: string | null }>(service.store.reader,
+    'select due_at, warned_at from airline_change_timers where change_id = ?', ['DLC-T']))[0];
+  assert.deepEqual(await timer(), { due_at: deadline, warned_at: null }, 'written with the change');
+
+  const accepted = await service.post('/AirOrderInvoluntaryAccept', acceptRQ('DL-T', ['DLT001']), bearer(token));
+  assert.equal(accepted.status, 200, accepted.text);
+  assert.deepEqual(await timer(), { due_at: deadline, warned_at: null }, 'the accept left the timer as it was');
+
+  now = at(deadline, -23);
+  assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 }, 'a resolved change is not announced');
+  assert.deepEqual(await timer(), { due_at: null, warned_at: null }, 'its timer stopped instead');
+  now = at(deadline, 1);
+  assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 });
+  const trail = await auditTrail(service.store.reader, 'DL-T');
+  assert.deepEqual(trail.filter((event) => event.operation === 'deadline'), [], 'nothing was done by the deadline');
+  assert.equal((await retrieve('DL-T', 'DLT001')).AirlineChanges[0].Status, 'ACCEPTED');
+});
+
+test('a timer that falls due on a change the agency resolved is stopped by the scheduler, and the next due timers are reached', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  const deadline = at(now, 2);
+  await service.importOrders([simpleOrder('DL-U', 'AG1', 'DLU001', '2201234560092'), simpleOrder('DL-V', 'AG1', 'DLV001', '2201234560093')]);
+  await service.importChanges([
+    { ...change('DLC-U', 'DL-U', 'DLU001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: deadline },
+    { ...change('DLC-V', 'DL-V', 'DLV001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(deadline, 0.5) },
+  ]);
+  const accepted = await service.post('/AirOrderInvoluntaryAccept', acceptRQ('DL-U', ['DLU001']), bearer(token));
+  assert.equal(accepted.status, 200, accepted.text);
+  now = at(deadline, 1);
+  assert.deepEqual(await scheduler.tick(), { applied: 1, warned: 0 }, 'DL-V applied; DL-U only stopped');
+  const due = await runSql<{ change_id: string }>(service.store.reader,
+    "select change_id from airline_change_timers where change_id in ('DLC-U', 'DLC-V') and due_at is not null", []);
+  assert.deepEqual(due, []);
+  assert.equal((await retrieve('DL-V', 'DLV001')).AirlineChanges[0].Status, 'ACCEPTED');
+});

@@ -601,6 +601,8 @@ async function runBatch(batch: Parts[]): Promise<void> {
     }
     // The order's one record (the views above show what changed in it, booking by booking).
     if (change.table === 'orders' || change.table === 'order_records') return row.order_id === ORDER_ID && succeeded.size > 0;
+    // The count of pending changes, which a SUCCESS on a booking with a pending change moves.
+    if (change.table === 'change_tallies') return succeeded.size > 0;
     // Events report what a SUCCESS changed, on the booking it names; they are only ever added.
     if (change.table === 'events') {
       const data = JSON.parse(String(row.data)) as { OrderID?: string; GdsBookingReference?: string };
@@ -718,6 +720,7 @@ describe('hostile input to the three operations', () => {
       if (change.table === 'idempotency_keys') return false;
       if (change.table === 'request_counts') return !isRequestCounter(row);
       if (change.table === 'orders' || change.table === 'order_records') return row.order_id !== ORDER_ID;
+      if (change.table === 'change_tallies') return false;
       if (change.table === 'events') {
         const data = JSON.parse(String(row.data)) as { OrderID?: string; GdsBookingReference?: string };
         return !(data.OrderID === ORDER_ID && live.has(String(data.GdsBookingReference)));
@@ -725,6 +728,9 @@ describe('hostile input to the three operations', () => {
       return !(row.order_id === ORDER_ID && live.has(String(row.reference)));
     });
     assert.deepEqual(outside, [], 'only live bookings of HX-1 (their events, and kept responses) changed over the whole run');
+    const tallied = (now.get('change_tallies') ?? []).reduce((sum, row) => sum + Number(JSON.parse(row).pending), 0);
+    const pending = (now.get('airline_changes') ?? []).filter((row) => JSON.parse(row).status === 'PENDING').length;
+    assert.equal(tallied, pending, 'the tally of pending changes is the count of pending changes in the records');
 
     const db = service.store.db;
     for (const [b, reference] of LIVE.entries()) {

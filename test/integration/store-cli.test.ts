@@ -20,7 +20,7 @@ import { setStoredBookingMember } from '../helpers/stored-records.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
-const TABLES = ['access_tokens', 'agencies', 'airline_change_timers', 'audit_events', 'auth_state', 'background_leases', 'console_imports', 'events', 'idempotency_keys',
+const TABLES = ['access_tokens', 'agencies', 'airline_change_timers', 'audit_events', 'auth_state', 'background_leases', 'change_tallies', 'console_imports', 'events', 'idempotency_keys',
   'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'order_records', 'request_counts', 'token_last_use', 'webhook_deliveries', 'webhook_endpoints'];
 const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
   'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes',

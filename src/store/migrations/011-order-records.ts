@@ -38,6 +38,7 @@ export const orderRecords: Migration = {
       while (await copyOrderBatch(db, BATCH) > 0);
       await sql`insert into airline_change_timers (change_id, order_id, reference, due_at, warned_at)
         select change_id, order_id, reference, case when status = 'PENDING' then action_deadline end, warned_at from airline_changes`.execute(db);
+      await sql`update change_tallies set pending = (select count(*) from airline_changes where status = 'PENDING') where shard = 0`.execute(db);
       for (const table of FORMER_TABLES) await db.schema.dropTable(table).execute();
       await schema.createRecordViews(db);
     });
@@ -105,6 +106,7 @@ export const orderRecords: Migration = {
         select order_id, reference, ticket_number, position, amount_minor, currency, quote_type, created_at from refunds`.execute(db);
       for (const view of VIEWS) await db.schema.dropView(view).execute();
       await db.schema.dropTable('airline_change_timers').execute();
+      await db.schema.dropTable('change_tallies').execute();
       await db.schema.dropTable('order_records').execute();
       for (const table of [...FORMER_TABLES].reverse()) await db.schema.alterTable(`former_${table}`).renameTo(table).execute();
       await db.schema.createIndex('orders_agency_idx').on('orders').column('agency_id').execute();

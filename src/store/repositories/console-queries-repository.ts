@@ -1,4 +1,5 @@
-import { runSql } from '../raw-sql.js';
+import { placeholders, runSql } from '../raw-sql.js';
+import { recordSelect, storedOrderOf } from './orders-repository.js';
 import type { Executor } from '../executor.js';
 
 /** What the console reads beyond single orders: searches and summaries, in SQL both stores run unchanged. */
@@ -15,26 +16,55 @@ function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
+/** Audit entries read at a time, newest first, while looking for the most recently changed orders. */
+const LOG_PAGE = 1000;
+
+/**
+ * The ids of the most recently changed orders, newest first: read from the audit trail, whose key
+ * grows with time (sortable-id.ts), since no index follows the orders' time of change (each would
+ * be moved by every request). Every change of an order, its import included, is audited.
+ */
+async function recentlyChangedOrders(db: Executor, limit: number, offset: number): Promise<string[]> {
+  const seen = new Set<string>();
+  let before: string | null = null;
+  while (seen.size < offset + limit) {
+    const rows: { event_id: string; order_id: string }[] = before === null
+      ? await runSql(db, 'select event_id, order_id from audit_events order by event_id desc limit ?', [LOG_PAGE])
+      : await runSql(db, 'select event_id, order_id from audit_events where event_id < ? order by event_id desc limit ?', [before, LOG_PAGE]);
+    for (const row of rows) seen.add(row.order_id);
+    if (rows.length < LOG_PAGE) break;
+    before = rows[rows.length - 1]!.event_id;
+  }
+  return [...seen].slice(offset, offset + limit);
+}
+
+/** The summaries of these orders, in the same order (those that no longer exist left out). */
+async function summaries(db: Executor, orderIds: readonly string[]): Promise<OrderSummary[]> {
+  if (orderIds.length === 0) return [];
+  const rows = await runSql<{ order_id: string; agency_id: string; version: number | string; record: string }>(db,
+    `${recordSelect(db)} where order_id in (${placeholders(orderIds.length)})`, orderIds);
+  const found = new Map(rows.map((row) => {
+    const { row: order, record } = storedOrderOf(row);
+    return [order.orderId, { ...order, updatedAt: record.updatedAt }];
+  }));
+  return orderIds.flatMap((orderId) => found.get(orderId) ?? []);
+}
+
 /**
  * Orders whose id is `q`, or with a booking whose reference is `q`, or a passenger whose ticket
- * number or surname (any case) is `q`. Passengers are stored as JSON, so the ticket and surname are
- * matched as their exact JSON members. An empty `q` lists every order, most recently changed first.
+ * number or surname (any case) is `q`, most recently changed first. Passengers are stored as JSON,
+ * so the ticket and surname are matched as their exact JSON members, through the `bookings` view of
+ * every record. An empty `q` lists every order, most recently changed first.
  */
 export async function searchOrders(db: Executor, q: string, limit: number, offset: number): Promise<OrderSummary[]> {
-  const columns = 'o.order_id, o.agency_id, o.currency, o.updated_at';
-  type Row = { order_id: string; agency_id: string; currency: string; updated_at: string };
-  let rows: Row[];
-  if (q === '') {
-    rows = await runSql<Row>(db, `select ${columns} from orders o order by o.updated_at desc, o.order_id limit ? offset ?`, [limit, offset]);
-  } else {
-    const member = (name: string, value: string) => `%${likeLiteral(JSON.stringify({ [name]: value }).slice(1, -1))}%`;
-    rows = await runSql<Row>(db, `select ${columns} from orders o where o.order_id = ? or o.order_id in (
-        select b.order_id from bookings b
-        where b.reference = ? or b.passengers like ? escape '\\' or lower(b.passengers) like ? escape '\\')
-      order by o.updated_at desc, o.order_id limit ? offset ?`,
-    [q, q.toUpperCase(), member('ticketNumber', q), member('surname', q.toLowerCase()), limit, offset]);
-  }
-  return rows.map((row) => ({ orderId: row.order_id, agencyId: row.agency_id, currency: row.currency, updatedAt: row.updated_at }));
+  if (q === '') return summaries(db, await recentlyChangedOrders(db, limit, offset));
+  const member = (name: string, value: string) => `%${likeLiteral(JSON.stringify({ [name]: value }).slice(1, -1))}%`;
+  const rows = await runSql<{ order_id: string; updated_at: string }>(db, `select o.order_id, o.updated_at from orders o where o.order_id = ? or o.order_id in (
+      select b.order_id from bookings b
+      where b.reference = ? or b.passengers like ? escape '\\' or lower(b.passengers) like ? escape '\\')
+    order by o.updated_at desc, o.order_id limit ? offset ?`,
+  [q, q.toUpperCase(), member('ticketNumber', q), member('surname', q.toLowerCase()), limit, offset]);
+  return summaries(db, rows.map((row) => row.order_id));
 }
 
 export interface PendingChangeSummary {

@@ -1,4 +1,5 @@
 import { runSql } from '../raw-sql.js';
+import { addToTally } from './change-tallies-repository.js';
 import type { Executor } from '../executor.js';
 
 /**
@@ -11,5 +12,8 @@ export async function removeDemoActivity(db: Executor, agencyId: string): Promis
   await runSql(db, 'delete from webhook_deliveries where agency_id = ?', [agencyId]);
   await runSql(db, 'delete from events where agency_id = ?', [agencyId]);
   await runSql(db, 'delete from idempotency_keys where agency_id = ?', [agencyId]);
+  const [pending] = await runSql<{ n: number | string }>(db, `select count(*) as n from airline_changes c join order_records r on r.order_id = c.order_id
+    where r.agency_id = ? and c.status = 'PENDING'`, [agencyId]);
+  await addToTally(db, -Number(pending?.n ?? 0));
   await runSql(db, 'delete from order_records where agency_id = ?', [agencyId]);
 }

@@ -3,6 +3,7 @@ import type { Executor } from '../executor.js';
 import { engineSql } from '../engine-sql.js';
 import { bookingOf, bookingsOf, newRecordJson, orderOf, parseOrderRecord, recordWithChanges, type OrderRecord } from '../order-record.js';
 import { insertRows, placeholders, runSql } from '../raw-sql.js';
+import { addToTally, pendingIn } from './change-tallies-repository.js';
 import type { Statement } from '../statement.js';
 import { bookingKey, type BookingKey, type BookingToStore } from '../stored-shapes.js';
 
@@ -115,9 +116,12 @@ export async function refundedOrders(db: Executor, orderIds: readonly string[]):
   return refunded;
 }
 
-/** Deletes orders, their records and their changes' timers. */
+/** Deletes orders, their records and their changes' timers; their pending changes leave the tally. */
 export async function deleteOrders(db: Executor, orderIds: readonly string[]): Promise<void> {
   if (orderIds.length === 0) return;
+  let pending = 0;
+  for (const stored of (await loadStoredOrders(db, orderIds)).values()) pending += pendingIn(stored.record.bookings.map(bookingOf));
+  await addToTally(db, -pending);
   await runSql(db, `delete from airline_change_timers where order_id in (${placeholders(orderIds.length)})`, orderIds);
   await runSql(db, `delete from order_records where order_id in (${placeholders(orderIds.length)})`, orderIds);
 }
@@ -128,16 +132,6 @@ export async function storedChanges(db: Executor, changeIds: readonly string[]):
   const rows = await runSql<{ change_id: string; order_id: string; reference: string }>(db,
     `select change_id, order_id, reference from airline_change_timers where change_id in (${placeholders(changeIds.length)})`, changeIds);
   return new Map(rows.map((row) => [row.change_id, { orderId: row.order_id, reference: row.reference }]));
-}
-
-/**
- * How many airline changes, of every order, await an agency's action: read from every record (the
- * `airline_changes` view), as no index follows a change's status (each would be moved by every
- * accept and cancel).
- */
-export async function countPendingChanges(db: Executor): Promise<number> {
-  const [row] = await runSql<{ pending: number | string }>(db, "select count(*) as pending from airline_changes where status = 'PENDING'", []);
-  return Number(row?.pending ?? 0);
 }
 
 /** Several bookings of any orders at once, with their airline changes (refunds left out). */
@@ -176,6 +170,7 @@ export async function insertChanges(db: Executor, changes: readonly (BookingKey 
     const write = recordWrite(engineSql(db).recordIn, orderId, recordWithChanges(order.record, changes.filter((item) => item.orderId === orderId), now));
     await runSql(db, write.text, write.parameters);
   }
+  await addToTally(db, changes.filter(({ change }) => change.status === 'PENDING').length);
   await insertRows(db, 'airline_change_timers', ['change_id', 'order_id', 'reference', 'due_at', 'warned_at'],
     changes.map(({ orderId, reference, change }) => [change.changeId, orderId, reference, change.status === 'PENDING' ? change.actionDeadline : null, null]));
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { engineSql } from '../engine-sql.js';
+import { TALLY_SHARDS } from '../repositories/change-tallies-repository.js';
 
 /**
  * The tables of the order as one record (migration 011), made before the orders are copied into
@@ -12,6 +13,7 @@ import { engineSql } from '../engine-sql.js';
  *   imported and left alone when it is resolved: its id (a change id names one change of one booking),
  *   when its deadline falls due while the scheduler has not yet looked at it, and when it was
  *   announced as approaching. The scheduler checks each timer against the order when it falls due.
+ * - `change_tallies`: how many changes are pending, as a sum of rows (change-tallies-repository.ts).
  */
 export async function createOrderRecordTables(db: Kysely<unknown>): Promise<void> {
   const { schema } = engineSql(db);
@@ -34,4 +36,11 @@ export async function createOrderRecordTables(db: Kysely<unknown>): Promise<void
   await db.schema.createIndex('airline_change_timers_due_idx').ifNotExists().on('airline_change_timers').column('due_at')
     .where(sql.ref('due_at'), 'is not', null).execute();
   await db.schema.createIndex('airline_change_timers_order_idx').ifNotExists().on('airline_change_timers').column('order_id').execute();
+  await db.schema.createTable('change_tallies').ifNotExists()
+    .addColumn('shard', 'integer', (c) => c.primaryKey())
+    .addColumn('pending', 'bigint', (c) => c.notNull())
+    .execute();
+  for (let shard = 0; shard < TALLY_SHARDS; shard += 1) {
+    await sql`insert into change_tallies (shard, pending) values (${shard}, 0) on conflict (shard) do nothing`.execute(db);
+  }
 }
