@@ -33,10 +33,11 @@ test('migrate upgrades a database of the former schema: every order retrieved by
   assert.equal((await here.ok(['migrate'])).stdout, 'nothing to do\n');
 });
 
-test('migrate killed with SIGKILL at several moments resumes after its last batch, and serve finishes the upgrade', { timeout: 300_000 }, async () => {
+test('migrate killed with SIGKILL at several moments resumes after its last batch, and serve finishes the upgrade', { timeout: 300_000 }, async (t) => {
   const here = sandbox();
   const former = await buildFormerDatabase(here, 4500);
   const kills = await killUntilUpgraded(here, former, 18_05, UPGRADE_BATCH);
   assert.ok(kills >= 2, `killed ${kills} times`);
+  t.diagnostic(`killed ${kills} times before the upgrade ended`);
   await assertUpgraded(here, former);
 });
