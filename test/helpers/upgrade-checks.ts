@@ -135,7 +135,7 @@ export async function killUntilUpgraded(sandbox: CliSandbox, former: FormerDatab
     await waitUntil(() => progressCounts(run.stderr()).length > 0 || run.child.exitCode !== null, 'the first progress line');
     const [resumed] = progressCounts(run.stderr());
     if (resumed) assert.deepEqual(resumed, { copied, total: orderIds.length }, 'the copy resumes after the batches committed');
-    await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 300)));
+    await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 60)));
     run.child.kill('SIGKILL');
     const exit = await run.exited;
     if (exit.code === 0) break;
