@@ -17,7 +17,7 @@ import { preparedInThread } from '../service/order-preparation-thread.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
 import { parseWorkers, serve } from './serve.js';
-import { importProgress } from './progress.js';
+import { importProgress, upgradeProgress } from './progress.js';
 import { configFrom, databaseReady, withStore, type GlobalOptions } from './with-store.js';
 import { webhookCommands } from './webhook-command.js';
 import { operatorCommands } from './operator-command.js';
@@ -100,11 +100,13 @@ export function buildCli(): Command {
       // Rolling back needs a database that exists; migrating may start from an empty server.
       if (!options.rollback) await databaseReady(config);
       const store = openStore(config);
+      const progress = upgradeProgress();
       try {
-        const applied = options.rollback ? await migrateDown(store) : await migrateToLatest(store);
+        const applied = options.rollback ? await migrateDown(store) : await migrateToLatest(store, progress.report);
         if (global().json) printJson({ applied });
         else process.stdout.write(applied.length ? `${applied.join('\n')}\n` : 'nothing to do\n');
       } finally {
+        progress.done();
         await store.close();
       }
     });

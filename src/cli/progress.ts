@@ -12,6 +12,13 @@ function duration(seconds: number): string {
   return minutes > 0 ? `${minutes}m${String(Math.round(seconds % 60)).padStart(2, '0')}s` : `${Math.round(seconds)}s`;
 }
 
+/** `[#####.....] 40%`: a bar of `fraction` done. */
+function bar(fraction: number): string {
+  const width = 24;
+  const filled = Math.round(Math.min(1, fraction) * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(Math.min(1, fraction) * 100)}%`;
+}
+
 /**
  * A progress line for an import of FILE (or standard input for `-`) on standard error, with the rate
  * and, for a file, the ETA; drawn only while a person watches (a terminal). A missing FILE fails here,
@@ -29,9 +36,7 @@ export function importProgress(file: string, what: string, stderr: NodeJS.WriteS
       let line = `${what}: ${count.toLocaleString('en')} (${rate.toLocaleString('en')}/s)`;
       if (total) {
         const fraction = Math.min(1, bytesRead / total);
-        const width = 24;
-        const filled = Math.round(fraction * width);
-        line = `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.round(fraction * 100)}% ${line}, ETA ${duration(fraction > 0 ? seconds / fraction - seconds : Infinity)}`;
+        line = `${bar(fraction)} ${line}, ETA ${duration(fraction > 0 ? seconds / fraction - seconds : Infinity)}`;
       }
       stderr.write(`\r${line}\u001b[K`);
       drawn = true;
@@ -40,4 +45,55 @@ export function importProgress(file: string, what: string, stderr: NodeJS.WriteS
       if (drawn) stderr.write('\n');
     },
   };
+}
+
+export interface CountProgress {
+  /** `done` of `total` done (called as often as convenient). */
+  report(done: number, total: number): void;
+  /** Ends the bar's line, if one was drawn. */
+  done(): void;
+}
+
+/** How often a line is written where nothing can be redrawn (a log file, a service manager's journal). */
+const PLAIN_LINE_EVERY_MS = 5000;
+
+/**
+ * Progress of a long step counted in items (`what`: the upgrade's copy of orders) on standard error:
+ * on a terminal a bar that redraws in place, with the ETA; otherwise, since a log cannot be redrawn,
+ * a plain line at the start, at each further tenth done or every few seconds, and at the end.
+ */
+export function countProgress(what: string, stderr: NodeJS.WriteStream = process.stderr): CountProgress {
+  let started: { at: number; done: number } | null = null;
+  let drawn = false;
+  let lastLine = { at: 0, tenth: -1 };
+  return {
+    report: (done, total) => {
+      if (total <= 0) return;
+      const now = Date.now();
+      started ??= { at: now, done };
+      const fraction = done / total;
+      const seconds = (now - started.at) / 1000;
+      const fractionHere = (done - started.done) / total;
+      const eta = fractionHere > 0 ? duration(seconds / fractionHere * (1 - fraction)) : '?';
+      const count = `${done.toLocaleString('en')} of ${total.toLocaleString('en')}`;
+      if (stderr.isTTY) {
+        stderr.write(`\r${bar(fraction)} ${what}: ${count}, ETA ${eta}\u001b[K`);
+        drawn = true;
+        return;
+      }
+      const tenth = Math.floor(fraction * 10);
+      if (tenth === lastLine.tenth && now - lastLine.at < PLAIN_LINE_EVERY_MS && done < total) return;
+      lastLine = { at: now, tenth };
+      stderr.write(`${what}: ${count} (${Math.floor(fraction * 100)}%)\n`);
+    },
+    done: () => {
+      if (drawn) stderr.write('\n');
+      drawn = false;
+    },
+  };
+}
+
+/** The upgrade's copy of the orders into their records (migrator.ts), as `migrate`, `serve` and every command that migrates show it. */
+export function upgradeProgress(stderr: NodeJS.WriteStream = process.stderr): CountProgress {
+  return countProgress('upgrade: orders copied into records', stderr);
 }

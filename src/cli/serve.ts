@@ -10,6 +10,7 @@ import { systemClock } from '../runtime/clock.js';
 import { migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
 import { curlExamples } from './curl-examples.js';
+import { upgradeProgress } from './progress.js';
 
 export interface ServeOptions {
   workers: number;
@@ -26,8 +27,9 @@ export function parseWorkers(text: string): number | null {
 /** Migrations and demo data happen once, in the process that the operator started. */
 async function prepareStore(config: Config, demoOrders: number | null): Promise<string> {
   const store = openStore(config);
+  const progress = upgradeProgress();
   try {
-    await migrateToLatest(store);
+    await migrateToLatest(store, progress.report).finally(() => progress.done());
     if (demoOrders === null) return '';
     const demo = await setUpDemo(store, systemClock, demoOrders);
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

@@ -2,6 +2,7 @@ import { loadConfig, type Config } from '../config.js';
 import { migrateToLatest } from '../store/migrator.js';
 import { ensureDatabase, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import { upgradeProgress } from './progress.js';
 
 export interface GlobalOptions {
   databaseUrl?: string;
@@ -25,7 +26,8 @@ export async function withStore<T>(options: GlobalOptions, work: (store: Store) 
   await databaseReady(config);
   const store = openStore(config);
   try {
-    await migrateToLatest(store);
+    const progress = upgradeProgress();
+    await migrateToLatest(store, progress.report).finally(() => progress.done());
     return await work(store);
   } finally {
     await store.close();
