@@ -20,6 +20,9 @@ export interface StoredOrder {
   record: OrderRecord;
 }
 
+/** Records are large: a few hundred per statement keep a statement far below either engine's limits. */
+const RECORDS_PER_STATEMENT = 250;
+
 interface RecordRow { order_id: string; agency_id: string; version: number | string; record: string }
 
 /** Rows of `order_records` with their record as JSON text, whichever way the engine keeps it. */
@@ -166,9 +169,13 @@ export function recordWrite(recordIn: string, orderId: string, record: OrderReco
 export async function insertChanges(db: Executor, changes: readonly (BookingKey & { change: AirlineChange })[], now: string): Promise<void> {
   if (changes.length === 0) return;
   const stored = await loadStoredOrders(db, changes.map((item) => item.orderId));
-  for (const [orderId, order] of stored) {
-    const write = recordWrite(engineSql(db).recordIn, orderId, recordWithChanges(order.record, changes.filter((item) => item.orderId === orderId), now));
-    await runSql(db, write.text, write.parameters);
+  const records = [...stored].map(([orderId, order]) => [orderId, JSON.stringify(recordWithChanges(order.record, changes.filter((item) => item.orderId === orderId), now))]);
+  // Many orders per statement: on PostgreSQL a statement per order would cost a round trip each.
+  const recordIn = engineSql(db).recordIn.replace('?', 'v.column2');
+  for (let start = 0; start < records.length; start += RECORDS_PER_STATEMENT) {
+    const chunk = records.slice(start, start + RECORDS_PER_STATEMENT);
+    await runSql(db, `update order_records set record = ${recordIn}, version = order_records.version + 1
+      from (values ${chunk.map(() => '(?, ?)').join(', ')}) as v where order_records.order_id = v.column1`, chunk.flat());
   }
   await addToTally(db, changes.filter(({ change }) => change.status === 'PENDING').length);
   await insertRows(db, 'airline_change_timers', ['change_id', 'order_id', 'reference', 'due_at', 'warned_at'],
@@ -188,10 +195,8 @@ export interface OrderToStore extends OrderRow {
 export async function insertOrders(db: Executor, orders: readonly OrderToStore[], now: string, versions: ReadonlyMap<string, number> = new Map()): Promise<void> {
   if (orders.length === 0) return;
   const { recordIn } = engineSql(db);
-  // Records are large: a few hundred per statement keep it far below either engine's limits.
-  const perStatement = 250;
-  for (let start = 0; start < orders.length; start += perStatement) {
-    const chunk = orders.slice(start, start + perStatement);
+  for (let start = 0; start < orders.length; start += RECORDS_PER_STATEMENT) {
+    const chunk = orders.slice(start, start + RECORDS_PER_STATEMENT);
     await runSql(db, `insert into order_records (order_id, agency_id, version, record) values ${chunk.map(() => `(?, ?, ?, ${recordIn})`).join(', ')}`,
       chunk.flatMap((order) => [order.orderId, order.agencyId, (versions.get(order.orderId) ?? -1) + 1, newRecordJson(order.currency, order.bookings, now)]));
   }
