@@ -140,11 +140,11 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     announced.push(changeNotice('airline_change.detected', orders.get(document.orderId)!, booking, change));
   }
   if (accepted.length === 0) return;
-  // Into the orders' records, whose versions move on: a request that read these bookings before
-  // the changes were recorded must decide again.
-  await tx.changes.add(accepted, now);
-  // One sequence across the import: the trail lists the changes in the file's order.
-  await tx.audit.append(actor, events, now, summary.imported);
+  // One row of the audit log per order, its key into the order's trail, with the changes into the
+  // orders' records, whose versions move on: a request that read these bookings before the changes
+  // were recorded must decide again.
+  const trailKeys = await tx.audit.append(actor, events, now);
+  await tx.changes.add(accepted, now, trailKeys);
   await tx.events.append(announced, now);
   summary.imported += accepted.length;
 }

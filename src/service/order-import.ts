@@ -82,13 +82,15 @@ async function writeBatch(
     await tx.orders.remove(replaced);
     summary.replaced += replaced.length;
   }
-  await tx.orders.add(batch, now, versions);
   const events: AuditEvent[] = batch.map((order) => ({
     orderId: order.orderId,
     reference: null,
     event: existing.has(order.orderId) ? 'ORDER_REPLACED' : 'ORDER_IMPORTED',
     detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.references },
   }));
-  await tx.audit.append(actor, events, now, summary.imported);
+  // Each order's row of the audit log goes into its record's trail; a replaced order's trail goes on.
+  const keys = await tx.audit.append(actor, events, now);
+  const trails = new Map(batch.map((order) => [order.orderId, [...(stored.get(order.orderId)?.trail ?? []), keys.get(order.orderId)!]]));
+  await tx.orders.add(batch, now, versions, trails);
   summary.imported += batch.length;
 }

@@ -60,6 +60,8 @@ export interface EngineSchema {
   relationKind(db: Schema, name: string): Promise<'table' | 'view' | null>;
   /** The views that show the records as the tables of before (order-record views, migration 011). */
   createRecordViews(db: Schema): Promise<void>;
+  /** The view `audit_events`: the rows of before and the log's entries, one row each (migration 012). */
+  createAuditView(db: Schema): Promise<void>;
 }
 
 type WithAdapter = Pick<Schema, 'getExecutor'>;

@@ -3,7 +3,7 @@ import { recordAfter } from './order-record.js';
 import { pendingIn, tallyWrite } from './repositories/change-tallies-repository.js';
 import type { AgencyEvent } from '../events/event-types.js';
 import type { Statement } from './statement.js';
-import { auditInsert, type Actor, type AuditEvent } from './repositories/audit-repository.js';
+import { auditWrite, type Actor, type AuditEvent } from './repositories/audit-repository.js';
 import { eventWrites } from './repositories/events-repository.js';
 import type { IdempotencyScope, KeptResponse } from './repositories/idempotency-repository.js';
 import { operatorActionInsert, type OperatorAction } from './repositories/operator-actions-repository.js';
@@ -74,26 +74,27 @@ export interface OrderDecision<T> {
 export type ChangeOrder = <T>(scope: OrderChangeScope, decide: (snapshot: OrderSnapshot) => OrderDecision<T>) => Promise<T>;
 
 /**
- * The statement that writes the order's record as the update leaves it, with its version moved on
- * (with `version`: only if it is still that one); `recordIn` is the engine's (engine-sql.ts). Null when the update changes no booking: a
- * response kept alone leaves the order as it is.
+ * What an update stores besides the kept response (which each engine stores its own way): the
+ * order's record as the update leaves it, with its version moved on (with `version`: only if it is
+ * still that one; `recordIn` is the engine's, engine-sql.ts), and the rest: the audit log's row,
+ * the events, the operator's act and the difference it makes to the pending changes' tally. No
+ * record when the update changes nothing of the order: a response kept alone leaves it as it is.
  */
-export function orderRecordWrite(recordIn: string, stored: StoredOrder, update: OrderUpdate, version?: number | string): Statement | null {
-  if (update.bookings.length === 0) return null;
-  return recordWrite(recordIn, stored.row.orderId, recordAfter(stored.record, update.bookings.map(({ after }) => after), update.now), version);
-}
-
-/**
- * The statements that store an update's audit trail, events, operator's act and the difference it
- * makes to the pending changes' tally (not the order's record nor the kept response: each engine
- * stores them its own way).
- */
-export function orderUpdateStatements(update: OrderUpdate): Statement[] {
-  const writes: Statement[] = [];
+export function orderUpdateWrites(recordIn: string, stored: StoredOrder, update: OrderUpdate, version?: number | string): { record: Statement | null; rest: Statement[] } {
+  const rest: Statement[] = [];
+  let trailKey: string | null = null;
+  if (update.audit && update.audit.events.length > 0) {
+    const audit = auditWrite(update.audit.actor, stored.row.orderId, update.audit.events, update.now);
+    trailKey = audit.key;
+    rest.push(audit.statement);
+  }
   const tally = tallyWrite(pendingIn(update.bookings.map(({ after }) => after)) - pendingIn(update.bookings.map(({ before }) => before)));
-  if (tally) writes.push(tally);
-  if (update.audit && update.audit.events.length > 0) writes.push(auditInsert(update.audit.actor, update.audit.events, update.now));
-  writes.push(...eventWrites(update.events, update.now));
-  if (update.operatorAction) writes.push(operatorActionInsert(update.operatorAction, update.now));
-  return writes;
+  if (tally) rest.push(tally);
+  rest.push(...eventWrites(update.events, update.now));
+  if (update.operatorAction) rest.push(operatorActionInsert(update.operatorAction, update.now));
+  const changed = update.bookings.length > 0 || trailKey !== null;
+  const record = changed
+    ? recordWrite(recordIn, stored.row.orderId, recordAfter(stored.record, update.bookings.map(({ after }) => after), update.now, trailKey), version)
+    : null;
+  return { record, rest };
 }

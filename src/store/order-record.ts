@@ -14,6 +14,11 @@ export interface OrderRecord {
   updatedAt: string;
   /** In the order's own order of bookings. */
   bookings: StoredBooking[];
+  /**
+   * The keys of the order's rows in the audit log, oldest first (migration 012): its history, found
+   * without an index by order. Absent in records made before the log.
+   */
+  trail?: string[];
 }
 
 export interface StoredBooking extends Omit<Booking, 'changes'> {
@@ -58,18 +63,25 @@ export function orderOf(orderId: string, agencyId: string, record: OrderRecord, 
 
 /**
  * The record once the rules changed some of its bookings at `now`: each changed booking replaces the
- * stored one, its changes keep when they were recorded, and a change whose status moved is resolved at `now`.
+ * stored one, its changes keep when they were recorded, a change whose status moved is resolved at
+ * `now`, and the change's row in the audit log (`trailKey`) joins the trail.
  */
-export function recordAfter(record: OrderRecord, changed: readonly Booking[], now: string): OrderRecord {
+export function recordAfter(record: OrderRecord, changed: readonly Booking[], now: string, trailKey: string | null): OrderRecord {
   const byReference = new Map(changed.map((booking) => [booking.reference, booking]));
   return {
-    ...record,
+    currency: record.currency,
+    createdAt: record.createdAt,
     updatedAt: now,
     bookings: record.bookings.map((stored) => {
       const after = byReference.get(stored.reference);
       return after ? storedBooking(after, stored.changes, now) : stored;
     }),
+    trail: trailAfter(record, trailKey),
   };
+}
+
+function trailAfter(record: OrderRecord, trailKey: string | null): string[] {
+  return trailKey === null ? record.trail ?? [] : [...(record.trail ?? []), trailKey];
 }
 
 function storedBooking(booking: Booking, before: readonly StoredChange[], now: string): StoredBooking {
@@ -85,9 +97,11 @@ function storedBooking(booking: Booking, before: readonly StoredChange[], now: s
 }
 
 /** The record with airline changes added to its bookings (an import of changes), recorded at `now`. */
-export function recordWithChanges(record: OrderRecord, added: readonly { reference: string; change: AirlineChange }[], now: string): OrderRecord {
+export function recordWithChanges(record: OrderRecord, added: readonly { reference: string; change: AirlineChange }[], now: string,
+  trailKey: string | null): OrderRecord {
   return {
     ...record,
+    trail: trailAfter(record, trailKey),
     updatedAt: now,
     bookings: record.bookings.map((booking) => {
       const mine = added.filter((item) => item.reference === booking.reference);
@@ -108,10 +122,10 @@ function inDetectionOrder(a: AirlineChange, b: AirlineChange): number {
  * A new order's record as JSON text, from bookings already serialised where that costs most (their
  * itinerary and passengers, on the import's preparing thread): put together as text, not encoded again.
  */
-export function newRecordJson(currency: string, bookings: readonly BookingToStore[], now: string): string {
+export function newRecordJson(currency: string, bookings: readonly BookingToStore[], now: string, trail: readonly string[]): string {
   const at = JSON.stringify(now);
   const stored = bookings.map((booking) => `{"reference":${JSON.stringify(booking.reference)},"status":${JSON.stringify(booking.status)},`
     + `"cancellation":${JSON.stringify(booking.cancellation)},"segments":${booking.segmentsJson},"passengers":${booking.passengersJson},`
     + '"changes":[],"refunds":[]}');
-  return `{"currency":${JSON.stringify(currency)},"createdAt":${at},"updatedAt":${at},"bookings":[${stored.join(',')}]}`;
+  return `{"currency":${JSON.stringify(currency)},"createdAt":${at},"updatedAt":${at},"bookings":[${stored.join(',')}],"trail":${JSON.stringify(trail)}}`;
 }

@@ -173,6 +173,7 @@ export async function buildFormerDatabase(sandbox: CliSandbox, count: number): P
   } finally {
     await stop(server);
   }
+  assert.equal((await sandbox.ok(['migrate', '--rollback'])).stdout, 'Down 012-audit-log\n');
   const rolledBack = await sandbox.ok(['migrate', '--rollback']);
   assert.equal(rolledBack.stdout, 'Down 011-order-records\n');
   return { orders, tokens, retrieved, feeds, consoleCookies: desk.cookieHeader(), tables: await snapshot(sandbox.databaseUrl) };

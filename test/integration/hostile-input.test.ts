@@ -601,6 +601,8 @@ async function runBatch(batch: Parts[]): Promise<void> {
     }
     // The order's one record (the views above show what changed in it, booking by booking).
     if (change.table === 'orders' || change.table === 'order_records') return row.order_id === ORDER_ID && succeeded.size > 0;
+    // A SUCCESS's row of the audit log (its entries, booking by booking, are in the audit_events view above).
+    if (change.table === 'audit_log') return isAdded && row.order_id === ORDER_ID && succeeded.size > 0;
     // The count of pending changes, which a SUCCESS on a booking with a pending change moves.
     if (change.table === 'change_tallies') return succeeded.size > 0;
     // Events report what a SUCCESS changed, on the booking it names; they are only ever added.
@@ -719,7 +721,7 @@ describe('hostile input to the three operations', () => {
       const row = change.row;
       if (change.table === 'idempotency_keys') return false;
       if (change.table === 'request_counts') return !isRequestCounter(row);
-      if (change.table === 'orders' || change.table === 'order_records') return row.order_id !== ORDER_ID;
+      if (change.table === 'orders' || change.table === 'order_records' || change.table === 'audit_log') return row.order_id !== ORDER_ID;
       if (change.table === 'change_tallies') return false;
       if (change.table === 'events') {
         const data = JSON.parse(String(row.data)) as { OrderID?: string; GdsBookingReference?: string };

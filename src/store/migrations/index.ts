@@ -10,6 +10,7 @@ import { roomForUpdatesInPlace } from './008-room-for-updates-in-place.js';
 import { signInAttemptCounts } from './009-sign-in-attempt-counts.js';
 import { tokenLastUse } from './010-token-last-use.js';
 import { orderRecords } from './011-order-records.js';
+import { auditLog } from './012-audit-log.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-sign-in-attempt-counts': signInAttemptCounts,
   '010-token-last-use': tokenLastUse,
   '011-order-records': orderRecords,
+  '012-audit-log': auditLog,
 };
 
 export const migrationProvider: MigrationProvider = {

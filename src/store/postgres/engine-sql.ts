@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { EngineSql } from '../engine-sql.js';
 import type { Statement } from '../statement.js';
-import { createPostgresRecordViews } from './record-views.js';
+import { createPostgresAuditView, createPostgresRecordViews } from './record-views.js';
 
 const numberedTexts = new Map<string, string>();
 
@@ -54,6 +54,7 @@ export const postgresSql: EngineSql = {
       return kind === undefined ? null : kind === 'v' ? 'view' : 'table';
     },
     createRecordViews: createPostgresRecordViews,
+    createAuditView: createPostgresAuditView,
     async createRefusal(db) {
       // Lets one statement refuse to be stored with an error of its choosing (order-change.ts).
       await sql`create function airorder_refuse(reason text, code text) returns integer language plpgsql as $$

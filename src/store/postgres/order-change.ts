@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { KeptResponse } from '../repositories/idempotency-repository.js';
 import { bookingsOf } from '../order-record.js';
 import { storedOrderOf, type StoredOrder } from '../repositories/orders-repository.js';
-import { KeptResponseTaken, orderRecordWrite, orderUpdateStatements, type ChangeOrder, type OrderChangeScope, type OrderSnapshot, type OrderUpdate } from '../order-change.js';
+import { KeptResponseTaken, orderUpdateWrites, type ChangeOrder, type OrderChangeScope, type OrderSnapshot, type OrderUpdate } from '../order-change.js';
 import { numbered, postgresSql } from './engine-sql.js';
 
 /**
@@ -110,13 +110,13 @@ function statementName(text: string): string | undefined {
 function writeStatement(scope: OrderChangeScope, stored: StoredOrder, version: string, update: OrderUpdate, timeLeftMs: number): { text: string; values: unknown[] } {
   // A response kept alone (every item failed or changed nothing) leaves the order as it is: it
   // is only checked to be the one the response describes.
-  const record = orderRecordWrite(postgresSql.recordIn, stored, update, version);
+  const { record, rest } = orderUpdateWrites(postgresSql.recordIn, stored, update, version);
   const clauses = [record
     ? `moved as (${record.text} returning 1)`
     : 'moved as (select 1 from order_records where order_id = ? and version = ?)'];
   const values: unknown[] = record ? [...record.parameters] : [stored.row.orderId, version];
   const counts = ['(select count(*) from moved)'];
-  orderUpdateStatements(update).forEach((part, index) => {
+  rest.forEach((part, index) => {
     clauses.push(`w${index} as (${part.text} returning 1)`);
     counts.push(`(select count(*) from w${index})`);
     values.push(...part.parameters);

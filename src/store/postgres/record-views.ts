@@ -34,3 +34,15 @@ const VIEWS = [
 export async function createPostgresRecordViews(db: Kysely<unknown>): Promise<void> {
   for (const view of VIEWS) await sql.raw(view).execute(db);
 }
+
+/** The audit trail of before and the log's entries (migration 012), one row per entry. */
+export async function createPostgresAuditView(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(`create view audit_events as
+    select event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at,
+      operator_email, reason from audit_events_before_012
+    union all
+    select (e.value ->> 'eventId')::varchar(40), a.order_id, (e.value ->> 'reference')::varchar(8), (e.ordinality - 1)::integer,
+      (e.value ->> 'event')::varchar(32), (e.value -> 'detail')::text, a.actor, a.agency_id, a.token_id, a.request_id, a.operation,
+      a.occurred_at, a.operator_email, a.reason
+    from audit_log a cross join lateral json_array_elements(a.entries::json) with ordinality as e(value, ordinality)`).execute(db);
+}

@@ -26,14 +26,17 @@ const LOG_PAGE = 1000;
  */
 async function recentlyChangedOrders(db: Executor, limit: number, offset: number): Promise<string[]> {
   const seen = new Set<string>();
-  let before: string | null = null;
-  while (seen.size < offset + limit) {
-    const rows: { event_id: string; order_id: string }[] = before === null
-      ? await runSql(db, 'select event_id, order_id from audit_events order by event_id desc limit ?', [LOG_PAGE])
-      : await runSql(db, 'select event_id, order_id from audit_events where event_id < ? order by event_id desc limit ?', [before, LOG_PAGE]);
-    for (const row of rows) seen.add(row.order_id);
-    if (rows.length < LOG_PAGE) break;
-    before = rows[rows.length - 1]!.event_id;
+  // The log first, newest first; then, if the page is not full, the trail written before it.
+  for (const [table, key] of [['audit_log', 'entry_id'], ['audit_events_before_012', 'event_id']] as const) {
+    let before: string | null = null;
+    while (seen.size < offset + limit) {
+      const rows: { id: string; order_id: string }[] = before === null
+        ? await runSql(db, `select ${key} as id, order_id from ${table} order by ${key} desc limit ?`, [LOG_PAGE])
+        : await runSql(db, `select ${key} as id, order_id from ${table} where ${key} < ? order by ${key} desc limit ?`, [before, LOG_PAGE]);
+      for (const row of rows) seen.add(row.order_id);
+      if (rows.length < LOG_PAGE) break;
+      before = rows[rows.length - 1]!.id;
+    }
   }
   return [...seen].slice(offset, offset + limit);
 }

@@ -103,11 +103,13 @@ export async function loadOrder(db: Executor, orderId: string, agencyId?: string
 export interface StoredOrderVersion {
   createdAt: string;
   version: number;
+  /** Its keys in the audit log (order-record.ts, `trail`). */
+  trail: string[];
 }
 
 /** When the orders among `orderIds` that exist were created, and their versions. */
 export async function storedOrderVersions(db: Executor, orderIds: readonly string[]): Promise<Map<string, StoredOrderVersion>> {
-  return new Map([...await loadStoredOrders(db, orderIds)].map(([orderId, stored]) => [orderId, { createdAt: stored.record.createdAt, version: stored.version }]));
+  return new Map([...await loadStoredOrders(db, orderIds)].map(([orderId, stored]) => [orderId, { createdAt: stored.record.createdAt, version: stored.version, trail: stored.record.trail ?? [] }]));
 }
 
 /** The orders among `orderIds` that have at least one refund. */
@@ -163,13 +165,15 @@ export function recordWrite(recordIn: string, orderId: string, record: OrderReco
 
 /**
  * Adds airline changes to their bookings' records (the caller has made sure their ids are new and
- * holds the orders' locks) and writes each change's timer. Each order's version moves on: a request
+ * holds the orders' locks), each order's row of the audit log to its trail (`trailKeys`), and writes
+ * each change's timer. Each order's version moves on: a request
  * that read the order before must decide again.
  */
-export async function insertChanges(db: Executor, changes: readonly (BookingKey & { change: AirlineChange })[], now: string): Promise<void> {
+export async function insertChanges(db: Executor, changes: readonly (BookingKey & { change: AirlineChange })[], now: string,
+  trailKeys: ReadonlyMap<string, string> = new Map()): Promise<void> {
   if (changes.length === 0) return;
   const stored = await loadStoredOrders(db, changes.map((item) => item.orderId));
-  const records = [...stored].map(([orderId, order]) => [orderId, JSON.stringify(recordWithChanges(order.record, changes.filter((item) => item.orderId === orderId), now))]);
+  const records = [...stored].map(([orderId, order]) => [orderId, JSON.stringify(recordWithChanges(order.record, changes.filter((item) => item.orderId === orderId), now, trailKeys.get(orderId) ?? null))]);
   // Many orders per statement: on PostgreSQL a statement per order would cost a round trip each.
   const recordIn = engineSql(db).recordIn.replace('?', 'v.column2');
   for (let start = 0; start < records.length; start += RECORDS_PER_STATEMENT) {
@@ -190,14 +194,16 @@ export interface OrderToStore extends OrderRow {
 /**
  * Inserts orders with their bookings, in as few statements as the store allows. An order that
  * replaces one goes on from the version it replaces (`versions`), so that a change decided on the
- * replaced order is refused rather than applied to its successor.
+ * replaced order is refused rather than applied to its successor, and from its audit trail (`trails`:
+ * each order's keys in the audit log, its import's included).
  */
-export async function insertOrders(db: Executor, orders: readonly OrderToStore[], now: string, versions: ReadonlyMap<string, number> = new Map()): Promise<void> {
+export async function insertOrders(db: Executor, orders: readonly OrderToStore[], now: string, versions: ReadonlyMap<string, number> = new Map(),
+  trails: ReadonlyMap<string, readonly string[]> = new Map()): Promise<void> {
   if (orders.length === 0) return;
   const { recordIn } = engineSql(db);
   for (let start = 0; start < orders.length; start += RECORDS_PER_STATEMENT) {
     const chunk = orders.slice(start, start + RECORDS_PER_STATEMENT);
     await runSql(db, `insert into order_records (order_id, agency_id, version, record) values ${chunk.map(() => `(?, ?, ?, ${recordIn})`).join(', ')}`,
-      chunk.flatMap((order) => [order.orderId, order.agencyId, (versions.get(order.orderId) ?? -1) + 1, newRecordJson(order.currency, order.bookings, now)]));
+      chunk.flatMap((order) => [order.orderId, order.agencyId, (versions.get(order.orderId) ?? -1) + 1, newRecordJson(order.currency, order.bookings, now, trails.get(order.orderId) ?? [])]));
   }
 }

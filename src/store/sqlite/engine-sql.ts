@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { EngineSql } from '../engine-sql.js';
-import { createSqliteRecordViews } from './record-views.js';
+import { createSqliteAuditView, createSqliteRecordViews } from './record-views.js';
 
 const AUTH_TRIGGER_EVENTS = ['insert', 'update', 'delete'] as const;
 
@@ -30,6 +30,7 @@ export const sqliteSql: EngineSql = {
       return (rows[0]?.type as 'table' | 'view' | undefined) ?? null;
     },
     createRecordViews: createSqliteRecordViews,
+    createAuditView: createSqliteAuditView,
     async createRefusal() {},
     async dropRefusal() {},
     async createAuthTriggers(db, tables) {

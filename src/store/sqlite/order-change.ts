@@ -1,7 +1,7 @@
 import { engineSql } from '../engine-sql.js';
 import { runSql } from '../raw-sql.js';
 import { bookingsOf } from '../order-record.js';
-import { KeptResponseTaken, orderRecordWrite, orderUpdateStatements, type ChangeOrder } from '../order-change.js';
+import { KeptResponseTaken, orderUpdateWrites, type ChangeOrder } from '../order-change.js';
 import { deleteKeptResponse, findKeptResponse, keepResponse } from '../repositories/idempotency-repository.js';
 import { loadStoredOrder } from '../repositories/orders-repository.js';
 import type { Executor } from '../executor.js';
@@ -18,9 +18,8 @@ export function sqliteChangeOrder(transaction: <T>(work: (tx: Executor) => Promi
     const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
     const { value, update } = decide({ order: stored?.row ?? null, bookings, kept });
     if (!update || !stored) return value;
-    const writes = orderUpdateStatements(update);
-    const record = orderRecordWrite(engineSql(tx).recordIn, stored, update);
-    if (record) writes.unshift(record);
+    const { record, rest } = orderUpdateWrites(engineSql(tx).recordIn, stored, update);
+    const writes = record ? [record, ...rest] : rest;
     // One writer, in process: the writes run in turn, at no round-trip cost.
     for (const write of writes) await runSql(tx, write.text, write.parameters);
     if (update.keep && scope.idempotency) {

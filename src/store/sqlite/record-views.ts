@@ -28,3 +28,14 @@ const VIEWS = [
 export async function createSqliteRecordViews(db: Kysely<unknown>): Promise<void> {
   for (const view of VIEWS) await sql.raw(view).execute(db);
 }
+
+/** The audit trail of before and the log's entries (migration 012), one row per entry. */
+export async function createSqliteAuditView(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(`create view audit_events as
+    select event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at,
+      operator_email, reason from audit_events_before_012
+    union all
+    select e.value ->> '$.eventId', a.order_id, e.value ->> '$.reference', e.key, e.value ->> '$.event', json(e.value -> '$.detail'),
+      a.actor, a.agency_id, a.token_id, a.request_id, a.operation, a.occurred_at, a.operator_email, a.reason
+    from audit_log a, json_each(a.entries) e`).execute(db);
+}
