@@ -76,7 +76,7 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
-    if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { order_records: ['fillfactor=90'] });
+    if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { order_records: ['fillfactor=70'] });
     assert.deepEqual(await migrateDown(store), ['Down 012-audit-log']);
     assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
     assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
