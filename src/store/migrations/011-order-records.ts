@@ -15,9 +15,12 @@ const FORMER_TABLES = ['refunds', 'airline_changes', 'bookings', 'orders'];
 const VIEWS = ['refunds', 'airline_changes', 'bookings', 'orders'];
 const BATCH = 1000;
 
-/** SQLite: Kysely runs its migrations outside a transaction; this one must be whole or nothing. */
+/**
+ * Where the dialect has no transactional DDL (SQLite), Kysely runs its migrations outside a
+ * transaction; this one must be whole or nothing, so it brings its own.
+ */
 async function whole(db: Kysely<unknown>, work: () => Promise<void>): Promise<void> {
-  const own = engineSql(db).schema.recordColumn === 'blob';
+  const own = !db.getExecutor().adapter.supportsTransactionalDdl;
   if (own) await sql`begin immediate`.execute(db);
   try {
     await work();

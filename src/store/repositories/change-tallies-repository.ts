@@ -12,7 +12,8 @@ import type { Statement } from '../statement.js';
  */
 export const TALLY_SHARDS = 16;
 
-export function pendingIn(bookings: readonly Booking[]): number {
+/** The pending changes among bookings, the domain's or as stored. */
+export function pendingIn(bookings: readonly { changes: readonly Pick<Booking['changes'][number], 'status'>[] }[]): number {
   let pending = 0;
   for (const booking of bookings) for (const change of booking.changes) if (change.status === 'PENDING') pending += 1;
   return pending;

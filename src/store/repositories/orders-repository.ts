@@ -125,7 +125,7 @@ export async function refundedOrders(db: Executor, orderIds: readonly string[]):
 export async function deleteOrders(db: Executor, orderIds: readonly string[]): Promise<void> {
   if (orderIds.length === 0) return;
   let pending = 0;
-  for (const stored of (await loadStoredOrders(db, orderIds)).values()) pending += pendingIn(stored.record.bookings.map(bookingOf));
+  for (const stored of (await loadStoredOrders(db, orderIds)).values()) pending += pendingIn(stored.record.bookings);
   await addToTally(db, -pending);
   await runSql(db, `delete from airline_change_timers where order_id in (${placeholders(orderIds.length)})`, orderIds);
   await runSql(db, `delete from order_records where order_id in (${placeholders(orderIds.length)})`, orderIds);
