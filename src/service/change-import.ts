@@ -98,8 +98,7 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
   // commit: the changes would be checked against a booking that is no longer so.
   await tx.orders.lock(keys.map((key) => key.orderId));
   const known = await tx.changes.stored(ids);
-  const bookings = await tx.orders.bookingsByKey(keys);
-  const orders = await tx.orders.rows(keys.map((key) => key.orderId));
+  const { bookings, orders } = await tx.orders.bookingsByKey(keys);
 
   const accepted: (BookingKey & { change: AirlineChange })[] = [];
   const events: AuditEvent[] = [];
@@ -116,7 +115,7 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     }
     const booking = bookings.get(bookingKey(document));
     if (!booking) {
-      if (!await tx.orders.row(document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`, document.orderId);
+      if (!orders.has(document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`, document.orderId);
       throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`, document.orderId);
     }
     // Imports refuse such amounts, but an order stored before they did (or before the bound came down
@@ -125,7 +124,7 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     const sum = bookingSum(booking);
     if (typeof sum !== 'number') {
       throw new DocumentError(label, 'orderId', `${document.orderId} was stored before imports bounded its amounts: in booking ${booking.reference}, `
-        + `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.currency)}; correct the order and import it again (orders import --upsert)`, document.orderId);
+        + `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.row.currency)}; correct the order and import it again (orders import --upsert)`, document.orderId);
     }
     const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
     if (status === 'PENDING') checkAgainstBooking(document, booking, label);
@@ -137,14 +136,14 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     events.push({ orderId: document.orderId, reference: document.reference, event: 'CHANGE_RECORDED',
       detail: { changeId: change.changeId, kind: change.kind, status } });
     // The booking as it now stands, with this change among its pending ones: what the agency can do about it.
-    announced.push(changeNotice('airline_change.detected', orders.get(document.orderId)!, booking, change));
+    announced.push(changeNotice('airline_change.detected', orders.get(document.orderId)!.row, booking, change));
   }
   if (accepted.length === 0) return;
   // One row of the audit log per order, its key into the order's trail, with the changes into the
   // orders' records, whose versions move on: a request that read these bookings before the changes
   // were recorded must decide again.
   const trailKeys = await tx.audit.append(actor, events, now);
-  await tx.changes.add(accepted, now, trailKeys);
+  await tx.changes.add(accepted, now, trailKeys, orders);
   await tx.events.append(announced, now);
   summary.imported += accepted.length;
 }

@@ -19,7 +19,7 @@ import {
 import { disableOperator, findOperator, insertOperator, listOperators, replacePassword } from './repositories/operators-repository.js';
 import {
   deleteOrders, insertChanges, insertOrders, loadBookings, loadOrder, loadOrderBookings, loadOrderRow,
-  loadOrderRows, lockOrderRow, lockOrders, refundedOrders, storedChanges, storedOrderVersions,
+  lockOrderRow, lockOrders, refundedOrders, storedChanges, storedOrderVersions,
 } from './repositories/orders-repository.js';
 import { addRequestCounts, dropRequestCountsBefore, requestCountsSince } from './repositories/request-counts-repository.js';
 import { countSignInAttempts, purgeSignInAttempts, takeBackSignInAttempts } from './repositories/sign-in-attempts-repository.js';
@@ -46,7 +46,7 @@ const RECORDS = {
     listing: listAgencyTokens, recordUses: recordTokenUses,
   },
   orders: {
-    load: loadOrder, row: loadOrderRow, lockedRow: lockOrderRow, rows: loadOrderRows, bookings: loadOrderBookings, bookingsByKey: loadBookings,
+    load: loadOrder, row: loadOrderRow, lockedRow: lockOrderRow, bookings: loadOrderBookings, bookingsByKey: loadBookings,
     lock: lockOrders, versions: storedOrderVersions, withRefunds: refundedOrders, add: insertOrders, remove: deleteOrders,
     search: searchOrders, refundsSince,
   },

@@ -69,11 +69,6 @@ export function lockOrderRow(db: Executor, orderId: string): Promise<OrderRow | 
   return loadOrderRow(db, orderId, undefined, true);
 }
 
-/** The own rows of several orders, by id (the missing ones left out). */
-export async function loadOrderRows(db: Executor, orderIds: readonly string[]): Promise<Map<string, OrderRow>> {
-  return new Map([...await loadStoredOrders(db, orderIds)].map(([orderId, stored]) => [orderId, stored.row]));
-}
-
 /**
  * Locks orders until the transaction ends (where the engine locks rows: engine-sql.ts, `lockRows`),
  * in one order so that two such transactions cannot deadlock. What is read about them afterwards,
@@ -139,17 +134,26 @@ export async function storedChanges(db: Executor, changeIds: readonly string[]):
   return new Map(rows.map((row) => [row.change_id, { orderId: row.order_id, reference: row.reference }]));
 }
 
-/** Several bookings of any orders at once, with their airline changes (refunds left out). */
-export async function loadBookings(db: Executor, keys: readonly BookingKey[]): Promise<Map<string, Booking>> {
-  const found = new Map<string, Booking>();
+/** Bookings of any orders, each with its airline changes (refunds left out), and the orders they are read from. */
+export interface BookingsRead {
+  /** By `bookingKey`: the bookings asked for that exist. */
+  bookings: Map<string, Booking>;
+  /** By order id: the stored orders of those bookings, to write them back without reading them again. */
+  orders: Map<string, StoredOrder>;
+}
+
+/** Several bookings of any orders at once (an import of changes), their orders' records read once. */
+export async function loadBookings(db: Executor, keys: readonly BookingKey[]): Promise<BookingsRead> {
+  const bookings = new Map<string, Booking>();
   const wanted = new Set(keys.map(bookingKey));
-  for (const [orderId, stored] of await loadStoredOrders(db, keys.map((key) => key.orderId))) {
+  const orders = await loadStoredOrders(db, keys.map((key) => key.orderId));
+  for (const [orderId, stored] of orders) {
     for (const booking of stored.record.bookings) {
       const key = bookingKey({ orderId, reference: booking.reference });
-      if (wanted.has(key)) found.set(key, { ...bookingOf(booking), refunds: [] });
+      if (wanted.has(key)) bookings.set(key, { ...bookingOf(booking), refunds: [] });
     }
   }
-  return found;
+  return { bookings, orders };
 }
 
 /**
@@ -170,9 +174,10 @@ export function recordWrite(recordIn: string, orderId: string, record: OrderReco
  * that read the order before must decide again.
  */
 export async function insertChanges(db: Executor, changes: readonly (BookingKey & { change: AirlineChange })[], now: string,
-  trailKeys: ReadonlyMap<string, string> = new Map()): Promise<void> {
+  trailKeys: ReadonlyMap<string, string> = new Map(), read?: ReadonlyMap<string, StoredOrder>): Promise<void> {
   if (changes.length === 0) return;
-  const stored = await loadStoredOrders(db, changes.map((item) => item.orderId));
+  // The records as the caller read them in this transaction, which holds their orders' locks.
+  const stored = read ?? await loadStoredOrders(db, changes.map((item) => item.orderId));
   const records = [...stored].map(([orderId, order]) => [orderId, JSON.stringify(recordWithChanges(order.record, changes.filter((item) => item.orderId === orderId), now, trailKeys.get(orderId) ?? null))]);
   // Many orders per statement: on PostgreSQL a statement per order would cost a round trip each.
   const recordIn = engineSql(db).recordIn.replace('?', 'v.column2');
