@@ -62,6 +62,18 @@ export interface EngineSchema {
   createRecordViews(db: Schema): Promise<void>;
   /** The view `audit_events`: the rows of before and the log's entries, one row each (migration 012). */
   createAuditView(db: Schema): Promise<void>;
+  /**
+   * The key of `event_log` (migration 013): `position` where it is the rowid (SQLite), which then
+   * keeps rows in commit order and `first_id` gets an index of its own; `first_id` where
+   * `position` is a generated number that no index needs (PostgreSQL).
+   */
+  readonly eventLogKey: 'position' | 'first_id';
+  /** The view `events`: the rows of before and the log's entries, one row each (migration 013). */
+  createEventView(db: Schema): Promise<void>;
+  /** What lets an INSERT into `events` give `position` itself, where it is generated (013's rollback). */
+  readonly eventPositionGiven: string;
+  /** Moves the generator of `table.position` past the positions given by hand, where there is one (013's rollback). */
+  continueEventPositions(db: Schema, table: string): Promise<void>;
 }
 
 type WithAdapter = Pick<Schema, 'getExecutor'>;

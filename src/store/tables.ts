@@ -114,6 +114,7 @@ export interface AuditEventsTable {
   reason?: string | null;
 }
 
+/** A view since migration 013: the rows of `events_before_013` and the entries of `event_log` (events-repository.ts). */
 export interface EventsTable {
   position: Generated<number>;
   event_id: string;

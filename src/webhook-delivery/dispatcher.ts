@@ -106,7 +106,7 @@ export class WebhookDispatcher {
   }
 
   private async attempt(endpoint: WebhookEndpoint, delivery: ClaimedDelivery): Promise<void> {
-    const event = { eventId: delivery.eventId, type: delivery.eventType as StoredEvent['type'], occurredAt: delivery.occurredAt, data: JSON.parse(delivery.data) };
+    const event = { eventId: delivery.eventId, type: delivery.eventType as StoredEvent['type'], occurredAt: delivery.occurredAt, data: delivery.data };
     const result = await sendAttempt(attemptOf(endpoint, event, new Date(this.clock())), this.settings.policy, this.settings.timeoutMs);
     const outcome = await this.record(endpoint, delivery, result);
     // A lease that ran out meanwhile made the delivery another attempt's: its outcome is counted there.

@@ -16,10 +16,11 @@ const NINTH_TABLES = [...EIGHTH_TABLES.filter((name) => name !== 'operator_login
 const TENTH_TABLES = [...NINTH_TABLES, 'token_last_use'].sort();
 const RECORD_VIEWS = ['airline_changes', 'bookings', 'orders', 'refunds'];
 const ELEVENTH_TABLES = [...TENTH_TABLES.filter((name) => !RECORD_VIEWS.includes(name)), 'airline_change_timers', 'change_tallies', 'order_records'].sort();
-const APP_TABLES = [...ELEVENTH_TABLES.filter((name) => name !== 'audit_events'), 'audit_events_before_012', 'audit_log'].sort();
+const TWELFTH_TABLES = [...ELEVENTH_TABLES.filter((name) => name !== 'audit_events'), 'audit_events_before_012', 'audit_log'].sort();
+const APP_TABLES = [...TWELFTH_TABLES.filter((name) => name !== 'events'), 'event_log', 'events_before_013'].sort();
 const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console',
   '006-console-progress-and-counts', '007-one-index-for-pending-changes',
-  '008-room-for-updates-in-place', '009-sign-in-attempt-counts', '010-token-last-use', '011-order-records', '012-audit-log'];
+  '008-room-for-updates-in-place', '009-sign-in-attempt-counts', '010-token-last-use', '011-order-records', '012-audit-log', '013-event-log'];
 
 function views(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'view' order by name").map((row) => row.name);
@@ -43,11 +44,24 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
 
   const auditColumns = () => sandbox.query<{ name: string }>('select name from pragma_table_info(\'audit_events\') order by cid').map((row) => row.name);
   assert.deepEqual(auditColumns().slice(-2), ['operator_email', 'reason']);
-  assert.deepEqual(views(), [...RECORD_VIEWS, 'audit_events'].sort(), 'the former tables are views of the order records and the audit log');
+  assert.deepEqual(views(), [...RECORD_VIEWS, 'audit_events', 'events'].sort(), 'the former tables are views of the order records, the audit log and the event log');
   const changeIndexes = () => sandbox.query<{ name: string }>("select name from sqlite_master where type = 'index' and tbl_name = 'airline_changes' and sql is not null order by name").map((row) => row.name);
   const plan = (query: string) => sandbox.query<{ detail: string }>(`explain query plan ${query}`).map((row) => row.detail).join(' | ');
   assert.match(plan("select change_id from airline_change_timers where due_at <= '2027-01-01' order by due_at limit 10"), /airline_change_timers_due_idx/);
   assert.match(plan("select order_id, version, json(record) from order_records where order_id = 'X'"), /USING INDEX sqlite_autoindex_order_records_1|PRIMARY KEY/);
+
+  // A row of the event log, the feed's and the ids' indexes on it.
+  assert.match(plan("select entries from event_log where first_id = 'evt_0'"), /USING INDEX sqlite_autoindex_event_log_1/);
+  assert.match(plan("select entries from event_log where agency_id = 'AG1' and tx >= 0 order by tx, position limit 10"), /event_log_feed_idx/);
+  const eventIndexes = () => sandbox.query<{ name: string }>("select name from sqlite_master where type = 'index' and tbl_name like 'events%' order by name").map((row) => row.name);
+  assert.deepEqual(eventIndexes(), ['events_agency_feed_idx', 'sqlite_autoindex_events_before_013_1'], 'the events of before keep their indexes');
+
+  const rollbackThirteenth = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackThirteenth.code, 0, rollbackThirteenth.stderr);
+  assert.equal(rollbackThirteenth.stdout, 'Down 013-event-log\n');
+  assert.deepEqual(appTables(), TWELFTH_TABLES);
+  assert.deepEqual(views(), [...RECORD_VIEWS, 'audit_events'].sort());
+  assert.deepEqual(eventIndexes(), ['events_agency_feed_idx', 'sqlite_autoindex_events_1'], 'events is the table of before again, with its indexes');
 
   const rollbackTwelfth = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackTwelfth.code, 0, rollbackTwelfth.stderr);

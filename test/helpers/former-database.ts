@@ -6,7 +6,9 @@
  * imported with the CLI (some changes pending with a deadline, one past its deadline), bookings
  * cancelled and changes accepted or cancelled through the API, a webhook endpoint whose deliveries
  * stay pending (it listens nowhere), an operator signed in to the console. What every order's
- * retrieval and each agency's event feed answer is recorded; then migration 011 is rolled back, which
+ * retrieval and each agency's event feed answer is recorded; then migrations 013 and 012 are rolled
+ * back, which write the event log's and the audit log's entries as rows of `events` and
+ * `audit_events`, and 011, which
  * writes the former tables (orders, bookings, airline_changes, refunds) from the records, so that
  * the database is as 010 left it, with the same data. Upgrading it again must give back every
  * answer byte for byte.
@@ -173,6 +175,7 @@ export async function buildFormerDatabase(sandbox: CliSandbox, count: number): P
   } finally {
     await stop(server);
   }
+  assert.equal((await sandbox.ok(['migrate', '--rollback'])).stdout, 'Down 013-event-log\n');
   assert.equal((await sandbox.ok(['migrate', '--rollback'])).stdout, 'Down 012-audit-log\n');
   const rolledBack = await sandbox.ok(['migrate', '--rollback']);
   assert.equal(rolledBack.stdout, 'Down 011-order-records\n');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { runSql } from '../../src/store/raw-sql.js';
 import { purgeEvents } from '../../src/store/repositories/events-repository.js';
+import type { Executor } from '../../src/store/executor.js';
 import { eventIdAt } from '../../src/store/sortable-id.js';
 import { bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
@@ -44,6 +45,12 @@ async function readAll(after?: string, limit = 100, as = token) {
     if (rs.Events.length === 0) return { events, next: rs.NextAfter };
     cursor = rs.NextAfter;
   }
+}
+
+/** A row of the event log as the service writes one: its events' ids, each a booking.canceled with no data. */
+function plantLogRow(db: Executor, agencyId: string, occurredAt: string, ids: readonly string[]) {
+  const entries = ids.map((id) => ({ id, type: 'booking.canceled', data: {} }));
+  return runSql(db, 'insert into event_log (first_id, agency_id, occurred_at, entries) values (?, ?, ?, ?)', [ids[0], agencyId, occurredAt, JSON.stringify(entries)]);
 }
 
 async function storedEventCount(agencyId: string): Promise<number> {
@@ -225,11 +232,11 @@ describe('AirOrderEventList', () => {
 
   test('events older than 30 days are removed, with their deliveries; a cursor on one is then refused', async () => {
     const day = 86_400_000;
-    const oldId = `${eventIdAt(Date.now() - 31 * day)}0000000100000000`;
-    const keptId = `${eventIdAt(Date.now() - 29 * day)}0000000100000000`;
+    // Each the first of its block (sortable-id.ts): a row of the log of its own, as the service writes one.
+    const oldId = `${eventIdAt(Date.now() - 31 * day)}0000001000000000`;
+    const keptId = `${eventIdAt(Date.now() - 29 * day)}0000001000000000`;
     for (const [id, age] of [[oldId, 31], [keptId, 29]] as const) {
-      await service.store.transaction((tx) => runSql(tx, 'insert into events (event_id, agency_id, type, occurred_at, data) values (?, ?, ?, ?, ?)',
-        [id, 'AG9', 'booking.canceled', new Date(Date.now() - age * day).toISOString(), '{}']));
+      await service.store.transaction((tx) => plantLogRow(tx, 'AG9', new Date(Date.now() - age * day).toISOString(), [id]));
     }
     const removed = await service.store.transaction((tx) => purgeEvents(tx, new Date(Date.now() - 30 * day).toISOString()));
     assert.ok(removed >= 1);

@@ -610,6 +610,11 @@ async function runBatch(batch: Parts[]): Promise<void> {
       const data = JSON.parse(String(row.data)) as { OrderID?: string; GdsBookingReference?: string };
       return isAdded && data.OrderID === ORDER_ID && succeeded.has(String(data.GdsBookingReference));
     }
+    // A SUCCESS's row of the event log (its entries, one by one, are in the events view above).
+    if (change.table === 'event_log') {
+      const entries = JSON.parse(String(row.entries)) as { data: { OrderID?: string; GdsBookingReference?: string } }[];
+      return isAdded && entries.every(({ data }) => data.OrderID === ORDER_ID && succeeded.has(String(data.GdsBookingReference)));
+    }
     if (change.table === 'idempotency_keys') return isAdded && answered200.has(String(row.request_id)) && row.response_status === '200';
     if (change.table === 'request_counts') return isRequestCounter(row);
     return false;
@@ -726,6 +731,10 @@ describe('hostile input to the three operations', () => {
       if (change.table === 'events') {
         const data = JSON.parse(String(row.data)) as { OrderID?: string; GdsBookingReference?: string };
         return !(data.OrderID === ORDER_ID && live.has(String(data.GdsBookingReference)));
+      }
+      if (change.table === 'event_log') {
+        const entries = JSON.parse(String(row.entries)) as { data: { OrderID?: string; GdsBookingReference?: string } }[];
+        return !entries.every(({ data }) => data.OrderID === ORDER_ID && live.has(String(data.GdsBookingReference)));
       }
       return !(row.order_id === ORDER_ID && live.has(String(row.reference)));
     });

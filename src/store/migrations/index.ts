@@ -11,6 +11,7 @@ import { signInAttemptCounts } from './009-sign-in-attempt-counts.js';
 import { tokenLastUse } from './010-token-last-use.js';
 import { orderRecords } from './011-order-records.js';
 import { auditLog } from './012-audit-log.js';
+import { eventLog } from './013-event-log.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-token-last-use': tokenLastUse,
   '011-order-records': orderRecords,
   '012-audit-log': auditLog,
+  '013-event-log': eventLog,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { EngineSql } from '../engine-sql.js';
 import type { Statement } from '../statement.js';
-import { createPostgresAuditView, createPostgresRecordViews } from './record-views.js';
+import { createPostgresAuditView, createPostgresEventView, createPostgresRecordViews } from './record-views.js';
 
 const numberedTexts = new Map<string, string>();
 
@@ -55,6 +55,14 @@ export const postgresSql: EngineSql = {
     },
     createRecordViews: createPostgresRecordViews,
     createAuditView: createPostgresAuditView,
+    // Rows are found by their first id (the feed by its own index): a position under no index of its
+    // own costs no index entry per row.
+    eventLogKey: 'first_id',
+    createEventView: createPostgresEventView,
+    eventPositionGiven: ' overriding system value',
+    async continueEventPositions(db, table) {
+      await sql.raw(`select setval(pg_get_serial_sequence('${table}', 'position'), max(position)) from ${table}`).execute(db);
+    },
     async createRefusal(db) {
       // Lets one statement refuse to be stored with an error of its choosing (order-change.ts).
       await sql`create function airorder_refuse(reason text, code text) returns integer language plpgsql as $$

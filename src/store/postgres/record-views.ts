@@ -46,3 +46,18 @@ export async function createPostgresAuditView(db: Kysely<unknown>): Promise<void
       a.occurred_at, a.operator_email, a.reason
     from audit_log a cross join lateral json_array_elements(a.entries::json) with ordinality as e(value, ordinality)`).execute(db);
 }
+
+/**
+ * The events of before and the log's entries (migration 013), one row each with the columns of
+ * before. An entry's position is its row's times 16 (the most entries a row holds) plus its place
+ * in the row, above 2^40: after every position of before (an identity from 1, one per event), so
+ * that `order by tx, position` still lists events in the order they were written.
+ */
+export async function createPostgresEventView(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(`create view events as
+    select position, event_id, tx, agency_id, type, occurred_at, data from events_before_013
+    union all
+    select l.position * 16 + e.ordinality - 1 + 1099511627776, (e.value ->> 'id')::varchar(40), l.tx, l.agency_id,
+      (e.value ->> 'type')::varchar(64), l.occurred_at, (e.value -> 'data')::text
+    from event_log l cross join lateral json_array_elements(l.entries::json) with ordinality as e(value, ordinality)`).execute(db);
+}

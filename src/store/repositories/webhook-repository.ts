@@ -1,6 +1,7 @@
 import { engineSql } from '../engine-sql.js';
 import { placeholders, runSql } from '../raw-sql.js';
 import type { Executor } from '../executor.js';
+import { eventBlockKeySql, loadEvents } from './events-repository.js';
 import type { WebhookDeliveriesTable, WebhookEndpointsTable } from '../tables.js';
 
 export type EndpointStatus = 'ENABLED' | 'DISABLED';
@@ -121,7 +122,7 @@ export interface ClaimedDelivery {
   attempts: number;
   eventType: string;
   occurredAt: string;
-  data: string;
+  data: Record<string, unknown>;
 }
 
 /** Endpoints with deliveries due at `now`, and how many each has. */
@@ -147,10 +148,13 @@ export async function claimDeliveries(db: Executor, endpointId: string, owner: s
   const ids = due.map((row) => row.event_id);
   await runSql(db, `update webhook_deliveries set lease_owner = ?, lease_until = ? where endpoint_id = ? and event_id in (${placeholders(ids.length)})`,
     [owner, leaseUntil, endpointId, ...ids]);
-  const rows = await runSql<{ event_id: string; attempts: number | string; type: string; occurred_at: string; data: string }>(db,
-    `select d.event_id, d.attempts, e.type, e.occurred_at, e.data from webhook_deliveries d join events e on e.event_id = d.event_id
-      where d.endpoint_id = ? and d.event_id in (${placeholders(ids.length)})`, [endpointId, ...ids]);
-  return rows.map((row) => ({ eventId: row.event_id, endpointId, attempts: Number(row.attempts), eventType: row.type, occurredAt: row.occurred_at, data: row.data }));
+  const rows = await runSql<{ event_id: string; attempts: number | string }>(db,
+    `select event_id, attempts from webhook_deliveries where endpoint_id = ? and event_id in (${placeholders(ids.length)})`, [endpointId, ...ids]);
+  const events = await loadEvents(db, rows.map((row) => row.event_id));
+  return rows.flatMap((row) => {
+    const event = events.get(row.event_id);
+    return event ? [{ eventId: row.event_id, endpointId, attempts: Number(row.attempts), eventType: event.type, occurredAt: event.occurredAt, data: event.data }] : [];
+  });
 }
 
 export interface AttemptRecord {
@@ -178,7 +182,10 @@ export async function recordAttempt(db: Executor, eventId: string, endpointId: s
 
 /** When the oldest event still waiting for a delivery occurred; null when none waits. */
 export async function oldestUndelivered(db: Executor): Promise<string | null> {
-  const [row] = await runSql<{ oldest: string | null }>(db, `select min(e.occurred_at) as oldest from webhook_deliveries d
-    join events e on e.event_id = d.event_id where d.status = 'PENDING'`, []);
+  // The event's row of the log by its key (events-repository.ts), or its row of before.
+  const [row] = await runSql<{ oldest: string | null }>(db, `select min(coalesce(l.occurred_at, e.occurred_at)) as oldest from webhook_deliveries d
+    left join event_log l on l.first_id = ${eventBlockKeySql('d.event_id')}
+    left join events_before_013 e on l.first_id is null and e.event_id = d.event_id
+    where d.status = 'PENDING'`, []);
   return row?.oldest ?? null;
 }

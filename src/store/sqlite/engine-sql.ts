@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { EngineSql } from '../engine-sql.js';
-import { createSqliteAuditView, createSqliteRecordViews } from './record-views.js';
+import { createSqliteAuditView, createSqliteEventView, createSqliteRecordViews } from './record-views.js';
 
 const AUTH_TRIGGER_EVENTS = ['insert', 'update', 'delete'] as const;
 
@@ -31,6 +31,12 @@ export const sqliteSql: EngineSql = {
     },
     createRecordViews: createSqliteRecordViews,
     createAuditView: createSqliteAuditView,
+    // The rowid, in commit order as `events.position` was; the ids get an index of their own.
+    eventLogKey: 'position',
+    createEventView: createSqliteEventView,
+    // An integer primary key takes a position given, and goes on from the highest there is.
+    eventPositionGiven: '',
+    async continueEventPositions() {},
     async createRefusal() {},
     async dropRefusal() {},
     async createAuthTriggers(db, tables) {

@@ -39,3 +39,18 @@ export async function createSqliteAuditView(db: Kysely<unknown>): Promise<void> 
       a.actor, a.agency_id, a.token_id, a.request_id, a.operation, a.occurred_at, a.operator_email, a.reason
     from audit_log a, json_each(a.entries) e`).execute(db);
 }
+
+/**
+ * The events of before and the log's entries (migration 013), one row each with the columns of
+ * before. An entry's position is its row's times 16 (the most entries a row holds) plus its place
+ * in the row, above 2^40: after every position of before (rowids from 1, one per event), so that
+ * `order by position` still lists events in the order they were written.
+ */
+export async function createSqliteEventView(db: Kysely<unknown>): Promise<void> {
+  await sql.raw(`create view events as
+    select position, event_id, tx, agency_id, type, occurred_at, data from events_before_013
+    union all
+    select l.position * 16 + e.key + 1099511627776, e.value ->> '$.id', l.tx, l.agency_id, e.value ->> '$.type', l.occurred_at,
+      json(e.value -> '$.data')
+    from event_log l, json_each(l.entries) e`).execute(db);
+}
