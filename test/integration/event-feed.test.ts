@@ -53,6 +53,12 @@ function plantLogRow(db: Executor, agencyId: string, occurredAt: string, ids: re
   return runSql(db, 'insert into event_log (first_id, agency_id, occurred_at, entries) values (?, ?, ?, ?)', [ids[0], agencyId, occurredAt, JSON.stringify(entries)]);
 }
 
+/** An event as one row of the table of before the log (migration 013). */
+function plantEventBefore(db: Executor, eventId: string, agencyId: string, occurredAt: string) {
+  return runSql(db, 'insert into events_before_013 (event_id, agency_id, type, occurred_at, data) values (?, ?, ?, ?, ?)',
+    [eventId, agencyId, 'booking.canceled', occurredAt, JSON.stringify({ OrderID: 'BEFORE', GdsBookingReference: eventId.slice(-6) })]);
+}
+
 async function storedEventCount(agencyId: string): Promise<number> {
   const [row] = await runSql<{ n: number | string }>(service.store.reader, 'select count(*) as n from events where agency_id = ?', [agencyId]);
   return Number(row!.n);
@@ -243,6 +249,60 @@ describe('AirOrderEventList', () => {
     const left = await runSql<{ event_id: string }>(service.store.reader, "select event_id from events where agency_id = 'AG9'", []);
     assert.deepEqual(left.map((row) => row.event_id), [keptId]);
     const response = await service.post('/AirOrderEventList', listRQ({ After: oldId }), bearer(await service.tokenFor('AG9')));
+    assert.equal(response.status, 400);
+  });
+
+  test('the purge counts the events it removes, of the log\'s rows and of the table of before', async () => {
+    const day = 86_400_000;
+    const at = Date.now() - 40 * day;
+    const block = [0, 1, 2].map((index) => `${eventIdAt(at)}0000002${index}00000000`);
+    await service.store.transaction(async (tx) => {
+      await plantLogRow(tx, 'AG10', new Date(at).toISOString(), block);
+      await plantEventBefore(tx, `${eventIdAt(at)}00000001abcdef01`, 'AG10', new Date(at).toISOString());
+    });
+    const removed = await service.store.transaction((tx) => purgeEvents(tx, new Date(Date.now() - 30 * day).toISOString()));
+    assert.equal(removed, 4, 'three events of one row and one of before');
+    assert.equal(await storedEventCount('AG10'), 0);
+  });
+
+  test('pages smaller than a request\'s events: each event once, in order, whatever the Limit', async () => {
+    const agencyToken = await service.tokenFor('AG4');
+    await service.importOrders([simpleOrder('EVR-1', 'AG4', 'EVR001', '2201234567981')]);
+    await service.importChanges([change('EVRC-1', 'EVR-1', 'EVR001', ['S1'], [segment('S1B', 1, 14)])]);
+    const response = await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('EVR-1', ['EVR001']), bearer(agencyToken));
+    assert.equal(response.status, 200, response.text);
+    const all = (await settled(agencyToken, 'AG4')).events;
+    assert.deepEqual(all.map((event) => event.Type), ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded']);
+    // The cancel's three events are one row of the log.
+    const rows = await runSql<{ entries: string }>(service.store.reader, "select entries from event_log where agency_id = 'AG4' order by tx, position", []);
+    assert.deepEqual(rows.map((row) => JSON.parse(row.entries).length), [1, 3]);
+    for (const limit of [1, 2, 3]) {
+      const paged = await readAll(undefined, limit, agencyToken);
+      assert.deepEqual(paged.events.map((event) => event.EventID), all.map((event) => event.EventID), `Limit ${limit}`);
+      assert.deepEqual(paged.events, all, `Limit ${limit}: the same events`);
+    }
+    // From any event of the row, the rest of it.
+    for (const [index, event] of all.entries()) {
+      assert.deepEqual((await readAll(event.EventID, 1, agencyToken)).events.map((later) => later.EventID), all.slice(index + 1).map((later) => later.EventID));
+    }
+  });
+
+  test('a cursor on an event of before the log goes on to the events of the log', async () => {
+    const agencyToken = await service.tokenFor('AG5');
+    const at = Date.now() - 60_000;
+    const before = [`${eventIdAt(at)}00000001abcdef01`, `${eventIdAt(at)}00000002abcdef01`];
+    await service.store.transaction(async (tx) => {
+      for (const id of before) await plantEventBefore(tx, id, 'AG5', new Date(at).toISOString());
+    });
+    await service.importOrders([simpleOrder('EVL-1', 'AG5', 'EVL001', '2201234567982')]);
+    assert.equal((await service.post('/AirOrderCancel', cancelRQ('EVL-1', ['EVL001']), bearer(agencyToken))).status, 200);
+    const all = (await settled(agencyToken, 'AG5')).events;
+    assert.deepEqual(all.map((event) => [event.Type, event.Data.OrderID]), [['booking.canceled', 'BEFORE'], ['booking.canceled', 'BEFORE'], ['booking.canceled', 'EVL-1']]);
+    assert.deepEqual(all.slice(0, 2).map((event) => event.EventID), before);
+    assert.deepEqual((await readAll(before[0], 1, agencyToken)).events.map((event) => event.EventID), all.slice(1).map((event) => event.EventID));
+    assert.deepEqual((await readAll(before[1], 100, agencyToken)).events.map((event) => event.EventID), [all[2]!.EventID]);
+    // Another agency's event of before is no cursor either.
+    const response = await service.post('/AirOrderEventList', listRQ({ After: before[0] }), bearer(token));
     assert.equal(response.status, 400);
   });
 });
