@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { initCluster, postgresInstallation, startServerProcess, stopServerProcess } from './postgres-process.js';
+import { initCluster, postgresInstallation, startServerProcess, stopServerProcess, type ShutdownMode } from './postgres-process.js';
 
 export interface PostgresCluster {
   /** postgres://… of the cluster's default database, for creating throwaway databases. */
@@ -11,8 +11,8 @@ export interface PostgresCluster {
   /** The same database over the server's Unix socket. */
   socketUrl: string;
   port: number;
-  /** Shuts PostgreSQL down (a fast shutdown: open sessions are ended) and keeps the data directory. */
-  pause(): Promise<void>;
+  /** Shuts PostgreSQL down (by default a fast shutdown: open sessions are ended) and keeps the data directory. */
+  pause(mode?: ShutdownMode): Promise<void>;
   /** Starts PostgreSQL again on the same data directory and port, after pause(). */
   resume(): Promise<void>;
   /** Shuts PostgreSQL down if it runs and removes its directory. */
@@ -33,12 +33,21 @@ export async function freePort(): Promise<number> {
 
 // A throwaway cluster trades durability for speed; the settings a service would run with are its operator's.
 const SETTINGS = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+// Without fsync a commit still reaches the kernel before it is acknowledged, so it survives the
+// server being killed (not the machine): what a test that kills PostgreSQL needs.
+const COMMITS_SURVIVE_SERVER_CRASH = ['fsync=off', 'full_page_writes=off', 'max_connections=300'];
+
+export interface PostgresClusterOptions {
+  /** Acknowledged commits survive an immediate shutdown (synchronous_commit on). */
+  commitsSurviveCrash?: boolean;
+}
 
 /**
  * A throwaway PostgreSQL cluster in a temporary directory, removed on stop. It can be paused and
  * resumed on the same data, to test how the service behaves while its database is away.
  */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export async function startPostgresCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
+  const settings = options.commitsSurviveCrash ? COMMITS_SURVIVE_SERVER_CRASH : SETTINGS;
   const installation = postgresInstallation();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-pg-'));
   fs.chmodSync(dir, 0o755);
@@ -50,7 +59,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
   const port = await freePort();
   let server: ChildProcess | null = null;
   const start = async () => {
-    server = await startServerProcess(installation, dataDir, port, [...SETTINGS, `unix_socket_directories=${socketDir}`]);
+    server = await startServerProcess(installation, dataDir, port, [...settings, `unix_socket_directories=${socketDir}`]);
   };
   try {
     initCluster(installation, dataDir, 'airorder');
@@ -59,8 +68,8 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`PostgreSQL did not start: ${(error as Error).message}`, { cause: error });
   }
-  const pause = async () => {
-    if (server) await stopServerProcess(server);
+  const pause = async (mode: ShutdownMode = 'fast') => {
+    if (server) await stopServerProcess(server, mode);
     server = null;
   };
   return {
@@ -70,7 +79,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     pause,
     resume: start,
     async stop() {
-      await pause();
+      await pause('fast');
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -99,11 +99,16 @@ export function startServerProcess(installation: PostgresInstallation, dataDir: 
   });
 }
 
-/** Fast shutdown (SIGINT): active transactions are rolled back, then the server exits. */
-export function stopServerProcess(child: ChildProcess): Promise<void> {
+/**
+ * How the server is shut down: `fast` (SIGINT) rolls active transactions back and checkpoints;
+ * `immediate` (SIGQUIT) ends every process at once and leaves the next start a crash recovery.
+ */
+export type ShutdownMode = 'fast' | 'immediate';
+
+export function stopServerProcess(child: ChildProcess, mode: ShutdownMode = 'fast'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGINT');
+    child.kill(mode === 'fast' ? 'SIGINT' : 'SIGQUIT');
   });
 }

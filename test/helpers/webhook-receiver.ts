@@ -2,14 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request a receiver got, as it arrived. */
+/** How the receiver answers one request: a status, or `hang` (never answer), `drop` (close the connection). */
+export type Answer = number | 'hang' | 'drop';
+
 export interface Received {
   headers: Record<string, string>;
   body: string;
   at: number;
+  answer: Answer;
 }
-
-/** How the receiver answers one request: a status, or `hang` (never answer), `drop` (close the connection). */
-export type Answer = number | 'hang' | 'drop';
 
 export interface Receiver {
   url: string;
@@ -17,6 +18,8 @@ export interface Receiver {
   received: Received[];
   /** The answers of the next requests, in order; after them, `otherwise`. */
   script(answers: Answer[], otherwise?: Answer): void;
+  /** Each answer decided by `choose` as the request arrives (it sees the request), instead of a script. */
+  answerBy(choose: (request: Omit<Received, 'answer'>) => Answer): void;
   close(): Promise<void>;
 }
 
@@ -25,13 +28,15 @@ export async function startReceiver(port = 0): Promise<Receiver> {
   const received: Received[] = [];
   let queue: Answer[] = [];
   let fallback: Answer = 204;
+  let chooser: ((request: Omit<Received, 'answer'>) => Answer) | null = null;
   const hanging = new Set<http.ServerResponse>();
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      const answer = queue.length > 0 ? queue.shift()! : fallback;
+      const arrived = { headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const answer = chooser ? chooser(arrived) : queue.length > 0 ? queue.shift()! : fallback;
+      received.push({ ...arrived, answer });
       if (answer === 'hang') { hanging.add(response); return; }
       if (answer === 'drop') { request.socket.destroy(); return; }
       response.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {}).end('ok');
@@ -43,7 +48,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     url: `http://127.0.0.1:${actual}/hooks/airorder`,
     port: actual,
     received,
-    script(answers, otherwise = 204) { queue = [...answers]; fallback = otherwise; },
+    script(answers, otherwise = 204) { queue = [...answers]; fallback = otherwise; chooser = null; },
+    answerBy(choose) { chooser = choose; },
     async close() {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();

@@ -1,0 +1,109 @@
+/**
+ * The faults of a chaos run, each kind on its own random schedule from the seed: a service process
+ * killed with SIGKILL and started again; one stopped with SIGSTOP for longer than any of its leases
+ * and then continued; PostgreSQL shut down (fast or immediate) and started again.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PostgresCluster } from '../postgres-cluster.js';
+import type { Fleet } from './fleet.js';
+
+export type FaultKind = 'kill' | 'stop' | 'postgres';
+
+export interface FaultCounts {
+  kill: number;
+  stop: number;
+  'postgres-fast': number;
+  'postgres-immediate': number;
+}
+
+export interface FaultPlan {
+  kinds: FaultKind[];
+  /** Mean time between two faults of one kind; each wait is drawn from half to one and a half of it. */
+  meanIntervalMs: number;
+  /** How long a stopped process stays stopped: past the longest lease it holds (deliveries: time-out + 5 s; deadlines: 4 s). */
+  stopMs: [number, number];
+}
+
+export class Faults {
+  readonly counts: FaultCounts = { kill: 0, stop: 0, 'postgres-fast': 0, 'postgres-immediate': 0 };
+  private readonly started = Date.now();
+
+  constructor(
+    private readonly fleet: Fleet,
+    private readonly cluster: PostgresCluster | null,
+    private readonly randoms: Record<FaultKind, () => number>,
+    private readonly plan: FaultPlan,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Injects faults until `until`; resolves once every fault is over: each process running, PostgreSQL up. */
+  async run(until: number): Promise<void> {
+    await Promise.all(this.plan.kinds.map((kind) => this.schedule(kind, until)));
+  }
+
+  private between(random: () => number, [low, high]: [number, number]): number {
+    return low + random() * (high - low);
+  }
+
+  private async schedule(kind: FaultKind, until: number): Promise<void> {
+    const random = this.randoms[kind];
+    for (;;) {
+      await sleep(this.between(random, [this.plan.meanIntervalMs * 0.5, this.plan.meanIntervalMs * 1.5]));
+      if (Date.now() >= until) return;
+      if (kind === 'kill') await this.kill(random);
+      else if (kind === 'stop') await this.stop(random);
+      else await this.restartPostgres(random);
+    }
+  }
+
+  private note(line: string): void {
+    this.log(`+${((Date.now() - this.started) / 1000).toFixed(1)}s ${line}`);
+  }
+
+  /** A process that is up, leaving another one up where there are several: a client always has somewhere to go but during PostgreSQL's outages. */
+  private victim(random: () => number) {
+    const up = this.fleet.up();
+    if (up.length === 0 || (this.fleet.slots.length > 1 && up.length < 2)) return null;
+    return up[Math.floor(random() * up.length)]!;
+  }
+
+  private async kill(random: () => number): Promise<void> {
+    const slot = this.victim(random);
+    if (!slot) return;
+    this.note(`kill -9 slot ${slot.index} (pid ${slot.process!.child.pid})`);
+    this.counts.kill += 1;
+    await this.fleet.kill(slot);
+    await sleep(this.between(random, [200, 1_500]));
+    await this.fleet.start(slot);
+    this.note(`slot ${slot.index} restarted (pid ${slot.process!.child.pid})`);
+  }
+
+  private async stop(random: () => number): Promise<void> {
+    const slot = this.victim(random);
+    if (!slot) return;
+    const ms = this.between(random, this.plan.stopMs);
+    this.note(`SIGSTOP slot ${slot.index} (pid ${slot.process!.child.pid}) for ${(ms / 1000).toFixed(1)} s`);
+    this.counts.stop += 1;
+    this.fleet.stop(slot);
+    await sleep(ms);
+    this.fleet.resume(slot);
+  }
+
+  private async restartPostgres(random: () => number): Promise<void> {
+    const mode = random() < 0.5 ? 'fast' : 'immediate';
+    const down = this.between(random, [300, 2_500]);
+    this.note(`PostgreSQL ${mode} shutdown, down ${(down / 1000).toFixed(1)} s`);
+    this.counts[`postgres-${mode}`] += 1;
+    await this.cluster!.pause(mode);
+    await sleep(down);
+    for (let tries = 1; ; tries += 1) {
+      try {
+        await this.cluster!.resume();
+        return;
+      } catch (error) {
+        if (tries >= 10) throw error;
+        await sleep(500);
+      }
+    }
+  }
+}
