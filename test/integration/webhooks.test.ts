@@ -224,6 +224,22 @@ test('a slow endpoint does not delay another endpoint\'s delivery; another agenc
   await setEnabled(service.store, fastEndpoint.endpointId, false);
 });
 
+test('a backlog is claimed as attempts end, not a poll later: one tick delivers more than four events to one endpoint', async () => {
+  const hook = await receiver();
+  const endpoint = await addEndpoint(service.store, () => new Date().toISOString(), OPEN, { agencyId: 'AG1', url: hook.url, events: 'booking.canceled' });
+  const orders = [];
+  for (let i = 0; i < 10; i += 1) orders.push(await orderWithChange());
+  for (const { orderId, reference } of orders) assert.equal((await service.post('/AirOrderCancel', cancelRQ(orderId, [reference]), bearer(token))).status, 200);
+  const made = dispatcher();
+  // One claim has room for four attempts to the endpoint; each that ends makes room for the next.
+  assert.equal(await made.tick(), 4);
+  await made.settle();
+  assert.deepEqual((await deliveryRows(endpoint.endpointId)).map((row) => row.status), new Array(10).fill('DELIVERED'));
+  assert.equal(hook.received.length, 10);
+  assert.deepEqual(made.counted, new Array(10).fill('delivered'));
+  await setEnabled(service.store, endpoint.endpointId, false);
+});
+
 test('a host name is resolved and the attempt connects to the address that was checked (localhost, allowed here)', async () => {
   const hook = await receiver();
   const endpoint = await addEndpoint(service.store, () => new Date().toISOString(), OPEN, { agencyId: 'AG1', url: `http://localhost:${hook.port}/named`, events: 'booking.canceled' });
