@@ -1,3 +1,5 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -27,6 +29,24 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
   }, PURGE_EVERY_MS);
   timer.unref();
   return timer;
+}
+
+/**
+ * Closes, when called, every connection that holds no request: idle keep-alive ones, and ones that
+ * have sent nothing yet, or not all of a request's headers (a client's or a balancer's spare
+ * connection). Node's closeIdleConnections() closes only the first kind, and the server's close
+ * waited for the others until their receive time-out, past the grace: exit 1.
+ */
+function connectionsWithoutRequest(server: Server): () => void {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return () => {
+    // A socket's current response is set as soon as its request's headers are read, and cleared once it is sent.
+    for (const socket of sockets) if (!(socket as Socket & { _httpMessage?: unknown })._httpMessage) socket.destroy();
+  };
 }
 
 /** How long the last log lines may take to reach standard output once the service has stopped. */
@@ -63,6 +83,7 @@ export async function startServer(config: Config, options: { migrate: boolean } 
     await deadlines.stop();
     await webhooks.stop(config.shutdownGraceMs / 2);
   });
+  const closeUnused = connectionsWithoutRequest(app.server);
   const address = await app.listen({ port: config.port, host: config.host });
   deadlines.start();
   webhooks.start();
@@ -76,7 +97,7 @@ export async function startServer(config: Config, options: { migrate: boolean } 
     stopping ??= (async () => {
       // close() ends the connections idle at that moment; a keep-alive connection whose request was
       // in flight becomes idle once answered, and would hold the close until the grace ran out.
-      const idle = setInterval(() => app.server.closeIdleConnections(), 100);
+      const idle = setInterval(closeUnused, 100);
       try {
         await app.close();
       } finally {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
 import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
@@ -173,5 +174,23 @@ describe('airorder serve', () => {
     const messages = server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).msg as string);
     assert.ok(messages.includes('shutting down'), server.stdout());
     assert.ok(!messages.includes('in-flight requests did not finish in time; exiting'), server.stdout());
+  });
+
+  // Found by the chaos run: a client that gives up on a request leaves a connection that never sends
+  // one, and the drain waited for it until the grace ran out, then exited 1. The same grace as above.
+  test('SIGTERM with connections open that sent no request, or only part of its headers, exits 0 without waiting out its grace', { timeout: 60_000 }, async () => {
+    const box = sandbox();
+    const server = await box.serve([], { env: { SHUTDOWN_GRACE_MS: '600000' } });
+    const opened = [net.connect(server.port, '127.0.0.1'), net.connect(server.port, '127.0.0.1')];
+    for (const socket of opened) {
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+    }
+    opened[1]!.write('POST /AirOrderCancel HTTP/1.1\r\nHost: x\r\n');
+    await sleep(200);
+    assert.deepEqual(await stop(server), { code: 0, signal: null });
+    const messages = server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).msg as string);
+    assert.ok(!messages.includes('in-flight requests did not finish in time; exiting'), server.stdout());
+    for (const socket of opened) socket.destroy();
   });
 });
