@@ -18,8 +18,8 @@ export interface FaultCounts {
 
 export interface FaultPlan {
   kinds: FaultKind[];
-  /** Mean time between two faults of one kind; each wait is drawn from half to one and a half of it. */
-  meanIntervalMs: number;
+  /** Mean time between two faults of each kind; each wait is drawn from half to one and a half of it. */
+  meanIntervalMs: Record<FaultKind, number>;
   /** How long a stopped process stays stopped: past the longest lease it holds (deliveries: time-out + 5 s; deadlines: 4 s). */
   stopMs: [number, number];
 }
@@ -27,6 +27,7 @@ export interface FaultPlan {
 export class Faults {
   readonly counts: FaultCounts = { kill: 0, stop: 0, 'postgres-fast': 0, 'postgres-immediate': 0 };
   private readonly started = Date.now();
+  private readonly recoveries = new Set<Promise<void>>();
 
   constructor(
     private readonly fleet: Fleet,
@@ -34,25 +35,35 @@ export class Faults {
     private readonly randoms: Record<FaultKind, () => number>,
     private readonly plan: FaultPlan,
     private readonly log: (line: string) => void,
+    /** True while requests are under way: a kill or a stop waits a moment for some, to catch them mid-flight. */
+    private readonly busy: () => boolean = () => true,
   ) {}
 
   /** Injects faults until `until`; resolves once every fault is over: each process running, PostgreSQL up. */
   async run(until: number): Promise<void> {
     await Promise.all(this.plan.kinds.map((kind) => this.schedule(kind, until)));
+    await Promise.all(this.recoveries);
   }
 
   private between(random: () => number, [low, high]: [number, number]): number {
     return low + random() * (high - low);
   }
 
+  /**
+   * Faults of one kind come on their own schedule, not after the last one is over: a process may be
+   * killed while another is stopped. One that finds no process to act on is tried again shortly.
+   */
   private async schedule(kind: FaultKind, until: number): Promise<void> {
     const random = this.randoms[kind];
     for (;;) {
-      await sleep(this.between(random, [this.plan.meanIntervalMs * 0.5, this.plan.meanIntervalMs * 1.5]));
-      if (Date.now() >= until) return;
-      if (kind === 'kill') await this.kill(random);
-      else if (kind === 'stop') await this.stop(random);
-      else await this.restartPostgres(random);
+      await sleep(this.between(random, [this.plan.meanIntervalMs[kind] * 0.5, this.plan.meanIntervalMs[kind] * 1.5]));
+      for (let waited = 0; waited < 1_000 && kind !== 'postgres' && !this.busy(); waited += 5) await sleep(5);
+      for (;;) {
+        if (Date.now() >= until) return;
+        const injected = kind === 'kill' ? this.kill(random) : kind === 'stop' ? this.stop(random) : await this.restartPostgres(random);
+        if (injected) break;
+        await sleep(500);
+      }
     }
   }
 
@@ -67,29 +78,40 @@ export class Faults {
     return up[Math.floor(random() * up.length)]!;
   }
 
-  private async kill(random: () => number): Promise<void> {
+  /** Kills a process and starts it again in the background; false when no process may be killed now. */
+  private kill(random: () => number): boolean {
     const slot = this.victim(random);
-    if (!slot) return;
+    if (!slot) return false;
     this.note(`kill -9 slot ${slot.index} (pid ${slot.process!.child.pid})`);
     this.counts.kill += 1;
-    await this.fleet.kill(slot);
-    await sleep(this.between(random, [200, 1_500]));
-    await this.fleet.start(slot);
-    this.note(`slot ${slot.index} restarted (pid ${slot.process!.child.pid})`);
+    this.recover((async () => {
+      await this.fleet.kill(slot);
+      await sleep(this.between(random, [200, 1_500]));
+      await this.fleet.start(slot);
+      this.note(`slot ${slot.index} restarted (pid ${slot.process!.child.pid})`);
+    })());
+    return true;
   }
 
-  private async stop(random: () => number): Promise<void> {
+  /** Stops a process, and continues it in the background once the time is up; false when no process may be stopped now. */
+  private stop(random: () => number): boolean {
     const slot = this.victim(random);
-    if (!slot) return;
+    if (!slot) return false;
     const ms = this.between(random, this.plan.stopMs);
     this.note(`SIGSTOP slot ${slot.index} (pid ${slot.process!.child.pid}) for ${(ms / 1000).toFixed(1)} s`);
     this.counts.stop += 1;
     this.fleet.stop(slot);
-    await sleep(ms);
-    this.fleet.resume(slot);
+    this.recover(sleep(ms).then(() => this.fleet.resume(slot)));
+    return true;
   }
 
-  private async restartPostgres(random: () => number): Promise<void> {
+  private recover(recovery: Promise<void>): void {
+    const tracked = recovery.finally(() => this.recoveries.delete(tracked));
+    this.recoveries.add(tracked);
+  }
+
+  /** PostgreSQL down and up again: one at a time, as there is one server. */
+  private async restartPostgres(random: () => number): Promise<boolean> {
     const mode = random() < 0.5 ? 'fast' : 'immediate';
     const down = this.between(random, [300, 2_500]);
     this.note(`PostgreSQL ${mode} shutdown, down ${(down / 1000).toFixed(1)} s`);
@@ -99,7 +121,7 @@ export class Faults {
     for (let tries = 1; ; tries += 1) {
       try {
         await this.cluster!.resume();
-        return;
+        return true;
       } catch (error) {
         if (tries >= 10) throw error;
         await sleep(500);

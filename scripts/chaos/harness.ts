@@ -15,7 +15,7 @@ import { startPostgresCluster, type PostgresCluster } from '../postgres-cluster.
 import { checkRun, type Figures } from './checks.js';
 import { Faults, type FaultCounts, type FaultKind } from './faults.js';
 import { Fleet } from './fleet.js';
-import { FeedReader, fullFeed, runClient, Traffic, type Acknowledged } from './integrator.js';
+import { FeedReader, fullFeed, JobQueue, runClient, Traffic, type Acknowledged } from './integrator.js';
 import { AgencyEndpoint } from './receivers.js';
 import { planWorkload } from './workload.js';
 
@@ -35,6 +35,8 @@ export interface ChaosReport {
   faults: FaultCounts;
   requests: { attempts: number; feedRequests: number; connectionErrors: number; statuses: Record<string, number> };
   figures: Figures | null;
+  /** Lines the service logged at error level or worse: not a failed check by themselves, but worth reading. */
+  errorLines: string[];
   failures: string[];
 }
 
@@ -42,7 +44,8 @@ export interface ChaosReport {
 const WEBHOOK_TIMEOUT_MS = 1_500;
 const DELIVERY_LEASE_MS = WEBHOOK_TIMEOUT_MS + 5_000;
 const SHUTDOWN_GRACE_MS = 3_000;
-const CLIENTS_PER_AGENCY = 3;
+/** Clients per agency: enough that jobs keep being taken while others wait on a stopped process or a 503. */
+const CLIENTS_PER_AGENCY = 12;
 /** How long the run may take, past its duration, to bring every deadline, delivery and reader to its end. */
 const DRAIN_LIMIT_MS = 180_000;
 
@@ -87,7 +90,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const report: ChaosReport = {
     options: { seed, durationS, store }, startedAt: new Date().toISOString(), elapsedS: 0,
     faults: { kill: 0, stop: 0, 'postgres-fast': 0, 'postgres-immediate': 0 },
-    requests: { attempts: 0, feedRequests: 0, connectionErrors: 0, statuses: {} }, figures: null, failures: [],
+    requests: { attempts: 0, feedRequests: 0, connectionErrors: 0, statuses: {} }, figures: null, errorLines: [], failures: [],
   };
   const sandbox = new CliSandbox();
   let cluster: PostgresCluster | null = null;
@@ -123,33 +126,42 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const readers = workload.agencies.map((agencyId, a) => new FeedReader(fleet!, traffic, stream(10 + a), tokens.get(agencyId)!, agencyId));
     for (const reader of readers) reader.start();
     const acknowledged: Acknowledged[] = [];
-    const clients = workload.agencies.flatMap((agencyId, a) => Array.from({ length: CLIENTS_PER_AGENCY }, (_, c) => runClient({
-      fleet: fleet!, traffic, random: stream(20 + a * CLIENTS_PER_AGENCY + c), token: tokens.get(agencyId)!, jobs: workload.jobs.get(agencyId)!,
-      keyPrefix: `s${seed}`, stopTaking: () => Date.now() >= runEnd, acknowledged,
-    })));
+    const clients = workload.agencies.flatMap((agencyId, a) => {
+      const jobs = new JobQueue(workload.jobs.get(agencyId)!, runStart, runEnd);
+      return Array.from({ length: CLIENTS_PER_AGENCY }, (_, c) => runClient({
+        fleet: fleet!, traffic, random: stream(20 + a * CLIENTS_PER_AGENCY + c), token: tokens.get(agencyId)!, jobs, keyPrefix: `s${seed}`, acknowledged,
+      }));
+    });
     const kinds: FaultKind[] = store === 'postgres' ? ['kill', 'stop', 'postgres'] : ['kill'];
     const faults = new Faults(fleet, cluster, { kill: stream(3), stop: stream(4), postgres: stream(5) }, {
       kinds,
-      // About 35 faults of each kind in five minutes; a short run gets a few.
-      meanIntervalMs: Math.max(3_000, (durationS * 1000) / 35),
+      // About 45 kills and stops in five minutes, and as many PostgreSQL restarts of each mode
+      // (a restart is over in a second or two, and waits for the one before); a short run gets a few.
+      meanIntervalMs: { kill: Math.max(3_000, (durationS * 1000) / 45), stop: Math.max(3_000, (durationS * 1000) / 45), postgres: Math.max(2_000, (durationS * 1000) / 90) },
       stopMs: [DELIVERY_LEASE_MS + 1_000, DELIVERY_LEASE_MS + 3_000],
-    }, options.log);
+    }, options.log, () => traffic.inFlight > 0);
     await faults.run(runEnd);
     report.faults = faults.counts;
     options.log(`faults over after ${((Date.now() - runStart) / 1000).toFixed(1)} s: ${JSON.stringify(faults.counts)}; finishing the requests under way`);
 
     // Everything up: the clients' last requests answered, every deadline passed and applied, the outbox empty, the readers at the end.
     await Promise.all(clients);
+    options.log(`requests answered after ${((Date.now() - runStart) / 1000).toFixed(1)} s`);
     const sql = openStoreAt(sandbox.databaseUrl);
     try {
       const drainLimit = Date.now() + DRAIN_LIMIT_MS;
       const lastDeadline = Math.max(...workload.bookings.flatMap((target) => (target.deadline ? [Date.parse(target.deadline.at)] : [0])));
       const counted = async (text: string, parameters: unknown[]) => Number((await runSql<{ n: number | string }>(sql.db, text, parameters))[0]!.n);
+      const drainStart = Date.now();
+      const since = () => `${((Date.now() - drainStart) / 1000).toFixed(1)} s`;
       await until('deadlines', drainLimit, async () => Date.now() > lastDeadline
         && await counted('select count(*) as n from airline_change_timers where due_at <= ?', [new Date().toISOString()]) === 0);
+      options.log(`deadlines applied after ${since()}`);
       await until('webhook deliveries', drainLimit, async () => await counted("select count(*) as n from webhook_deliveries where status = 'PENDING'", []) === 0);
       const stored = (agencyId: string) => counted('select count(*) as n from events where agency_id = ?', [agencyId]);
+      options.log(`webhook deliveries drained after ${since()}`);
       for (const reader of readers) await until(`the feed reader of ${reader.agencyId}`, drainLimit, async () => reader.caughtUp && reader.seen.length >= await stored(reader.agencyId));
+      options.log(`feed readers at the end after ${since()}`);
     } finally {
       await sql.close();
     }
@@ -174,8 +186,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   } catch (error) {
     report.failures.push(`the run stopped: ${(error as Error).stack ?? String(error)}`);
   } finally {
-    if (report.failures.length > 0 && fleet) report.failures.push(...fleet.errorLines().slice(0, 20));
-    if (fleet) await fleet.terminate().catch(() => []);
+    if (fleet) {
+      await fleet.terminate().catch(() => []);
+      report.errorLines = fleet.errorLines();
+    }
     await Promise.all(endpoints.map((endpoint) => endpoint.close()));
     await sandbox.cleanup();
     await cluster?.stop();
@@ -199,6 +213,7 @@ export function summary(report: ChaosReport): string {
       `events: ${f.events}; deliveries answered 2xx: ${f.deliveries}, duplicates ${f.duplicateDeliveries} (allowed), lost ${f.lost}`,
     );
   }
+  lines.push(`lines the service logged at error level: ${report.errorLines.length}${report.errorLines.length > 0 ? `, e.g.\n  ${report.errorLines.slice(0, 3).join('\n  ')}` : ''}`);
   lines.push(report.failures.length === 0 ? 'every check passed' : `${report.failures.length} checks failed:\n${report.failures.map((line) => `  - ${line}`).join('\n')}`);
   return lines.join('\n');
 }

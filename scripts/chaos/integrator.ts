@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OPERATIONS, type Job, type Operation } from './workload.js';
 
 /** How long a client waits for an answer before it gives up on that process (one stopped with SIGSTOP never answers). */
-const CLIENT_TIMEOUT_MS = 4_000;
+const CLIENT_TIMEOUT_MS = 2_500;
 /** Statuses a careful client retries with the same key; anything else but 200 is a fault of the service. */
 const RETRIED = new Set([408, 409, 500, 502, 503, 504]);
 
@@ -16,6 +16,8 @@ export class Traffic {
   /** HTTP attempts of change requests, and of feed pages. */
   attempts = 0;
   feedRequests = 0;
+  /** Change requests sent and not yet answered, so that a fault can be aimed at a moment with work under way. */
+  inFlight = 0;
   connectionErrors = 0;
   readonly statuses = new Map<number, number>();
   readonly violations: string[] = [];
@@ -71,6 +73,7 @@ export async function changeRequest(fleet: Targets, traffic: Traffic, random: ()
     const base = targets[Math.floor(random() * targets.length)]!;
     traffic.attempts += 1;
     let answer: { response: Response; text: string };
+    traffic.inFlight += 1;
     try {
       answer = await post(base, path, token, body, key);
     } catch {
@@ -78,6 +81,8 @@ export async function changeRequest(fleet: Targets, traffic: Traffic, random: ()
       traffic.connectionErrors += 1;
       await sleep(retryDelay(null, random));
       continue;
+    } finally {
+      traffic.inFlight -= 1;
     }
     traffic.note(`${operation} ${job.orderId} key ${key}`, answer.response);
     if (answer.response.status === 200) {
@@ -92,21 +97,35 @@ export async function changeRequest(fleet: Targets, traffic: Traffic, random: ()
 }
 
 /**
- * A client of one agency: takes the agency's jobs in turn until `stopTaking()` says so, sending a
- * job's racing requests at once, each with its own key, and waits a moment between jobs.
+ * An agency's jobs, released evenly over the run, so that requests keep coming until its end
+ * whatever the service's pace; a job released while every client is busy waits for one.
  */
+export class JobQueue {
+  private taken = 0;
+
+  constructor(private readonly jobs: readonly Job[], private readonly from: number, private readonly until: number) {}
+
+  /** The next job, once its time has come; null when none is left or the run is over. */
+  async take(): Promise<Job | null> {
+    if (this.taken >= this.jobs.length || Date.now() >= this.until) return null;
+    const index = this.taken;
+    this.taken += 1;
+    const release = this.from + (index * (this.until - this.from)) / this.jobs.length;
+    if (release > Date.now()) await sleep(release - Date.now());
+    return this.jobs[index]!;
+  }
+}
+
+/** A client of one agency: takes the agency's jobs in turn, sending a job's racing requests at once, each with its own key. */
 export async function runClient(options: {
-  fleet: Targets; traffic: Traffic; random: () => number; token: string; jobs: Job[]; keyPrefix: string;
-  stopTaking: () => boolean; acknowledged: Acknowledged[];
+  fleet: Targets; traffic: Traffic; random: () => number; token: string; jobs: JobQueue; keyPrefix: string; acknowledged: Acknowledged[];
 }): Promise<void> {
-  const { fleet, traffic, random, token, jobs } = options;
-  while (!options.stopTaking()) {
-    const job = jobs.shift();
-    if (!job) return;
-    const answers = await Promise.all(job.racers.map((operation, racer) =>
-      changeRequest(fleet, traffic, random, token, job, operation, `${options.keyPrefix}-${job.orderId}-${job.references.join('+')}-${racer}-${operation}`)));
+  const { fleet, traffic, random, token } = options;
+  for (let job = await options.jobs.take(); job; job = await options.jobs.take()) {
+    const current = job;
+    const answers = await Promise.all(current.racers.map((operation, racer) =>
+      changeRequest(fleet, traffic, random, token, current, operation, `${options.keyPrefix}-${current.orderId}-${current.references.join('+')}-${racer}-${operation}`)));
     for (const answer of answers) if (answer) options.acknowledged.push(answer);
-    await sleep(20 + random() * 80);
   }
 }
 
