@@ -37,11 +37,26 @@ function pathOf(url: string): string {
 }
 
 /**
+ * The client closed its connection before its answer went out. A large answer is compressed as a
+ * stream, and a stream cut short by the closed connection fails with ERR_STREAM_PREMATURE_CLOSE:
+ * the client's doing (it gave up waiting, on a paused process, say), and nobody is left to answer.
+ */
+function clientLeft(error: unknown, request: FastifyRequest): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' && request.raw.socket?.destroyed !== false;
+}
+
+/**
  * The one place where request-level failures become responses: the operation's envelope with the
  * catalogue's code and HTTP status. Details of 5xx errors go to the log, never to the client.
  */
 export function installErrorHandler(app: FastifyInstance, serviceName: string, isStoreUnavailable: (error: unknown) => boolean): void {
   app.setErrorHandler((error, request, reply) => {
+    if (clientLeft(error, request)) {
+      request.outcomeCode = 'CLIENT_CLOSED';
+      request.log.info({ code: 'CLIENT_CLOSED' }, 'the client closed its connection before its answer');
+      reply.raw.destroy();
+      return reply;
+    }
     const operation = request.routeOptions.config?.operation;
     // A request no route took is answered as such whatever its body, which Fastify parses before the not-found handler runs.
     const apiError = request.is404 ? notFoundError(request) : toApiError(error, operation?.requestRoot, isStoreUnavailable);

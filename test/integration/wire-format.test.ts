@@ -1,6 +1,8 @@
 /** docs/contract.md §1, §4 and §12 on the wire: exact shapes and JSON types, compression, request ids, logs, health. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
@@ -211,6 +213,35 @@ describe('request ids and logs', () => {
       assert.equal(typeof line.latencyMs, 'number');
       assert.ok((line.latencyMs as number) >= 0);
     }
+  });
+
+  // Found by `npm run chaos`: a feed reader that gave up waiting on a paused process left a request
+  // whose answer, compressed as a stream, had nowhere to go; it was logged as the service's failure.
+  test('a client that closes its connection before a large compressed answer is no failure of the service', async () => {
+    const bigToken = await service.tokenFor('AGBIG');
+    const reference = (i: number) => `BIG${String(i).padStart(3, '0')}`;
+    const orders = Array.from({ length: 120 }, (_, i) => simpleOrder(`ORD-BIG-${i}`, 'AGBIG', reference(i), `22000009${String(i).padStart(5, '0')}`));
+    await service.importOrders(orders);
+    await service.importChanges(orders.map((_, i) => change(`C-BIG-${i}`, `ORD-BIG-${i}`, reference(i), ['S1'], [segment('S1B', 1, 14)])));
+    const body = JSON.stringify({ OrderEventListRQ: { Query: { Limit: 500 } } });
+    // Over 64 KiB: compressed as a stream on any machine (smaller answers are compressed at once).
+    assert.ok((await service.post('/AirOrderEventList', body, bearer(bigToken))).text.length > 65_536);
+    const port = Number(new URL(service.baseUrl).port);
+    for (let i = 0; i < 20; i++) {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.write(`POST /AirOrderEventList HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${bigToken}\r\n`
+        + `Accept-Encoding: gzip\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      await sleep(i % 4);
+      socket.destroy();
+      await sleep(50);
+    }
+    await sleep(500);
+    const failures = service.logs.filter((line) => (line.level as number) >= 50);
+    assert.deepEqual(failures.map((line) => line.msg), [], JSON.stringify(failures[0]));
+    // Some of the twenty were cut short while their answer was on its way: the case at hand happened.
+    assert.ok(service.logs.some((line) => line.code === 'CLIENT_CLOSED'), 'a request whose client left before its answer');
   });
 
   test('no token and no e-mail address appears anywhere in the log', async () => {
