@@ -28,6 +28,7 @@ export class Faults {
   readonly counts: FaultCounts = { kill: 0, stop: 0, 'postgres-fast': 0, 'postgres-immediate': 0 };
   private readonly started = Date.now();
   private readonly recoveries = new Set<Promise<void>>();
+  private nextMode: 'fast' | 'immediate' | null = null;
 
   constructor(
     private readonly fleet: Fleet,
@@ -112,7 +113,10 @@ export class Faults {
 
   /** PostgreSQL down and up again: one at a time, as there is one server. */
   private async restartPostgres(random: () => number): Promise<boolean> {
-    const mode = random() < 0.5 ? 'fast' : 'immediate';
+    // The modes take turns, from one the seed picks: as many crash recoveries as clean restarts.
+    this.nextMode ??= random() < 0.5 ? 'fast' : 'immediate';
+    const mode = this.nextMode;
+    this.nextMode = mode === 'fast' ? 'immediate' : 'fast';
     const down = this.between(random, [300, 2_500]);
     this.note(`PostgreSQL ${mode} shutdown, down ${(down / 1000).toFixed(1)} s`);
     this.counts[`postgres-${mode}`] += 1;
