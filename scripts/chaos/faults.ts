@@ -60,7 +60,8 @@ export class Faults {
       await sleep(this.between(random, [this.plan.meanIntervalMs[kind] * 0.5, this.plan.meanIntervalMs[kind] * 1.5]));
       for (let waited = 0; waited < 1_000 && kind !== 'postgres' && !this.busy(); waited += 5) await sleep(5);
       for (;;) {
-        if (Date.now() >= until) return;
+        // A stop that would outlast the run by more than a little is left out: the run ends on time.
+        if (Date.now() >= until || (kind === 'stop' && until - Date.now() < this.plan.stopMs[0] / 2)) return;
         const injected = kind === 'kill' ? this.kill(random) : kind === 'stop' ? this.stop(random) : await this.restartPostgres(random);
         if (injected) break;
         await sleep(500);

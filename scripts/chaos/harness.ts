@@ -103,21 +103,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       sandbox.useDatabase(await createDatabase(cluster));
     }
     const env = serviceEnv(durationS);
-    await sandbox.ok(['migrate']);
     const tokens = new Map<string, string>();
     // The plan's deadlines fall between a sixth and three quarters of the run, counted from after the set-up.
     const setUpMs = 8_000;
     const workload = planWorkload(stream(1), Math.ceil(durationS * 4), Date.now() + setUpMs + durationS * 150, Date.now() + setUpMs + durationS * 750);
-    for (const agencyId of workload.agencies) {
-      await sandbox.ok(['agency', 'add', '--agency-id', agencyId, '--name', `Agency ${agencyId}`]);
+    // The first command migrates the new database; the agencies are then set up side by side.
+    await sandbox.ok(['agency', 'add', '--agency-id', workload.agencies[0]!, '--name', `Agency ${workload.agencies[0]}`]);
+    await Promise.all(workload.agencies.map(async (agencyId, a) => {
+      if (a > 0) await sandbox.ok(['agency', 'add', '--agency-id', agencyId, '--name', `Agency ${agencyId}`]);
       tokens.set(agencyId, (await sandbox.ok(['token', 'issue', '--agency-id', agencyId])).stdout.trim());
-      endpoints.push(await AgencyEndpoint.open(sandbox, agencyId, env, stream(2 + endpoints.length)));
-    }
+      endpoints[a] = await AgencyEndpoint.open(sandbox, agencyId, env, stream(2 + a));
+    }));
     await sandbox.ok(['orders', 'import', sandbox.write('orders.ndjson', asNdjson(workload.orders))]);
     await sandbox.ok(['changes', 'import', sandbox.write('changes.ndjson', asNdjson(workload.changes))]);
 
     fleet = new Fleet(sandbox, store === 'postgres' ? 3 : 1, { env, shutdownGraceMs: SHUTDOWN_GRACE_MS });
-    for (const slot of fleet.slots) await fleet.start(slot);
+    await Promise.all(fleet.slots.map((slot) => fleet!.start(slot)));
     const runStart = Date.now();
     const runEnd = runStart + durationS * 1000;
     options.log(`seed ${seed}, ${store}, ${durationS} s: ${workload.bookings.length} bookings, ${[...workload.jobs.values()].reduce((n, jobs) => n + jobs.length, 0)} jobs, ${fleet.slots.length} serve processes`);
@@ -190,7 +191,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       await fleet.terminate().catch(() => []);
       report.errorLines = fleet.errorLines();
     }
-    await Promise.all(endpoints.map((endpoint) => endpoint.close()));
+    await Promise.all(endpoints.filter(Boolean).map((endpoint) => endpoint.close()));
     await sandbox.cleanup();
     await cluster?.stop();
     report.elapsedS = Math.round((Date.now() - began) / 1000);

@@ -12,7 +12,7 @@ import { testStoreKind } from '../helpers/test-database.js';
  */
 const STORE = testStoreKind();
 const SEED = Number(process.env.CHAOS_SEED ?? (process.env.CI === 'true' ? 19 : Date.now() % 1_000_000));
-const DURATION_S = STORE === 'postgres' ? 20 : 10;
+const DURATION_S = STORE === 'postgres' ? 16 : 10;
 
 test(`chaos on ${STORE} for ${DURATION_S} s: every acknowledged change stored as answered, deadlines applied once, each event in the feed once and delivered, every process gone after SIGTERM`, { timeout: 240_000 }, async (t) => {
   t.diagnostic(`seed ${SEED} (replay: CHAOS_SEED=${SEED}, or npm run chaos -- --seed ${SEED} --duration ${DURATION_S} --store ${STORE})`);
