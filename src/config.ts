@@ -39,6 +39,10 @@ export interface Config {
   readonly receiveTimeoutMs: number;
   /** How long before a pending change's deadline `airline_change.deadline_approaching` is sent. */
   readonly deadlineWarningMs: number;
+  /** How long after its issue a ticket whose coupons are all OPEN is voided (everything back) rather than refunded. */
+  readonly voidWindowMs: number;
+  /** How long a refund quote can be confirmed (AirOrderRefund) after AirOrderRefundQuote made it. */
+  readonly refundQuoteTtlMs: number;
   /** Delays between a failed webhook attempt and the next; after the last, the delivery has failed. */
   readonly webhookRetrySchedule: readonly number[];
   /** Webhook endpoints may be plain http (tests, closed networks); https only otherwise. */
@@ -79,6 +83,8 @@ const DEFAULTS = {
   REQUEST_TIMEOUT_MS: '15000',
   RECEIVE_TIMEOUT_MS: '30000',
   DEADLINE_WARNING: '24h',
+  VOID_WINDOW: '24h',
+  REFUND_QUOTE_TTL: '15m',
   WEBHOOK_RETRY_SCHEDULE: '5s,1m,5m,30m,2h,6h,12h,24h,24h',
   WEBHOOK_ALLOW_HTTP: 'false',
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false',
@@ -176,6 +182,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS'), 100, 600_000),
     receiveTimeoutMs: integer('RECEIVE_TIMEOUT_MS', read('RECEIVE_TIMEOUT_MS'), 1000, 600_000),
     deadlineWarningMs: duration('DEADLINE_WARNING', read('DEADLINE_WARNING')),
+    voidWindowMs: duration('VOID_WINDOW', read('VOID_WINDOW')),
+    refundQuoteTtlMs: duration('REFUND_QUOTE_TTL', read('REFUND_QUOTE_TTL')),
     webhookRetrySchedule: Object.freeze(durations('WEBHOOK_RETRY_SCHEDULE', read('WEBHOOK_RETRY_SCHEDULE'))),
     webhookAllowHttp: flag('WEBHOOK_ALLOW_HTTP', read('WEBHOOK_ALLOW_HTTP')),
     webhookAllowPrivateNetworks: flag('WEBHOOK_ALLOW_PRIVATE_NETWORKS', read('WEBHOOK_ALLOW_PRIVATE_NETWORKS')),

@@ -21,14 +21,40 @@ const ROUTES: Route[] = [
   { carrier: 'LX', origin: 'ZRH', destination: 'BKK', hours: 11, via: 'DOH' },
   { carrier: 'AA', origin: 'JFK', destination: 'MIA', hours: 3, via: 'CLT' },
 ];
-const CURRENCIES: Record<string, { currency: string; fare: number; taxes: number; decimals: number }> = {
-  LH: { currency: 'EUR', fare: 45_000, taxes: 12_050, decimals: 2 },
-  BA: { currency: 'GBP', fare: 61_000, taxes: 18_999, decimals: 2 },
-  NH: { currency: 'JPY', fare: 98_000, taxes: 14_300, decimals: 0 },
-  KU: { currency: 'KWD', fare: 145_500, taxes: 22_125, decimals: 3 },
-  LX: { currency: 'CHF', fare: 88_000, taxes: 9_870, decimals: 2 },
-  AA: { currency: 'USD', fare: 19_900, taxes: 4_567, decimals: 2 },
+/** `taxCode`: the government tax of the departure country, beside the carrier's surcharge YQ. */
+const CURRENCIES: Record<string, { currency: string; fare: number; taxes: number; decimals: number; taxCode: string }> = {
+  LH: { currency: 'EUR', fare: 45_000, taxes: 12_050, decimals: 2, taxCode: 'DE' },
+  BA: { currency: 'GBP', fare: 61_000, taxes: 18_999, decimals: 2, taxCode: 'GB' },
+  NH: { currency: 'JPY', fare: 98_000, taxes: 14_300, decimals: 0, taxCode: 'SW' },
+  KU: { currency: 'KWD', fare: 145_500, taxes: 22_125, decimals: 3, taxCode: 'KW' },
+  LX: { currency: 'CHF', fare: 88_000, taxes: 9_870, decimals: 2, taxCode: 'CH' },
+  AA: { currency: 'USD', fare: 19_900, taxes: 4_567, decimals: 2, taxCode: 'US' },
 };
+
+/**
+ * What a voluntary refund needs, made from the ticket's serial rather than drawn from the seeded
+ * sequence, so that the rest of the demo stays as it was: one ticket in five issued an hour ago
+ * (still in its void window), the taxes split into a government tax and the YQ surcharge, and fare
+ * rules that vary: refundable with a percentage or a fixed penalty, non-refundable, or none.
+ */
+function fareDetails(serial: number, now: number, baseFare: number, taxes: number, pricing: { decimals: number; taxCode: string }) {
+  const surcharge = Math.floor(taxes * 2 / 5);
+  const rules = [
+    { refundable: true, penaltyPercent: '10' },
+    { refundable: true, penalty: decimal(Math.floor(baseFare / 4), pricing.decimals) },
+    { refundable: false },
+    { refundable: true, penaltyPercent: '12.5' },
+    null,
+  ][serial % 5];
+  return {
+    issuedAt: at(now, serial % 5 === 0 ? -1 : -24 * 10),
+    taxBreakdown: [
+      { code: pricing.taxCode, amount: decimal(taxes - surcharge, pricing.decimals) },
+      { code: 'YQ', amount: decimal(surcharge, pricing.decimals) },
+    ],
+    ...(rules ? { fareRules: rules } : {}),
+  };
+}
 const GIVEN = ['ADA', 'ALAN', 'GRACE', 'EDSGER', 'BARBARA', 'DONALD', 'KAREN', 'LINUS', 'MARGARET', 'TIM'];
 const SURNAMES = ['LOVELACE', 'TURING', 'HOPPER', 'DIJKSTRA', 'LISKOV', 'KNUTH', 'SPARCK', 'TORVALDS', 'HAMILTON', 'LEE'];
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -114,6 +140,7 @@ export function demoData(count: number, clockNow = Date.now()): DemoData {
             baseFare: decimal(baseFare, pricing.decimals),
             taxes: decimal(taxes, pricing.decimals),
             coupons: segments.map((segment, s) => ({ segmentId: segment.segmentId, status: partlyFlown && s === 0 ? 'USED' : 'OPEN' })),
+            ...fareDetails(ticketSerial, now, baseFare, taxes, pricing),
           },
         };
       });

@@ -25,6 +25,11 @@ export function optionalText(value: unknown, path: FieldPath, pattern: RegExp, r
   return value === undefined || value === null ? null : text(value, path, pattern, rule);
 }
 
+export function bool(value: unknown, path: FieldPath): boolean {
+  if (typeof value !== 'boolean') throw new FieldError(path, value === undefined ? 'is required' : 'must be true or false');
+  return value;
+}
+
 export function oneOf<T extends string>(value: unknown, path: FieldPath, allowed: readonly T[], fallback?: T): T {
   if (value === undefined && fallback !== undefined) return fallback;
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {

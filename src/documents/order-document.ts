@@ -7,7 +7,8 @@ import {
 } from '../domain/order.js';
 import { FieldError } from './document-error.js';
 import { child, pathOf, pathText, type FieldPath } from './field-path.js';
-import { amount, array, object, oneOf, text, unique } from './field-readers.js';
+import { amount, array, instant, object, oneOf, text, unique } from './field-readers.js';
+import { readFareRules, readTaxBreakdown } from './fare-readers.js';
 import { readSegment } from './segment-reader.js';
 
 export const ORDER_ID = /^[A-Za-z0-9_./-]{1,64}$/;
@@ -47,11 +48,15 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
   if (withValue && total <= LARGEST_MINOR && couponTotal(coupons) !== total) {
     throw new FieldError(child(path, 'coupons'), 'values must sum to baseFare + taxes');
   }
+  // Present only when the document has them, so that orders without them are stored as before.
   return {
     ticketNumber: text(raw.ticketNumber, child(path, 'ticketNumber'), /^[0-9]{13}$/, 'must be 13 digits'),
     baseFare,
     taxes,
     coupons,
+    ...(raw.issuedAt === undefined ? {} : { issuedAt: instant(raw.issuedAt, child(path, 'issuedAt')) }),
+    ...(raw.taxBreakdown === undefined ? {} : { taxBreakdown: readTaxBreakdown(raw.taxBreakdown, child(path, 'taxBreakdown'), currency, taxes) }),
+    ...(raw.fareRules === undefined ? {} : { fareRules: readFareRules(raw.fareRules, child(path, 'fareRules'), currency) }),
   };
 }
 

@@ -1,5 +1,20 @@
 import { formatAmount } from '../domain/money.js';
-import type { Order } from '../domain/order.js';
+import type { FareRules, Order } from '../domain/order.js';
+
+/** Hundredths of a percent as the percentage's decimal text: 3500 → "35", 1250 → "12.5". */
+function percentText(basisPoints: number): string {
+  const fraction = String(basisPoints % 100).padStart(2, '0').replace(/0$/, '');
+  return fraction === '' || fraction === '0' ? String(Math.floor(basisPoints / 100)) : `${Math.floor(basisPoints / 100)}.${fraction}`;
+}
+
+/** Fare rules as the order document writes them: the percentage back in percent. */
+function fareRulesView(rules: FareRules, money: (minor: number) => string) {
+  return {
+    refundable: rules.refundable,
+    ...(rules.penalty === undefined ? {} : { penalty: money(rules.penalty) }),
+    ...(rules.penaltyBasisPoints === undefined ? {} : { penaltyPercent: percentText(rules.penaltyBasisPoints) }),
+  };
+}
 
 /**
  * The order as an operator reads it (`airorder orders show`): the order document's shape with each
@@ -27,8 +42,16 @@ export function orderView(order: Order) {
             baseFare: money(passenger.ticket.baseFare),
             taxes: money(passenger.ticket.taxes),
             coupons: passenger.ticket.coupons.map((coupon) => ({ segmentId: coupon.segmentId, status: coupon.status, value: money(coupon.value) })),
+            ...(passenger.ticket.issuedAt === undefined ? {} : { issuedAt: passenger.ticket.issuedAt }),
+            ...(passenger.ticket.taxBreakdown === undefined ? {} : {
+              taxBreakdown: passenger.ticket.taxBreakdown.map((line) => ({
+                code: line.code, amount: money(line.amount), ...(line.refundable === undefined ? {} : { refundable: line.refundable }),
+              })),
+            }),
+            ...(passenger.ticket.fareRules === undefined ? {} : { fareRules: fareRulesView(passenger.ticket.fareRules, money) }),
           },
         } : {}),
+        ...(passenger.canceled ? { canceledAt: passenger.canceled.at } : {}),
       })),
       changes: booking.changes.map((change) => ({
         changeId: change.changeId,
@@ -47,6 +70,9 @@ export function orderView(order: Order) {
         amount: money(refund.amount),
         quoteType: refund.quoteType,
         createdAt: refund.createdAt,
+        ...(refund.breakdown ? {
+          fare: money(refund.breakdown.fare), taxes: money(refund.breakdown.taxes), penalty: money(refund.breakdown.penalty), quoteId: refund.quoteId,
+        } : {}),
       })),
     })),
   };

@@ -1,12 +1,20 @@
 import type { ItemError } from '../errors/item-error.js';
 import type { AirlineChange, Booking } from './order.js';
+import type { TicketQuote } from './voluntary-quote.js';
+
+/** A voluntary refund quoted or confirmed on a booking, as its item shows it. */
+export interface QuotedRefund {
+  quoteId: string;
+  expiresAt: string;
+  tickets: TicketQuote[];
+}
 
 /**
  * What an operation did to one booking. `booking` is the new state; `changed` says whether it
  * differs from the stored one, so that retries write nothing.
  */
 export type BookingOutcome =
-  | { ok: true; booking: Booking; changed: boolean }
+  | { ok: true; booking: Booking; changed: boolean; refund?: QuotedRefund }
   | ({ ok: false } & ItemError);
 
 /** A failure from the catalogue (src/errors/item-error.ts): the domain names it, never words it. */

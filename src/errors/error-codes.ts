@@ -32,6 +32,13 @@ export const ITEM_ERRORS = {
   BOOKING_CANCELED: 'The booking is already cancelled.',
   NO_PENDING_CHANGE: 'No airline-initiated change awaits action on this booking.',
   NO_REPLACEMENT_OFFERED: 'The pending change only removes flights; it cannot be accepted.',
+  PASSENGER_NOT_FOUND: 'A requested PassengerID is not a passenger of this booking.',
+  ALREADY_REFUNDED: 'A ticket to refund has no OPEN coupon left: it was refunded or voided already.',
+  NO_FARE_RULES: 'A ticket has no fare rules: it can be voided in its void window, not refunded.',
+  PARTLY_FLOWN: 'A ticket has a flown coupon: the airline prices what was flown, not this service.',
+  QUOTE_NOT_FOUND: 'The refund quote is unknown, another agency\'s, or does not cover this booking.',
+  QUOTE_EXPIRED: 'The refund quote expired before it was confirmed; nothing was refunded.',
+  QUOTE_OUTDATED: 'The booking changed after the quote; nothing was refunded. Ask for a new quote.',
 } as const;
 
 export type ItemErrorCode = keyof typeof ITEM_ERRORS;

@@ -21,4 +21,18 @@ export const itemErrors = {
     ({ code: 'NO_PENDING_CHANGE', message: `Booking ${reference} has no airline-initiated change awaiting action.` }),
   noReplacementOffered: (changeId: string): ItemError =>
     ({ code: 'NO_REPLACEMENT_OFFERED', message: `Change ${changeId} only removes flights; it can be cancelled (AirOrderInvoluntaryCancel), not accepted.` }),
+  passengerNotFound: (passengerIds: readonly string[], reference: string): ItemError =>
+    ({ code: 'PASSENGER_NOT_FOUND', message: `Passenger ${passengerIds.join(', ')} ${passengerIds.length > 1 ? 'are' : 'is'} not part of booking ${reference}.` }),
+  alreadyRefunded: (what: string, reference: string): ItemError =>
+    ({ code: 'ALREADY_REFUNDED', message: `${what} of booking ${reference} has no OPEN coupon left: it was refunded or voided already.` }),
+  noFareRules: (ticketNumber: string): ItemError =>
+    ({ code: 'NO_FARE_RULES', message: `Ticket ${ticketNumber} has no fare rules; it can only be voided, within its void window.` }),
+  partlyFlown: (ticketNumber: string): ItemError =>
+    ({ code: 'PARTLY_FLOWN', message: `Ticket ${ticketNumber} has a flown coupon; the airline prices its refund.` }),
+  quoteNotFound: (quoteId: string, reference: string): ItemError =>
+    ({ code: 'QUOTE_NOT_FOUND', message: `Refund quote ${quoteId} was not found for booking ${reference}.` }),
+  quoteExpired: (quoteId: string, expiresAt: string): ItemError =>
+    ({ code: 'QUOTE_EXPIRED', message: `Refund quote ${quoteId} expired at ${expiresAt}; nothing was refunded. Ask for a new quote.` }),
+  quoteOutdated: (quoteId: string, reference: string): ItemError =>
+    ({ code: 'QUOTE_OUTDATED', message: `Booking ${reference} changed after refund quote ${quoteId}; nothing was refunded. Ask for a new quote.` }),
 };

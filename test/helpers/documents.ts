@@ -17,6 +17,9 @@ export function segment(segmentId: string, day = 1, hour = 10, route: [string, s
 export interface TicketDoc {
   ticketNumber: string; baseFare: string; taxes: string;
   coupons: { segmentId: string; status?: string; value?: string }[];
+  issuedAt?: string;
+  taxBreakdown?: { code: string; amount: string; refundable?: boolean }[];
+  fareRules?: { refundable: boolean; penalty?: string; penaltyPercent?: string | number };
 }
 
 export function passenger(passengerId: string, ticket: TicketDoc | null, type = 'ADT') {

@@ -1,0 +1,111 @@
+import { itemErrors, type ItemError } from '../errors/item-error.js';
+import { sumMinor, type Minor } from './money.js';
+import type { Booking, Passenger, RefundBreakdown, Ticket } from './order.js';
+import { penaltyOf } from './penalty.js';
+import { refundableTaxes } from './refundable-taxes.js';
+
+/** What refunding one ticket voluntarily gives back: `amount` = fare + taxes - penalty. */
+export interface TicketQuote {
+  passengerId: string;
+  ticketNumber: string;
+  quoteType: 'VOID' | 'FULL';
+  amount: Minor;
+  breakdown: RefundBreakdown;
+}
+
+/** A quote's part for one booking: the passengers it takes out and what each ticket gets back. */
+export interface BookingQuote {
+  reference: string;
+  /** In the booking's passenger order; the unticketed ones too, who leave the booking with the others. */
+  passengerIds: string[];
+  /** In passenger order. */
+  tickets: TicketQuote[];
+  /** The quote's time to live, or the end of a void window when that comes first. */
+  expiresAt: string;
+}
+
+export interface QuoteSettings {
+  /** How long after issue a ticket whose coupons are all OPEN is voided rather than refunded. */
+  voidWindowMs: number;
+  /** How long a quote can be confirmed. */
+  quoteTtlMs: number;
+}
+
+type Quoted<T> = { ok: true; value: T } | { ok: false; error: ItemError };
+
+/** When the ticket's void window ends (ms since the epoch), or null when it was loaded without `issuedAt`. */
+export function voidWindowEnd(ticket: Ticket, voidWindowMs: number): number | null {
+  return ticket.issuedAt === undefined ? null : Date.parse(ticket.issuedAt) + voidWindowMs;
+}
+
+/**
+ * The rules of a voluntary refund on one ticket. Every coupon OPEN within the void window: a VOID,
+ * everything back. Otherwise, unflown and with fare rules: FULL, the fare less its penalty and
+ * every tax when the fare is refundable, only the refundable taxes when it is not.
+ */
+export function quoteTicket(ticket: Ticket, passengerId: string, now: number, voidWindowMs: number): Quoted<TicketQuote> {
+  if (ticket.coupons.some((coupon) => coupon.status === 'USED')) return { ok: false, error: itemErrors.partlyFlown(ticket.ticketNumber) };
+  if (!ticket.coupons.every((coupon) => coupon.status === 'OPEN')) {
+    return { ok: false, error: itemErrors.alreadyRefunded(`Ticket ${ticket.ticketNumber}`, '') };
+  }
+  const windowEnd = voidWindowEnd(ticket, voidWindowMs);
+  const base = { passengerId, ticketNumber: ticket.ticketNumber };
+  if (windowEnd !== null && now < windowEnd) {
+    const { taxes, taxLines } = refundableTaxes(ticket, true);
+    return { ok: true, value: { ...base, quoteType: 'VOID', amount: sumMinor([ticket.baseFare, taxes]), breakdown: { fare: ticket.baseFare, taxes, penalty: 0, taxLines } } };
+  }
+  const rules = ticket.fareRules;
+  if (!rules) return { ok: false, error: itemErrors.noFareRules(ticket.ticketNumber) };
+  const fare = rules.refundable ? ticket.baseFare : 0;
+  const penalty = rules.refundable ? penaltyOf(rules, ticket.baseFare) : 0;
+  const { taxes, taxLines } = refundableTaxes(ticket, rules.refundable);
+  return { ok: true, value: { ...base, quoteType: 'FULL', amount: sumMinor([fare, taxes]) - penalty, breakdown: { fare, taxes, penalty, taxLines } } };
+}
+
+/** The passengers a quote is for: those named (each must be in the booking), or all that are still in it. */
+function selectPassengers(booking: Booking, passengerIds: readonly string[] | null): Quoted<Passenger[]> {
+  if (passengerIds === null) {
+    const travelling = booking.passengers.filter((passenger) => !passenger.canceled);
+    if (travelling.length === 0) return { ok: false, error: itemErrors.alreadyRefunded('Every passenger', booking.reference) };
+    return { ok: true, value: travelling };
+  }
+  const unknown = passengerIds.filter((id) => !booking.passengers.some((passenger) => passenger.passengerId === id));
+  if (unknown.length > 0) return { ok: false, error: itemErrors.passengerNotFound(unknown, booking.reference) };
+  const named = booking.passengers.filter((passenger) => passengerIds.includes(passenger.passengerId));
+  const gone = named.find((passenger) => passenger.canceled);
+  if (gone) return { ok: false, error: itemErrors.alreadyRefunded(`Passenger ${gone.passengerId}`, booking.reference) };
+  return { ok: true, value: named };
+}
+
+/**
+ * AirOrderRefundQuote on one booking: what refunding the passengers would give back now, ticket by
+ * ticket, and until when that holds. It changes nothing; the first ticket that cannot be refunded
+ * here fails the booking's item, so that a quote is always for every passenger asked.
+ */
+export function quoteBooking(booking: Booking, passengerIds: readonly string[] | null, now: string, settings: QuoteSettings): Quoted<BookingQuote> {
+  const selected = selectPassengers(booking, passengerIds);
+  if (!selected.ok) return selected;
+  const at = Date.parse(now);
+  let expires = at + settings.quoteTtlMs;
+  const tickets: TicketQuote[] = [];
+  for (const passenger of selected.value) {
+    if (!passenger.ticket) continue;
+    const quoted = quoteTicket(passenger.ticket, passenger.passengerId, at, settings.voidWindowMs);
+    if (!quoted.ok) {
+      // The ticket's own words, with the booking the agency asked about.
+      const error = quoted.error.code === 'ALREADY_REFUNDED' ? itemErrors.alreadyRefunded(`Ticket ${passenger.ticket.ticketNumber}`, booking.reference) : quoted.error;
+      return { ok: false, error };
+    }
+    // No void is confirmed after its window: the quote ends with the first window it relies on.
+    if (quoted.value.quoteType === 'VOID') expires = Math.min(expires, voidWindowEnd(passenger.ticket, settings.voidWindowMs)!);
+    tickets.push(quoted.value);
+  }
+  return {
+    ok: true,
+    value: { reference: booking.reference, passengerIds: selected.value.map((passenger) => passenger.passengerId), tickets, expiresAt: new Date(expires).toISOString() },
+  };
+}
+
+export function quoteAmount(tickets: readonly TicketQuote[]): Minor {
+  return sumMinor(tickets.map((ticket) => ticket.amount));
+}
