@@ -64,7 +64,9 @@ function requestBody(operation: Operation, example: unknown): unknown {
   const names = DEMO_VARIABLES[String(operation.operationId)];
   if (!names || typeof example !== 'object' || example === null) return example;
   const [root, content] = Object.entries(example as Record<string, { Query?: object }>)[0]!;
-  return { [root]: { ...content, Query: { ...content.Query, OrderID: `{{${names.orderId}}}`, GdsBookingReference: [`{{${names.reference}}}`] } } };
+  // AirOrderRefund confirms the quote the AirOrderRefundQuote request before it kept in {{quoteId}}.
+  const quote = operation.operationId === 'AirOrderRefund' ? { QuoteID: '{{quoteId}}' } : {};
+  return { [root]: { ...content, Query: { ...content.Query, OrderID: `{{${names.orderId}}}`, GdsBookingReference: [`{{${names.reference}}}`], ...quote } } };
 }
 
 function resolveSchema(document: OpenApiDocument, schema: Schema | undefined): Schema {
@@ -148,6 +150,27 @@ function testScript(document: OpenApiDocument, operation: Operation): string[] {
       '  }',
       '});',
     );
+  }
+  if (operation.operationId === 'AirOrderRefundQuote' || operation.operationId === 'AirOrderRefund') {
+    lines.push(
+      "pm.test('Amount = Fare + Taxes - Penalty per ticket, and RefundAmount their sum', () => {",
+      '  for (const item of items) {',
+      '    let total = 0;',
+      '    for (const fare of item.RefundPaxWiseFare) {',
+      '      pm.expect(Math.abs(fare.Fare + fare.Taxes - fare.Penalty - fare.Amount)).to.be.below(1e-6);',
+      '      total += fare.Amount;',
+      '    }',
+      '    pm.expect(Math.abs(total - item.RefundAmount)).to.be.below(1e-6);',
+      "    pm.expect(item.QuoteID).to.match(/^rfq_/);",
+      '  }',
+      '});',
+    );
+  }
+  if (operation.operationId === 'AirOrderRefundQuote') {
+    lines.push("if (items[0] && items[0].QuoteID) pm.collectionVariables.set('quoteId', items[0].QuoteID);");
+  }
+  if (operation.operationId === 'AirOrderRefund') {
+    lines.push("pm.test('the refund confirms the quote just made', () => { for (const item of items) pm.expect(item.QuoteID).to.equal(pm.variables.get('quoteId')); });");
   }
   if (operation.operationId === 'AirOrderRetrieve') {
     lines.push(

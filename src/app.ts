@@ -97,6 +97,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     // docs/contract.md §9: 0 turns the limit off, for either setting (a burst of nothing would refuse everything).
     rateLimiter: config.rateLimitPerSecond > 0 && config.rateLimitBurst > 0 ? new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst) : null,
     requestTimeoutMs: config.requestTimeoutMs,
+    refundSettings: { voidWindowMs: config.voidWindowMs, quoteTtlMs: config.refundQuoteTtlMs },
   };
   operationRoutes(app, operationDeps);
   retrieveRoute(app, operationDeps);

@@ -12,6 +12,8 @@ export const DEMO_VARIABLES: Record<string, { orderId: string; reference: string
   AirOrderCancel: { orderId: 'cancelOrderId', reference: 'cancelReference', example: 'cancel' },
   AirOrderInvoluntaryAccept: { orderId: 'acceptOrderId', reference: 'acceptReference', example: 'involuntaryAccept' },
   AirOrderInvoluntaryCancel: { orderId: 'refundOrderId', reference: 'refundReference', example: 'involuntaryCancel' },
+  AirOrderRefundQuote: { orderId: 'voluntaryOrderId', reference: 'voluntaryReference', example: 'voluntaryRefund' },
+  AirOrderRefund: { orderId: 'voluntaryOrderId', reference: 'voluntaryReference', example: 'voluntaryRefund' },
   AirOrderRetrieve: { orderId: 'refundOrderId', reference: 'refundReference', example: 'involuntaryCancel' },
 };
 

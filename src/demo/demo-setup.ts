@@ -16,10 +16,14 @@ export interface DemoSummary {
     cancel: { orderId: string; gdsBookingReference: string } | null;
     involuntaryAccept: { orderId: string; gdsBookingReference: string } | null;
     involuntaryCancel: { orderId: string; gdsBookingReference: string } | null;
+    /** A booking without airline change whose every ticket can be refunded by AirOrderRefundQuote and AirOrderRefund. */
+    voluntaryRefund: { orderId: string; gdsBookingReference: string } | null;
   };
 }
 
 type DocumentShape = { orderId: string; gdsBookingReference: string; kind: string; addedSegments: unknown[] };
+type TicketShape = { fareRules?: unknown; coupons: { status: string }[] } | undefined;
+type BookingShape = { gdsBookingReference: string; passengers: { ticket?: TicketShape }[] };
 
 /**
  * Creates the demo agency (once), a fresh token and N demo orders with their airline changes,
@@ -37,9 +41,15 @@ export async function setUpDemo(store: Store, clock: Clock, count: number): Prom
 
   const changes = data.changes as DocumentShape[];
   const changed = new Set(changes.map((change) => change.gdsBookingReference));
-  const quiet = (data.orders as { orderId: string; bookings: { gdsBookingReference: string }[] }[])
-    .flatMap((order) => order.bookings.map((booking) => ({ orderId: order.orderId, gdsBookingReference: booking.gdsBookingReference })))
-    .find((booking) => !changed.has(booking.gdsBookingReference));
+  const unchanged = (data.orders as { orderId: string; bookings: BookingShape[] }[])
+    .flatMap((order) => order.bookings.map((booking) => ({ orderId: order.orderId, booking })))
+    .filter(({ booking }) => !changed.has(booking.gdsBookingReference));
+  const example = (found: { orderId: string; booking: BookingShape } | undefined) => found ? { orderId: found.orderId, gdsBookingReference: found.booking.gdsBookingReference } : null;
+  const quiet = example(unchanged[0]);
+  // Every ticket unflown and with fare rules, so the refund succeeds; it may be the cancel example's booking,
+  // which a voluntary refund after the cancel then refunds.
+  const refundable = example(unchanged.find(({ booking }) => booking.passengers.every(({ ticket }) =>
+    ticket?.fareRules !== undefined && ticket.coupons.every((coupon) => coupon.status === 'OPEN'))));
   const accept = changes.find((change) => change.addedSegments.length > 0);
   const cancel = changes.find((change) => change !== accept) ?? null;
   const pick = (change: DocumentShape | null | undefined) => change ? { orderId: change.orderId, gdsBookingReference: change.gdsBookingReference } : null;
@@ -49,9 +59,10 @@ export async function setUpDemo(store: Store, clock: Clock, count: number): Prom
     orders: data.orders.length,
     pendingChanges: changes.length,
     examples: {
-      cancel: quiet ?? null,
+      cancel: quiet,
       involuntaryAccept: pick(accept),
       involuntaryCancel: pick(cancel),
+      voluntaryRefund: refundable,
     },
   };
 }

@@ -6,6 +6,8 @@ import type { TicketQuote } from './voluntary-quote.js';
 export interface QuotedRefund {
   quoteId: string;
   expiresAt: string;
+  /** The passengers the refund takes out of the booking. */
+  passengerIds: string[];
   tickets: TicketQuote[];
 }
 

@@ -25,7 +25,7 @@ export function confirmedOn(booking: Booking, quoteId: string): boolean {
  */
 export function confirmRefund(booking: Booking, quote: QuoteToConfirm, now: string): BookingOutcome {
   const { quoteId, part } = quote;
-  const refund = { quoteId, expiresAt: part.expiresAt, tickets: part.tickets };
+  const refund = { quoteId, expiresAt: part.expiresAt, passengerIds: part.passengerIds, tickets: part.tickets };
   if (confirmedOn(booking, quoteId)) return { ok: true, booking, changed: false, refund };
   if (Date.parse(now) >= Date.parse(part.expiresAt)) return failed(itemErrors.quoteExpired(quoteId, part.expiresAt));
   if (!quote.unchangedSinceQuote) return failed(itemErrors.quoteOutdated(quoteId, booking.reference));

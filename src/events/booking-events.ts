@@ -52,7 +52,15 @@ export function bookingEvents(order: OrderHead, before: Booking, after: Booking,
     events.push({ agencyId: order.agencyId, type: 'airline_change.resolved', data: { ...base, Change: wireChange(change), ResolvedBy: by } });
   }
   if (before.status !== 'CANCELED' && after.status === 'CANCELED') {
-    events.push({ agencyId: order.agencyId, type: 'booking.canceled', data: { ...base, Cancellation: after.cancellation, CanceledBy: by } });
+    // Ended by a voluntary refund: what the booking's refunds came to, in the order's currency.
+    const voluntary = after.refunds.length > before.refunds.length && after.refunds.at(-1)!.quoteId !== undefined;
+    events.push({
+      agencyId: order.agencyId, type: 'booking.canceled',
+      data: {
+        ...base, Cancellation: after.cancellation, CanceledBy: by,
+        ...(voluntary ? { Currency: order.currency, RefundAmount: toWireAmount(refundTotal(after.refunds), order.currency) } : {}),
+      },
+    });
   }
   const refunds = after.refunds.slice(before.refunds.length);
   if (refunds.length > 0) {
@@ -63,7 +71,14 @@ export function bookingEvents(order: OrderHead, before: Booking, after: Booking,
         ...base,
         Currency: order.currency,
         RefundAmount: toWireAmount(refundTotal(refunds), order.currency),
-        Tickets: refunds.map((refund) => ({ TicketNumber: refund.ticketNumber, Amount: toWireAmount(refund.amount, order.currency), QuoteType: refund.quoteType })),
+        Tickets: refunds.map((refund) => ({
+          TicketNumber: refund.ticketNumber, Amount: toWireAmount(refund.amount, order.currency), QuoteType: refund.quoteType,
+          // A voluntary refund's breakdown, as its AirOrderRefund item shows it.
+          ...(refund.breakdown ? {
+            Fare: toWireAmount(refund.breakdown.fare, order.currency), Taxes: toWireAmount(refund.breakdown.taxes, order.currency),
+            Penalty: toWireAmount(refund.breakdown.penalty, order.currency), QuoteID: refund.quoteId,
+          } : {}),
+        })),
         RefundedBy: by,
       },
     });

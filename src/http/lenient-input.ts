@@ -19,6 +19,10 @@ export function relaxRequestBody(body: unknown, rootKey: string): void {
   if (isObject(root.Query) && typeof root.Query.GdsBookingReference === 'string') {
     root.Query.GdsBookingReference = [root.Query.GdsBookingReference];
   }
+  // AirOrderRefundQuote's passengers, read like the references.
+  if (isObject(root.Query) && typeof root.Query.PassengerID === 'string') {
+    root.Query.PassengerID = [root.Query.PassengerID];
+  }
   if (isObject(root.Document) && isReferenceVersionNumber(root.Document.ReferenceVersion)) {
     root.Document.ReferenceVersion = referenceVersionText(root.Document.ReferenceVersion);
   }

@@ -6,6 +6,8 @@ export const OPERATION_ITEM_ERRORS: Record<WireOperationName, readonly ItemError
   cancel: ['BOOKING_NOT_FOUND'],
   involuntaryAccept: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED'],
   involuntaryCancel: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE'],
+  refundQuote: ['BOOKING_NOT_FOUND', 'PASSENGER_NOT_FOUND', 'ALREADY_REFUNDED', 'NO_FARE_RULES', 'PARTLY_FLOWN'],
+  refund: ['BOOKING_NOT_FOUND', 'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_OUTDATED'],
   retrieve: ['BOOKING_NOT_FOUND'],
   eventList: [],
 };

@@ -1,6 +1,6 @@
 import type { OperationName } from '../service/order-operations.js';
 
-/** Every operation on the wire: the three of the interface, which change orders, the read, and the event feed. */
+/** Every operation on the wire: the three of the interface and the two refunds, which change orders, the read, and the event feed. */
 export type WireOperationName = OperationName | 'retrieve' | 'eventList';
 
 export interface OperationWire<Name extends WireOperationName = WireOperationName> {
@@ -27,6 +27,15 @@ export const OPERATIONS: { [Name in OperationName]: OperationWire<Name> } = {
   involuntaryCancel: {
     name: 'involuntaryCancel', title: 'AirOrderInvoluntaryCancel', path: '/AirOrderInvoluntaryCancel',
     requestRoot: 'OrderInvoluntaryCancelRQ', responseRoot: 'OrderInvoluntaryCancelRS', resultKey: 'Result', changesOrders: true,
+  },
+  // A quote changes no booking, but it is stored, and a retry under the same Idempotency-Key gets the same quote.
+  refundQuote: {
+    name: 'refundQuote', title: 'AirOrderRefundQuote', path: '/AirOrderRefundQuote',
+    requestRoot: 'OrderRefundQuoteRQ', responseRoot: 'OrderRefundQuoteRS', resultKey: 'Result', changesOrders: true,
+  },
+  refund: {
+    name: 'refund', title: 'AirOrderRefund', path: '/AirOrderRefund',
+    requestRoot: 'OrderRefundRQ', responseRoot: 'OrderRefundRS', resultKey: 'Result', changesOrders: true,
   },
 };
 

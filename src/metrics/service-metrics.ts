@@ -113,7 +113,9 @@ export class ServiceMetrics {
   countRefunds(result: OperationResult): void {
     for (const { outcome } of result.items) {
       if (!outcome.ok || !outcome.changed) continue;
-      for (const refund of outcome.booking.refunds) {
+      // A voluntary refund adds to the refunds the booking had; an involuntary cancel makes them all.
+      const made = outcome.refund ? outcome.booking.refunds.filter((refund) => refund.quoteId === outcome.refund!.quoteId) : outcome.booking.refunds;
+      for (const refund of made) {
         this.refunds.inc({ currency: result.currency });
         this.refundedMinor.inc({ currency: result.currency }, refund.amount);
       }

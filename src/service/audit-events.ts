@@ -18,9 +18,19 @@ export function bookingAuditEvents(orderId: string, currency: string, before: Bo
       from: before.segments.map((segment) => segment.segmentId), to: after.segments.map((segment) => segment.segmentId),
     } });
   }
+  const leaving = after.passengers.filter((passenger) => passenger.canceled && !before.passengers.find((p) => p.passengerId === passenger.passengerId)?.canceled);
+  if (leaving.length > 0) {
+    // The confirmation of a voluntary refund's quote: who left the booking by it.
+    events.push({ orderId, reference, event: 'REFUND_CONFIRMED', detail: {
+      quoteId: leaving[0]!.canceled!.quoteId, passengerIds: leaving.map((passenger) => passenger.passengerId),
+    } });
+  }
   for (const refund of after.refunds.slice(before.refunds.length)) {
     events.push({ orderId, reference, event: 'TICKET_REFUNDED', detail: {
       ticketNumber: refund.ticketNumber, amountMinor: refund.amount, currency, quoteType: refund.quoteType,
+      ...(refund.breakdown ? {
+        quoteId: refund.quoteId, fareMinor: refund.breakdown.fare, taxesMinor: refund.breakdown.taxes, penaltyMinor: refund.breakdown.penalty,
+      } : {}),
     } });
   }
   return events;

@@ -16,17 +16,27 @@ import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from '../runtime/clock.js';
 import type { Deadline } from './deadline.js';
 import { applyDueDeadlines } from './deadline-consequences.js';
+import { quoteAuditEvents, quoteToStore, refundQuoteRule, refundRule, type RefundInput } from './refund-operations.js';
 
-export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel';
+export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel' | 'refundQuote' | 'refund';
 
 /** How long the first response to an Idempotency-Key is kept (docs/contract.md §8.1). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
-const RULES: Record<OperationName, (booking: Booking, now: string) => BookingOutcome> = {
+/** What the refund operations were asked besides the references; absent for the others. */
+const NO_REFUND_INPUT = 'the refund operations need their input';
+
+const RULES: Record<OperationName, (booking: Booking, now: string, refund: RefundInput | undefined) => BookingOutcome> = {
   cancel: (booking) => cancelBooking(booking),
   involuntaryAccept: (booking) => acceptChanges(booking),
   involuntaryCancel: (booking, now) => involuntaryCancel(booking, now),
+  refundQuote: (booking, now, refund) => refundQuoteRule(booking, now, refund ?? missing()),
+  refund: (booking, now, refund) => refundRule(booking, now, refund ?? missing()),
 };
+
+function missing(): never {
+  throw new Error(NO_REFUND_INPUT);
+}
 
 export interface ItemResult {
   reference: string;
@@ -76,6 +86,8 @@ export interface OperationRequest {
    * stored in the change itself, never apart from it.
    */
   operatorRecord?: { action: string; target: string };
+  /** AirOrderRefundQuote and AirOrderRefund: the passengers, the quote, the settings. */
+  refund?: RefundInput;
 }
 
 /** Why a request was refused as a whole: nothing of it was done, and the caller says so its own way. */
@@ -99,13 +111,15 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
   const items: ItemResult[] = [];
   const update: OrderUpdate = { now, bookings: [], audit: { actor: request.actor, events: [] }, events: [], keep: null };
   const by: EventActor = request.actor.actor === 'agency' ? 'AGENCY' : 'OPERATOR';
+  const quoted: { booking: Booking; outcome: BookingOutcome }[] = [];
   for (const reference of request.references) {
     const booking = bookings.find((candidate) => candidate.reference === reference);
     if (!booking) {
       items.push({ reference, outcome: failed(itemErrors.bookingNotFound(reference, order.orderId)) });
       continue;
     }
-    const outcome = RULES[request.operation](booking, now);
+    const outcome = RULES[request.operation](booking, now, request.refund);
+    if (request.operation === 'refundQuote') quoted.push({ booking, outcome });
     if (outcome.ok && outcome.changed) {
       update.bookings.push({ before: booking, after: outcome.booking });
       // One sequence across the request: the trail lists the bookings' events in request order.
@@ -113,6 +127,10 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
       update.events.push(...bookingEvents(order, booking, outcome.booking, by));
     }
     items.push({ reference, outcome });
+  }
+  if (request.refund && quoted.length > 0) {
+    update.quote = quoteToStore(order.orderId, order.agencyId, now, request.refund, quoted);
+    if (update.quote) update.audit!.events.push(...quoteAuditEvents(order.orderId, order.currency, update.quote));
   }
   if (request.operatorRecord && request.actor.operatorEmail && items.some((item) => item.outcome.ok)) {
     update.operatorAction = { email: request.actor.operatorEmail, ...request.operatorRecord, reason: request.actor.reason ?? null };
@@ -138,6 +156,11 @@ const DEADLINE_ROUNDS = 3;
  * the result, refusals included; how it is answered (HTTP statuses, the envelope) is the caller's.
  */
 export async function runOperation(store: Store, clock: Clock, request: OperationRequest): Promise<OperationOutcome> {
+  // A quote never changes once stored, so it is read before the order, outside the change.
+  if (request.operation === 'refund' && request.refund && request.refund.quote === undefined) {
+    const quote = await store.read.refundQuotes.find(request.refund.quoteId, request.actor.agencyId);
+    request = { ...request, refund: { ...request.refund, quote: quote?.orderId === request.orderId ? quote : null } };
+  }
   for (let round = 1; ; round += 1) {
     try {
       return await runOperationOnce(store, clock, request);
@@ -182,7 +205,7 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
             requestHash: request.idempotency.requestHash, status: response.status, body: response.body, requestId: request.actor.requestId ?? '', expiresAt,
           };
         }
-        const changes = update.bookings.length > 0 || update.keep !== null || Boolean(update.operatorAction);
+        const changes = update.bookings.length > 0 || update.keep !== null || Boolean(update.operatorAction) || Boolean(update.quote);
         if (changes && request.deadline && !request.deadline.claimCommit()) return refused('out-of-time');
         return { value: { kind: 'processed', result, kept: response }, update: changes ? update : null };
       });

@@ -8,6 +8,8 @@ import { eventWrites } from './repositories/events-repository.js';
 import type { IdempotencyScope, KeptResponse } from './repositories/idempotency-repository.js';
 import { operatorActionInsert, type OperatorAction } from './repositories/operator-actions-repository.js';
 import { recordWrite, type OrderRow, type StoredOrder } from './repositories/orders-repository.js';
+import { refundQuoteInsert } from './repositories/refund-quotes-repository.js';
+import type { StoredRefundQuote } from './stored-shapes.js';
 
 /** What a change of one order reads: the order of an agency (or of any, for the service itself) and some of its bookings. */
 export interface OrderChangeScope {
@@ -48,6 +50,8 @@ export interface OrderUpdate {
    * the change it made, never without it nor it without the record.
    */
   operatorAction?: Omit<OperatorAction, 'occurredAt'> | null;
+  /** A refund quote made on the order (AirOrderRefundQuote): stored with the audit entry that records it. */
+  quote?: StoredRefundQuote | null;
 }
 
 /**
@@ -92,6 +96,7 @@ export function orderUpdateWrites(recordIn: string, stored: StoredOrder, update:
   if (tally) rest.push(tally);
   rest.push(...eventWrites(update.events, update.now));
   if (update.operatorAction) rest.push(operatorActionInsert(update.operatorAction, update.now));
+  if (update.quote) rest.push(refundQuoteInsert(update.quote));
   const changed = update.bookings.length > 0 || trailKey !== null;
   const record = changed
     ? recordWrite(recordIn, stored.row.orderId, recordAfter(stored.record, update.bookings.map(({ after }) => after), update.now, trailKey), version)

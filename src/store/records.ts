@@ -21,6 +21,7 @@ import {
   deleteOrders, insertChanges, insertOrders, loadBookings, loadOrder, loadOrderBookings, loadOrderRow,
   lockOrderRow, lockOrders, refundedOrders, storedChanges, storedOrderVersions,
 } from './repositories/orders-repository.js';
+import { findRefundQuote } from './repositories/refund-quotes-repository.js';
 import { addRequestCounts, dropRequestCountsBefore, requestCountsSince } from './repositories/request-counts-repository.js';
 import { countSignInAttempts, purgeSignInAttempts, takeBackSignInAttempts } from './repositories/sign-in-attempts-repository.js';
 import {
@@ -55,6 +56,7 @@ const RECORDS = {
     passedDeadlines, approachingDeadlines, stillToWarn, recordWarnings, settleTimers,
   },
   audit: { append: appendAuditEvents, trail: auditTrail },
+  refundQuotes: { find: findRefundQuote },
   events: { append: appendEvents, load: loadEvent, feed: listEvents, purge: purgeEvents },
   keptResponses: { purgeExpired: purgeExpiredResponses },
   leases: { claim: claimLease, release: releaseLease },

@@ -1,4 +1,5 @@
 import type { BookingStatus, Cancellation, Order } from '../domain/order.js';
+import type { BookingQuote } from '../domain/voluntary-quote.js';
 
 // What the service hands the store to write, and the keys it reads back by: plain data, no SQL.
 
@@ -25,4 +26,18 @@ export function bookingsToStore(order: Order): BookingToStore[] {
     reference: booking.reference, status: booking.status, cancellation: booking.cancellation,
     segmentsJson: JSON.stringify(booking.segments), passengersJson: JSON.stringify(booking.passengers),
   }));
+}
+
+/**
+ * A refund quote as it is kept (migration 014): per booking, what the quote promises and the
+ * fingerprint of the booking as it stood, which AirOrderRefund compares with the booking as it is.
+ */
+export interface StoredRefundQuote {
+  quoteId: string;
+  agencyId: string;
+  orderId: string;
+  createdAt: string;
+  /** The latest of its parts' expiries. */
+  expiresAt: string;
+  parts: (BookingQuote & { fingerprint: string })[];
 }

@@ -17,10 +17,12 @@ const TENTH_TABLES = [...NINTH_TABLES, 'token_last_use'].sort();
 const RECORD_VIEWS = ['airline_changes', 'bookings', 'orders', 'refunds'];
 const ELEVENTH_TABLES = [...TENTH_TABLES.filter((name) => !RECORD_VIEWS.includes(name)), 'airline_change_timers', 'change_tallies', 'order_records'].sort();
 const TWELFTH_TABLES = [...ELEVENTH_TABLES.filter((name) => name !== 'audit_events'), 'audit_events_before_012', 'audit_log'].sort();
-const APP_TABLES = [...TWELFTH_TABLES.filter((name) => name !== 'events'), 'event_log', 'events_before_013'].sort();
+const THIRTEENTH_TABLES = [...TWELFTH_TABLES.filter((name) => name !== 'events'), 'event_log', 'events_before_013'].sort();
+const APP_TABLES = [...THIRTEENTH_TABLES, 'refund_quotes'].sort();
 const MIGRATIONS = ['001-initial-schema', '002-idempotency-and-audit', '003-events-webhooks-deadlines', '004-order-versions-auth-state', '005-operator-console',
   '006-console-progress-and-counts', '007-one-index-for-pending-changes',
-  '008-room-for-updates-in-place', '009-sign-in-attempt-counts', '010-token-last-use', '011-order-records', '012-audit-log', '013-event-log'];
+  '008-room-for-updates-in-place', '009-sign-in-attempt-counts', '010-token-last-use', '011-order-records', '012-audit-log', '013-event-log',
+  '014-refund-quotes'];
 
 function views(): string[] {
   return sandbox.query<{ name: string }>("select name from sqlite_master where type = 'view' order by name").map((row) => row.name);
@@ -49,6 +51,11 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
   const plan = (query: string) => sandbox.query<{ detail: string }>(`explain query plan ${query}`).map((row) => row.detail).join(' | ');
   assert.match(plan("select change_id from airline_change_timers where due_at <= '2027-01-01' order by due_at limit 10"), /airline_change_timers_due_idx/);
   assert.match(plan("select order_id, version, json(record) from order_records where order_id = 'X'"), /USING INDEX sqlite_autoindex_order_records_1|PRIMARY KEY/);
+
+  const rollbackQuotes = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackQuotes.code, 0, rollbackQuotes.stderr);
+  assert.equal(rollbackQuotes.stdout, 'Down 014-refund-quotes\n');
+  assert.deepEqual(appTables(), THIRTEENTH_TABLES);
 
   // A row of the event log, the feed's and the ids' indexes on it.
   assert.match(plan("select entries from event_log where first_id = 'evt_0'"), /USING INDEX sqlite_autoindex_event_log_1/);

@@ -25,7 +25,7 @@ test('migrate upgrades a database of the former schema: every order retrieved by
   const here = sandbox();
   const former = await buildFormerDatabase(here, 60);
   const upgraded = await here.ok(['migrate']);
-  assert.equal(upgraded.stdout, 'Up 011-order-records\nUp 012-audit-log\nUp 013-event-log\n');
+  assert.equal(upgraded.stdout, 'Up 011-order-records\nUp 012-audit-log\nUp 013-event-log\nUp 014-refund-quotes\n');
   // Not a terminal: plain lines, from the first (nothing copied yet) to the last.
   assert.deepEqual(progressCounts(upgraded.stderr), [{ copied: 0, total: 60 }, { copied: 60, total: 60 }], upgraded.stderr);
   assert.doesNotMatch(upgraded.stderr, /\r/, 'nothing redrawn where no one watches a terminal');

@@ -40,6 +40,8 @@ const ITEM_ERRORS: Record<string, string[]> = {
   cancel: ['BOOKING_NOT_FOUND'],
   involuntaryAccept: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED'],
   involuntaryCancel: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE'],
+  refundQuote: ['BOOKING_NOT_FOUND', 'PASSENGER_NOT_FOUND', 'ALREADY_REFUNDED', 'NO_FARE_RULES', 'PARTLY_FLOWN'],
+  refund: ['BOOKING_NOT_FOUND', 'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_OUTDATED'],
   retrieve: ['BOOKING_NOT_FOUND'],
   eventList: [],
 };
@@ -239,7 +241,8 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(collection.auth, { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] });
     // The demo bookings' variables that `serve --demo` prints (test/e2e/postman-newman.test.ts runs them).
     assert.deepEqual(environment.values.map((value: any) => value.key),
-      ['baseUrl', 'token', 'cancelOrderId', 'cancelReference', 'acceptOrderId', 'acceptReference', 'refundOrderId', 'refundReference']);
+      ['baseUrl', 'token', 'cancelOrderId', 'cancelReference', 'acceptOrderId', 'acceptReference', 'refundOrderId', 'refundReference',
+        'voluntaryOrderId', 'voluntaryReference']);
     const requests = collection.item.flatMap((folder: any) => folder.item);
     assert.deepEqual(requests.map((item: any) => item.request.url.raw).sort(), ALL.map((operation) => `{{baseUrl}}${operation.path}`).sort());
     for (const item of requests) {
@@ -263,14 +266,18 @@ let orderCount = 0;
 async function freshOrder(target: TestService = service): Promise<string> {
   orderCount += 1;
   const orderId = `OA-${orderCount}`;
-  const ticket = (index: number) => ({
-    ticketNumber: `22${String(orderCount).padStart(6, '0')}${String(index).padStart(5, '0')}`, baseFare: '100.00', taxes: '20.00', coupons: [{ segmentId: 'S1' }],
+  // Refundable by their fare rules, issued long ago (no void), but for NORU01's, which has no rules, and FLWN01's, half flown.
+  const ticket = (index: number, rules = true, status = 'OPEN') => ({
+    ticketNumber: `22${String(orderCount).padStart(6, '0')}${String(index).padStart(5, '0')}`, baseFare: '100.00', taxes: '20.00',
+    coupons: [{ segmentId: 'S1', status }], issuedAt: '2026-01-01T00:00:00Z', ...(rules ? { fareRules: { refundable: true, penaltyPercent: '10' } } : {}),
   });
   await target.importOrders([order(orderId, 'AG1', 'EUR', [
     booking('PEND01', [segment('S1')], [passenger('P1', ticket(1))]),
     booking('NONE01', [segment('S1')], [passenger('P1', ticket(2))]),
     booking('CANC01', [segment('S1')], [passenger('P1', ticket(3))], 'CANCELED'),
     booking('REMV01', [segment('S1')], [passenger('P1', ticket(4))]),
+    booking('NORU01', [segment('S1')], [passenger('P1', ticket(5, false))]),
+    booking('FLWN01', [segment('S1')], [passenger('P1', ticket(6, true, 'USED'))]),
   ])]);
   await target.importChanges([
     change(`${orderId}-A`, orderId, 'PEND01', ['S1'], [segment('S1B', 1, 14)]),
@@ -279,14 +286,41 @@ async function freshOrder(target: TestService = service): Promise<string> {
   return orderId;
 }
 
-function body(operation: OperationWire, orderId: string, references: string[], extra: object = {}) {
-  return { [operation.requestRoot]: { ...extra, Query: { OrderID: orderId, GdsBookingReference: references } } };
+/** AirOrderRefund names a quote: one that exists nowhere, unless the test made one (`quoteOf`). */
+const NO_QUOTE = 'rfq_000000000000000000000000';
+
+function body(operation: OperationWire, orderId: string, references: string[], extra: object = {}, query: object = {}) {
+  const quote = operation.name === 'refund' ? { QuoteID: NO_QUOTE } : {};
+  return { [operation.requestRoot]: { ...extra, Query: { OrderID: orderId, GdsBookingReference: references, ...quote, ...query } } };
 }
+
+/** A new quote for the bookings, as AirOrderRefund's Query names it. */
+async function quoteOf(orderId: string, references: string[], target: TestService = service): Promise<{ QuoteID: string }> {
+  const response = await target.post('/AirOrderRefundQuote', { OrderRefundQuoteRQ: { Query: { OrderID: orderId, GdsBookingReference: references } } }, bearer(token));
+  const quoteId = response.body.OrderRefundQuoteRS.Result[0].QuoteID;
+  assert.match(quoteId, /^rfq_/, response.text);
+  return { QuoteID: quoteId };
+}
+
+/** The Query fields an item case needs beyond the order and its reference. */
+const CASE_QUERIES: Record<string, Record<string, (orderId: string) => Promise<object>>> = {
+  refundQuote: { PASSENGER_NOT_FOUND: async () => ({ PassengerID: ['P9'] }) },
+  refund: {
+    SUCCESS: (orderId) => quoteOf(orderId, ['PEND01']),
+    QUOTE_OUTDATED: async (orderId) => {
+      const quote = await quoteOf(orderId, ['NONE01']);
+      await service.post('/AirOrderCancel', { OrderCancelRQ: { Query: { OrderID: orderId, GdsBookingReference: ['NONE01'] } } }, bearer(token));
+      return quote;
+    },
+  },
+};
 
 const ITEM_CASES: Record<string, [string, string][]> = {
   cancel: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01']],
   involuntaryAccept: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01'], ['BOOKING_CANCELED', 'CANC01'], ['NO_PENDING_CHANGE', 'NONE01'], ['NO_REPLACEMENT_OFFERED', 'REMV01']],
   involuntaryCancel: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01'], ['BOOKING_CANCELED', 'CANC01'], ['NO_PENDING_CHANGE', 'NONE01']],
+  refundQuote: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01'], ['PASSENGER_NOT_FOUND', 'PEND01'], ['NO_FARE_RULES', 'NORU01'], ['PARTLY_FLOWN', 'FLWN01']],
+  refund: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01'], ['QUOTE_NOT_FOUND', 'REMV01'], ['QUOTE_OUTDATED', 'NONE01']],
   retrieve: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01']],
 };
 
@@ -343,7 +377,8 @@ describe('every response the service sends matches the document', () => {
       const post = (payload: unknown, headers: Record<string, string> = bearer(token)) => service.post(operation.path, payload, headers);
 
       for (const [code, reference] of ITEM_CASES[operation.name]!) {
-        const response = await post(body(operation, orderId, [reference]));
+        const query = await CASE_QUERIES[operation.name]?.[code]?.(orderId) ?? {};
+        const response = await post(body(operation, orderId, [reference], {}, query));
         assert.equal(response.status, 200, response.text);
         assertDocumented(operation, response, code, `item ${code}`);
       }
@@ -364,7 +399,8 @@ describe('every response the service sends matches the document', () => {
         assert.equal((await post(body(operation, orderId, ['NONE01']), key)).status, 200);
         const replay = await post(body(operation, orderId, ['NONE01']), key);
         assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-        assertDocumented(operation, replay, operation.name === 'cancel' ? 'SUCCESS' : 'NO_PENDING_CHANGE', 'replay');
+        const replayed = { cancel: 'SUCCESS', refundQuote: 'SUCCESS', refund: 'QUOTE_NOT_FOUND' }[operation.name as string] ?? 'NO_PENDING_CHANGE';
+        assertDocumented(operation, replay, replayed, 'replay');
         assertDocumented(operation, await post(body(operation, orderId, ['PEND01']), key), 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_REUSED');
       }
     });
@@ -373,9 +409,10 @@ describe('every response the service sends matches the document', () => {
   test('500 INTERNAL_ERROR: a write the store refuses, a stored order that cannot be read', async () => {
     for (const operation of Object.values(OPERATIONS)) {
       const orderId = await freshOrder();
+      const query = operation.name === 'refund' ? await quoteOf(orderId, ['PEND01']) : {};
       const release = await failUpdatesOf(orderId);
       try {
-        assertDocumented(operation, await service.post(operation.path, body(operation, orderId, ['PEND01']), bearer(token)), 'INTERNAL_ERROR', 'INTERNAL_ERROR');
+        assertDocumented(operation, await service.post(operation.path, body(operation, orderId, ['PEND01'], {}, query), bearer(token)), 'INTERNAL_ERROR', 'INTERNAL_ERROR');
       } finally {
         await release();
       }
@@ -401,9 +438,11 @@ describe('every response the service sends matches the document', () => {
       try {
         const headers = { ...bearer(token), 'idempotency-key': `in-use-${operation.name}` };
         const reference = operation.name === 'involuntaryAccept' || operation.name === 'involuntaryCancel' ? 'PEND01' : 'NONE01';
-        const first = service.post(operation.path, body(operation, slowOrder, [reference]), headers);
+        const slowQuery = operation.name === 'refund' ? await quoteOf(slowOrder, [reference]) : {};
+        const fastQuery = operation.name === 'refund' ? await quoteOf(fastOrder, [reference]) : {};
+        const first = service.post(operation.path, body(operation, slowOrder, [reference], {}, slowQuery), headers);
         await untilSleeping();
-        const second = await service.post(operation.path, body(operation, fastOrder, [reference]), headers);
+        const second = await service.post(operation.path, body(operation, fastOrder, [reference], {}, fastQuery), headers);
         assert.equal(second.status, 200, second.text);
         assertDocumented(operation, await first, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_IN_USE');
       } finally {

@@ -21,10 +21,10 @@ import { setStoredBookingMember } from '../helpers/stored-records.js';
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
 const TABLES = ['access_tokens', 'agencies', 'airline_change_timers', 'audit_events_before_012', 'audit_log', 'auth_state', 'background_leases', 'change_tallies', 'console_imports', 'event_log', 'events_before_013', 'idempotency_keys',
-  'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'order_records', 'request_counts', 'token_last_use', 'webhook_deliveries', 'webhook_endpoints'];
+  'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'order_records', 'refund_quotes', 'request_counts', 'token_last_use', 'webhook_deliveries', 'webhook_endpoints'];
 const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
   'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes',
-  'Up 008-room-for-updates-in-place', 'Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log'];
+  'Up 008-room-for-updates-in-place', 'Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log', 'Up 014-refund-quotes'];
 
 let dir: string;
 let database: TestDatabase;
@@ -77,6 +77,7 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
     if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { order_records: ['fillfactor=70'] });
+    assert.deepEqual(await migrateDown(store), ['Down 014-refund-quotes']);
     assert.deepEqual(await migrateDown(store), ['Down 013-event-log']);
     assert.deepEqual(await migrateDown(store), ['Down 012-audit-log']);
     assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
@@ -108,6 +109,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
     await migrateToLatest(store);
+    assert.deepEqual(await migrateDown(store), ['Down 014-refund-quotes']);
     assert.deepEqual(await migrateDown(store), ['Down 013-event-log']);
     assert.deepEqual(await migrateDown(store), ['Down 012-audit-log']);
     assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
@@ -119,7 +121,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
     ];
     for (const [key, at] of failures) await sql`insert into operator_login_failures (failure_key, failed_at) values (${key}, ${at})`.execute(store.db);
 
-    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log']);
+    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log', 'Up 014-refund-quotes']);
     const counts = await sql<{ attempt_key: string; window_started_at: string; attempts: number | string }>`select attempt_key, window_started_at, attempts
       from operator_sign_in_attempts order by attempt_key`.execute(store.db);
     assert.deepEqual(counts.rows.map((row) => [row.attempt_key, row.window_started_at, Number(row.attempts)]), [
@@ -127,6 +129,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
     ], 'each key\'s failures, in a window from the latest');
 
+    assert.deepEqual(await migrateDown(store), ['Down 014-refund-quotes']);
     assert.deepEqual(await migrateDown(store), ['Down 013-event-log']);
     assert.deepEqual(await migrateDown(store), ['Down 012-audit-log']);
     assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
@@ -138,7 +141,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 20],
       ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
     ], 'as many failures as reach either limit, at the window\'s start');
-    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log']);
+    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log', 'Up 014-refund-quotes']);
     await sql`delete from operator_sign_in_attempts`.execute(store.db);
   } finally {
     await store.close();

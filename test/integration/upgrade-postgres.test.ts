@@ -29,7 +29,7 @@ test('PostgreSQL: migrate upgrades a database of the former schema: every order 
   const sandbox = await sandboxOnPostgres();
   const former = await buildFormerDatabase(sandbox, 60);
   const upgraded = await sandbox.ok(['migrate']);
-  assert.equal(upgraded.stdout, 'Up 011-order-records\nUp 012-audit-log\nUp 013-event-log\n');
+  assert.equal(upgraded.stdout, 'Up 011-order-records\nUp 012-audit-log\nUp 013-event-log\nUp 014-refund-quotes\n');
   assert.deepEqual(progressCounts(upgraded.stderr), [{ copied: 0, total: 60 }, { copied: 60, total: 60 }], upgraded.stderr);
   await assertUpgraded(sandbox, former);
   assert.equal((await sandbox.ok(['migrate'])).stdout, 'nothing to do\n');

@@ -15,6 +15,7 @@ import { wireOrder } from '../order-wire.js';
 import { failedItem, renderItems, type ItemOperationName } from '../result-items.js';
 import { FIELD_RULES } from '../schemas/field-rules.js';
 import { OPERATION_DOCS } from './operation-docs.js';
+import { refundableSample, refundFailure, refundSuccess } from './refund-examples.js';
 
 /**
  * The OpenAPI document's examples. The sample agency, order and bookings below are plain data; the
@@ -74,6 +75,8 @@ function applyRule(operation: ItemOperationName, booking: Booking): BookingOutco
     case 'cancel': return cancelBooking(booking);
     case 'involuntaryAccept': return acceptChanges(booking);
     case 'involuntaryCancel': return involuntaryCancel(booking, NOW);
+    case 'refundQuote':
+    case 'refund': return refundSuccess(operation, refundableSample(booking, NOW), NOW);
     case 'retrieve': return unchanged(booking);
   }
 }
@@ -104,7 +107,10 @@ export function requestExamples(operation: OperationWire): Record<string, NamedE
     };
   }
   const references = operation.name === 'retrieve' ? ['ABC123', 'DEF456'] : ['ABC123'];
-  const query = { OrderID: SAMPLE_ORDER.orderId, GdsBookingReference: references };
+  const query = {
+    OrderID: SAMPLE_ORDER.orderId, GdsBookingReference: references,
+    ...(operation.name === 'refund' ? { QuoteID: sampleQuoteId() } : {}),
+  };
   return {
     minimal: { summary: 'Query only', value: { [operation.requestRoot]: { Query: query } } },
     full: {
@@ -175,11 +181,20 @@ export function successExamples(operation: OperationWire): Record<string, NamedE
       };
       continue;
     }
-    const outcome = ITEM_SCENARIOS.map((booking) => applyRule(name, booking)).find((candidate) => !candidate.ok && candidate.code === code);
+    const outcome = name === 'refundQuote' || name === 'refund'
+      ? refundFailure(code, refundableSample(ABC123, NOW), NOW)
+      : ITEM_SCENARIOS.map((booking) => applyRule(name, booking)).find((candidate) => !candidate.ok && candidate.code === code);
     if (!outcome) throw new Error(`No example booking answers ${code} to ${operation.title}`);
     examples[code] = { summary: `${code}: the item FAILED, HTTP 200`, value: processedEnvelope(operation, [{ reference: 'ABC123', outcome }]) };
   }
   return examples;
+}
+
+/** The QuoteID of the AirOrderRefundQuote example, which the AirOrderRefund example confirms. */
+function sampleQuoteId(): string {
+  const quoted = refundSuccess('refundQuote', refundableSample(ABC123, NOW), NOW);
+  if (!quoted.ok || !quoted.refund) throw new Error('The example quote should succeed');
+  return quoted.refund.quoteId;
 }
 
 function afterOk(outcome: BookingOutcome): Booking {

@@ -67,6 +67,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       servers: [{ url: '/', description: 'This service: paths are relative to the address this document was fetched from.' }],
       tags: [
         { name: 'Servicing', description: 'The interface\'s three operations: they change orders.' },
+        { name: 'Refunds', description: 'Extension: voluntary refunds by the fare\'s rules, quoted, then confirmed.' },
         { name: 'Retrieval', description: 'Extension: reads an order, changes nothing.' },
         { name: 'Events', description: 'Extension: the agency\'s event feed, for agencies without a webhook endpoint (docs/webhooks.md).' },
       ],

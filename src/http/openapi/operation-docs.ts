@@ -44,6 +44,32 @@ flown, PARTIAL otherwise. Amounts are JSON numbers in the order's currency. Repe
 the same refund and refunds nothing twice.\n\n${COMMON}`,
     itemErrors: OPERATION_ITEM_ERRORS.involuntaryCancel,
   },
+  refundQuote: {
+    summary: 'Quote a voluntary refund by the fare\'s rules',
+    tag: 'Refunds',
+    description: `What refunding the passengers (\`Query.PassengerID\`; every passenger still in the
+booking when absent) would give back now, per ticket, and a \`QuoteID\` to confirm it with AirOrderRefund
+until \`ExpiresAt\`. It changes no booking. A ticket issued within the void window (VOID_WINDOW, 24 h by
+default) with every coupon OPEN is voided: QuoteType VOID, everything back. Otherwise (QuoteType FULL) a
+refundable fare gives back the base fare less its penalty and every tax; a non-refundable fare only its
+refundable taxes (those flagged so, and without a flag every code but the carrier surcharges YQ and YR).
+Per ticket, Amount = Fare + Taxes - Penalty. A void's quote expires when its window ends, if that comes
+before the quote's time to live (REFUND_QUOTE_TTL, 15 min by default). A booking cancelled by
+AirOrderCancel can still be quoted. All bookings quoted in one request share one QuoteID.\n\n${COMMON}`,
+    itemErrors: OPERATION_ITEM_ERRORS.refundQuote,
+  },
+  refund: {
+    summary: 'Confirm a refund quote',
+    tag: 'Refunds',
+    description: `Does exactly what the quote \`Query.QuoteID\` said for each requested booking, never
+another amount: the quoted passengers leave the booking, their tickets' OPEN coupons become REFUNDED
+(VOIDED for a void) and each ticket's refund is recorded with its breakdown; a booking left with no
+passenger becomes CANCELED and its pending airline changes CLOSED. The item has the quote's shape. A
+quote confirmed already answers the same refund again, even after it expired, and refunds nothing
+twice; concurrent confirmations of one quote make one refund. After the quote's ExpiresAt the item is
+QUOTE_EXPIRED, after any change of the booking since the quote QUOTE_OUTDATED; nothing changes then.\n\n${COMMON}`,
+    itemErrors: OPERATION_ITEM_ERRORS.refund,
+  },
   retrieve: {
     summary: 'Retrieve an order\'s bookings (extension)',
     tag: 'Retrieval',

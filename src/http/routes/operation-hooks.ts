@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 import { errors } from '../../errors/api-error.js';
 import type { Clock } from '../../runtime/clock.js';
+import type { QuoteSettings } from '../../domain/voluntary-quote.js';
 import type { Store } from '../../store/store.js';
 import { authenticate, checkSender } from '../authenticate.js';
 import { readEnvelopeInput, relaxRequestBody } from '../lenient-input.js';
@@ -23,6 +24,8 @@ export interface OperationRouteDeps {
   serviceName: string;
   rateLimiter: RateLimiter | null;
   requestTimeoutMs: number;
+  /** The void window and the quotes' time to live (VOID_WINDOW, REFUND_QUOTE_TTL). */
+  refundSettings: QuoteSettings;
 }
 
 /**

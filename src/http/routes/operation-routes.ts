@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../errors/api-error.js';
 import { runOperation, type CallerResponse, type OperationName, type OperationResult, type ResponsePort } from '../../service/order-operations.js';
+import { newQuoteId, type RefundInput } from '../../service/refund-operations.js';
 import { buildEnvelope } from '../envelope.js';
 import { refusalError } from '../error-mapping.js';
 import { readIdempotencyKey } from '../idempotency-key.js';
@@ -29,6 +30,15 @@ function responder(operation: OperationWire<OperationName>, deps: OperationRoute
   };
 }
 
+/** What the refund operations read beyond the order and references, from a body the schema has checked. */
+function refundInput(operation: OperationWire<OperationName>, body: unknown, deps: OperationRouteDeps): RefundInput | undefined {
+  if (operation.name !== 'refundQuote' && operation.name !== 'refund') return undefined;
+  const query = (body as Record<string, { Query: { PassengerID?: string[]; QuoteID?: string } }>)[operation.requestRoot]!.Query;
+  if (operation.name === 'refund') return { settings: deps.refundSettings, quoteId: query.QuoteID!, passengerIds: null };
+  // Passengers named twice are asked for once, as references are.
+  return { settings: deps.refundSettings, quoteId: newQuoteId(), passengerIds: query.PassengerID ? [...new Set(query.PassengerID)] : null };
+}
+
 function operationRoute(app: FastifyInstance, operation: OperationWire<OperationName>, deps: OperationRouteDeps): void {
   app.post(operation.path, operationRouteOptions(operation, deps), async (request: FastifyRequest, reply: FastifyReply) => {
     const input = request.envelopeInput!;
@@ -46,6 +56,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
       // The response is made inside the change only when it is to be kept under the key.
       idempotency: key && { ...key, respond },
       deadline,
+      refund: refundInput(operation, request.body, deps),
     }), deps.requestTimeoutMs);
 
     // The store's time is measured for the requests it answered; a refused one is the error handler's.
@@ -64,7 +75,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
   });
 }
 
-/** The interface's three operations, which change orders. */
+/** The operations that change orders: the interface's three and the two refunds. */
 export function operationRoutes(app: FastifyInstance, deps: OperationRouteDeps): void {
   for (const operation of Object.values(OPERATIONS)) operationRoute(app, operation, deps);
 }

@@ -12,6 +12,10 @@ export const REFERENCE_VERSION_NUMBER_LIMIT = 1_000_000_000;
 const REFERENCE_VERSION_DECIMALS = 9;
 export const IATA_NUMBER_PATTERN = '^[0-9]{7,8}$';
 export const MAX_REFERENCES = 20;
+/** As the order documents spell passenger ids (order-document.ts). */
+export const PASSENGER_ID_PATTERN = '^[A-Za-z0-9_-]{1,32}$';
+export const MAX_PASSENGERS = 20;
+export const QUOTE_ID_PATTERN = '^rfq_[0-9a-f]{24}$';
 
 /** What each field must be, in words, for INVALID_REQUEST messages. */
 export const FIELD_RULES: Record<string, string> = {
@@ -24,6 +28,8 @@ export const FIELD_RULES: Record<string, string> = {
   Name: 'must be a string of at most 200 characters',
   After: 'must be an event id (evt_ and 28 hexadecimal digits), the NextAfter of a previous page',
   Limit: 'must be a whole number from 1 to 500',
+  PassengerID: `must be 1 to ${MAX_PASSENGERS} passenger ids, each 1 to 32 letters, digits, - or _`,
+  QuoteID: 'must be the QuoteID of an AirOrderRefundQuote answer (rfq_ and 24 hexadecimal digits)',
 };
 
 const orderIdRegex = new RegExp(ORDER_ID_PATTERN);

@@ -1,6 +1,7 @@
 import type { OperationWire } from '../operations.js';
 import {
-  BOOKING_REFERENCE_PATTERN, IATA_NUMBER_PATTERN, MAX_REFERENCES, ORDER_ID_PATTERN, REFERENCE_VERSION_NUMBER_LIMIT, REFERENCE_VERSION_PATTERN,
+  BOOKING_REFERENCE_PATTERN, IATA_NUMBER_PATTERN, MAX_PASSENGERS, MAX_REFERENCES, ORDER_ID_PATTERN, PASSENGER_ID_PATTERN, QUOTE_ID_PATTERN,
+  REFERENCE_VERSION_NUMBER_LIMIT, REFERENCE_VERSION_PATTERN,
 } from './field-rules.js';
 
 const name = { type: 'string', maxLength: 200 } as const;
@@ -44,9 +45,43 @@ export function eventListRequestSchema(rootKey: string) {
   } as const, false);
 }
 
+/** AirOrderRefundQuote: the order's query, and optionally which passengers. */
+export function refundQuoteRequestSchema(rootKey: string) {
+  return envelopeRequestSchema(rootKey, {
+    ...ORDER_QUERY,
+    properties: {
+      ...ORDER_QUERY.properties,
+      PassengerID: {
+        oneOf: [
+          { type: 'array', minItems: 1, maxItems: MAX_PASSENGERS, items: { type: 'string', pattern: PASSENGER_ID_PATTERN } },
+          { type: 'string', pattern: PASSENGER_ID_PATTERN, description: 'One passenger alone, read as a one-element array.' },
+        ],
+        description: `The passengers to refund, 1 to ${MAX_PASSENGERS} PassengerIDs of each requested booking; every passenger still in the booking when absent.`,
+      },
+    },
+  } as const, true);
+}
+
+/** AirOrderRefund: the order's query and the quote to confirm. */
+export function refundRequestSchema(rootKey: string) {
+  return envelopeRequestSchema(rootKey, {
+    ...ORDER_QUERY,
+    required: [...ORDER_QUERY.required, 'QuoteID'],
+    properties: {
+      ...ORDER_QUERY.properties,
+      QuoteID: { type: 'string', pattern: QUOTE_ID_PATTERN, description: 'The QuoteID of an AirOrderRefundQuote answer for this order.' },
+    },
+  } as const, true);
+}
+
 /** The body schema of an operation's route. */
 export function requestSchemaFor(operation: Pick<OperationWire, 'name' | 'requestRoot'>) {
-  return operation.name === 'eventList' ? eventListRequestSchema(operation.requestRoot) : requestSchema(operation.requestRoot);
+  switch (operation.name) {
+    case 'eventList': return eventListRequestSchema(operation.requestRoot);
+    case 'refundQuote': return refundQuoteRequestSchema(operation.requestRoot);
+    case 'refund': return refundRequestSchema(operation.requestRoot);
+    default: return requestSchema(operation.requestRoot);
+  }
 }
 
 function envelopeRequestSchema<Query extends object>(rootKey: string, query: Query, queryRequired: boolean) {

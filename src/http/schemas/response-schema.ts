@@ -65,6 +65,43 @@ const involuntaryCancelItem = {
   },
 } as const;
 
+const amount = { type: 'number', description: 'In the order\'s currency.' } as const;
+
+/** AirOrderRefundQuote's and AirOrderRefund's item: AirOrderInvoluntaryCancel's, with the breakdown per ticket and the quote. */
+const voluntaryRefundItem = {
+  type: 'object',
+  required: [...involuntaryCancelItem.required, 'QuoteID', 'ExpiresAt'],
+  properties: {
+    ...involuntaryCancelItem.properties,
+    RefundText: {
+      type: 'string',
+      description: 'Per ticket `TicketNumber:<n> QuoteType:<VOID|FULL> RefundAmount:<amount>`, joined by single spaces: VOID when the ticket is voided in its void window, FULL when it is refunded by its fare rules.',
+    },
+    RefundPaxWiseFare: {
+      type: 'array',
+      description: 'Per ticket, in passenger order; Amount = Fare + Taxes - Penalty.',
+      items: {
+        type: 'object',
+        required: ['TicketNumber', 'Amount', 'Fare', 'Taxes', 'Penalty', 'TaxBreakdown'],
+        properties: {
+          TicketNumber: str,
+          Amount: amount,
+          Fare: { ...amount, description: 'The base fare the refund counts: all of it for a refundable fare or a void, 0 for a non-refundable fare.' },
+          Taxes: { ...amount, description: 'The taxes given back.' },
+          Penalty: { ...amount, description: 'What the airline keeps of the fare (never more than the fare; 0 on a void).' },
+          TaxBreakdown: {
+            type: 'array',
+            description: 'Each tax of the ticket and whether it is given back; empty when the ticket has no breakdown (its one tax is then given back).',
+            items: { type: 'object', required: ['Code', 'Amount', 'Refundable'], properties: { Code: str, Amount: amount, Refundable: { type: 'boolean' } } },
+          },
+        },
+      },
+    },
+    QuoteID: { type: 'string', description: 'The quote to confirm with AirOrderRefund; "" on a FAILED item.' },
+    ExpiresAt: { type: 'string', description: 'Until when the quote can be confirmed (ISO 8601, UTC); "" on a FAILED item.' },
+  },
+} as const;
+
 const eventItem = {
   type: 'object',
   required: ['EventID', 'Type', 'Timestamp', 'Data'],
@@ -77,7 +114,10 @@ const eventItem = {
 } as const;
 
 // AirOrderRetrieve answers in AirOrderCancel's response (OrderViewRS): the same items, and the order.
-const ITEMS = { cancel: cancelItem, involuntaryAccept: acceptItem, involuntaryCancel: involuntaryCancelItem, retrieve: cancelItem, eventList: eventItem };
+const ITEMS = {
+  cancel: cancelItem, involuntaryAccept: acceptItem, involuntaryCancel: involuntaryCancelItem,
+  refundQuote: voluntaryRefundItem, refund: voluntaryRefundItem, retrieve: cancelItem, eventList: eventItem,
+};
 
 /** Fields an operation adds to the envelope, between ShoppingResponseId and its result array. */
 const EXTRA_FIELDS: Partial<Record<WireOperationName, Record<string, object>>> = {

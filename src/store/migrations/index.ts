@@ -12,6 +12,7 @@ import { tokenLastUse } from './010-token-last-use.js';
 import { orderRecords } from './011-order-records.js';
 import { auditLog } from './012-audit-log.js';
 import { eventLog } from './013-event-log.js';
+import { refundQuotes } from './014-refund-quotes.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-order-records': orderRecords,
   '012-audit-log': auditLog,
   '013-event-log': eventLog,
+  '014-refund-quotes': refundQuotes,
 };
 
 export const migrationProvider: MigrationProvider = {
