@@ -15,7 +15,8 @@ export interface RefundQuote {
  * their value, no penalty. The cancel itself refunds exactly these amounts, so a quote is a promise.
  */
 export function refundQuote(booking: Booking): RefundQuote {
-  const tickets = booking.passengers.flatMap((passenger) => passenger.ticket ? [involuntaryRefund(passenger.ticket)] : []);
+  // A passenger who left by a voluntary refund has had theirs already.
+  const tickets = booking.passengers.flatMap((passenger) => passenger.ticket && !passenger.canceled ? [involuntaryRefund(passenger.ticket)] : []);
   return {
     amount: refundTotal(tickets),
     quoteType: tickets.some((ticket) => ticket.quoteType === 'PARTIAL') ? 'PARTIAL' : 'FULL',

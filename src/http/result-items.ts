@@ -39,7 +39,7 @@ function voluntaryRefundItem(orderId: string, reference: string, refund: QuotedR
       Fare: money(ticket.breakdown.fare),
       Taxes: money(ticket.breakdown.taxes),
       Penalty: money(ticket.breakdown.penalty),
-      TaxBreakdown: ticket.breakdown.taxLines.map((line) => ({ Code: line.code, Amount: money(line.amount), Refundable: line.refundable })),
+      TaxBreakdown: ticket.breakdown.taxLines.map((line) => ({ TaxCode: line.code, Amount: money(line.amount), Refundable: line.refundable })),
     })),
     QuoteID: refund.quoteId,
     ExpiresAt: refund.expiresAt,

@@ -34,6 +34,11 @@ export function order(orderId: string, agencyId: string, currency: string, booki
   return { orderId, agencyId, currency, bookings };
 }
 
+/** A one-booking, one-passenger order over one segment S1 with the ticket given. */
+export function bookingAt(orderId: string, agencyId: string, currency: string, reference: string, ticket: TicketDoc) {
+  return order(orderId, agencyId, currency, [booking(reference, [segment('S1')], [passenger('P1', ticket)])]);
+}
+
 /** A one-booking, one-passenger order over one segment S1: the simplest thing to act on. */
 export function simpleOrder(orderId: string, agencyId: string, reference: string, ticketNumber = '2201234567890') {
   return order(orderId, agencyId, 'EUR', [

@@ -85,7 +85,7 @@ test('EUR, refundable with a fixed penalty: the quote, then the refund that does
     RefundText: 'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:470.50',
     RefundPaxWiseFare: [{
       TicketNumber: '2201234567890', Amount: 470.5, Fare: 450, Taxes: 120.5, Penalty: 100,
-      TaxBreakdown: [{ Code: 'DE', Amount: 40.5, Refundable: true }, { Code: 'YQ', Amount: 80, Refundable: true }],
+      TaxBreakdown: [{ TaxCode: 'DE', Amount: 40.5, Refundable: true }, { TaxCode: 'YQ', Amount: 80, Refundable: true }],
     }],
   });
   // The quote changes no booking.
@@ -162,8 +162,8 @@ test('a non-refundable fare gives back the government taxes, not YQ, nor a tax f
   assert.deepEqual(item.RefundPaxWiseFare, [{
     TicketNumber: '2201234567893', Amount: 42.5, Fare: 0, Taxes: 42.5, Penalty: 0,
     TaxBreakdown: [
-      { Code: 'DE', Amount: 30, Refundable: true }, { Code: 'US', Amount: 12.5, Refundable: true },
-      { Code: 'YQ', Amount: 80, Refundable: false }, { Code: 'OY', Amount: 25, Refundable: false },
+      { TaxCode: 'DE', Amount: 30, Refundable: true }, { TaxCode: 'US', Amount: 12.5, Refundable: true },
+      { TaxCode: 'YQ', Amount: 80, Refundable: false }, { TaxCode: 'OY', Amount: 25, Refundable: false },
     ],
   }]);
 });
@@ -323,4 +323,32 @@ test('tickets the rules do not refund here: NO_FARE_RULES, PARTLY_FLOWN, ALREADY
   await service.importChanges([change('VR-INV-1', 'VR-INV', 'ABC123', ['S1'], [], 'FLIGHT_CANCELLATION')]);
   await service.post('/AirOrderInvoluntaryCancel', { OrderInvoluntaryCancelRQ: { Query: { OrderID: 'VR-INV', GdsBookingReference: ['ABC123'] } } }, bearer(token));
   assertFailed((await quote('VR-INV', ['ABC123'])).rs.Result[0], 'ALREADY_REFUNDED');
+});
+
+test('AirOrderRetrieve shows voided coupons, the passengers who left and each refund\'s breakdown', async () => {
+  const issuedAt = new Date(now - HOUR).toISOString();
+  await importOne('VR-SHOW', 'EUR', [
+    ticket('2201234567981', '100.00', '20.00', { issuedAt }),
+    ticket('2201234567982', '200.00', '50.00', {
+      taxBreakdown: [{ code: 'DE', amount: '10.00' }, { code: 'YQ', amount: '40.00' }], fareRules: { refundable: false },
+    }),
+  ]);
+  const voided = await quoted('VR-SHOW', 'ABC123', ['P1']);
+  await refund('VR-SHOW', ['ABC123'], voided.QuoteID);
+  now += 60_000;
+  const refunded = await quoted('VR-SHOW', 'ABC123', ['P2']);
+  await refund('VR-SHOW', ['ABC123'], refunded.QuoteID);
+  const response = await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'VR-SHOW', GdsBookingReference: ['ABC123'] } } }, bearer(token));
+  const [shown] = response.body.OrderViewRS.Order.Bookings;
+  assert.equal(shown.BookingStatus, 'CANCELED');
+  assert.deepEqual(shown.Passengers.map((p: any) => [p.Ticket.Coupons[0].Status, p.CanceledAt]),
+    [['VOIDED', new Date(now - 60_000).toISOString()], ['REFUNDED', new Date(now).toISOString()]]);
+  assert.deepEqual(shown.Refunds, [
+    { TicketNumber: '2201234567981', Amount: 120, QuoteType: 'VOID', CreatedAt: new Date(now - 60_000).toISOString(), Fare: 100, Taxes: 20, Penalty: 0, TaxBreakdown: [], QuoteID: voided.QuoteID },
+    {
+      TicketNumber: '2201234567982', Amount: 10, QuoteType: 'FULL', CreatedAt: new Date(now).toISOString(), Fare: 0, Taxes: 10, Penalty: 0,
+      TaxBreakdown: [{ TaxCode: 'DE', Amount: 10, Refundable: true }, { TaxCode: 'YQ', Amount: 40, Refundable: false }], QuoteID: refunded.QuoteID,
+    },
+  ]);
+  now = START;
 });

@@ -2,8 +2,8 @@ import { readEventPage, type AirOrderEvent, type EventPage } from './event-feed.
 import { OPERATIONS, type OperationName, type OperationSpec } from './operations.js';
 import { readRetrieveResult, type RetrieveResult } from './order-view.js';
 import {
-  readCancelResult, readInvoluntaryAcceptResult, readInvoluntaryCancelResult, type CancelResult, type InvoluntaryAcceptResult,
-  type InvoluntaryCancelResult, type ResponseContext,
+  readCancelResult, readInvoluntaryAcceptResult, readInvoluntaryCancelResult, readVoluntaryRefundResult, type CancelResult, type InvoluntaryAcceptResult,
+  type InvoluntaryCancelResult, type ResponseContext, type VoluntaryRefundResult,
 } from './results.js';
 import { currencyExponent } from './money.js';
 import { Transport, type ClientOptions, type RequestOptions, type RetryInfo, type TransportResponse } from './transport.js';
@@ -62,6 +62,16 @@ export interface InvoluntaryCancelParams extends OrderParams {
   currency?: string;
 }
 
+export interface RefundQuoteParams extends InvoluntaryCancelParams {
+  /** The passengers to refund (PassengerIDs of each booking); every passenger still in the booking when absent. */
+  passengerIds?: readonly string[];
+}
+
+export interface RefundParams extends InvoluntaryCancelParams {
+  /** The QuoteID of a quoteRefund answer for this order. */
+  quoteId: string;
+}
+
 /** Document and Party of a request, each only when the call gave something for it. */
 function envelopeFields(params: EnvelopeParams): Pick<WireRequest, 'Document' | 'Party'> {
   const fields: Pick<WireRequest, 'Document' | 'Party'> = {};
@@ -88,11 +98,12 @@ function envelopeFields(params: EnvelopeParams): Pick<WireRequest, 'Document' | 
 }
 
 /** Builds the request envelope (docs/contract.md §1) under the operation's root key. */
-export function buildRequest(operation: OperationSpec, params: OrderParams): Record<string, WireRequest> {
+export function buildRequest(operation: OperationSpec, params: OrderParams, extraQuery: Record<string, unknown> = {}): Record<string, WireRequest> {
   const request: WireRequest = {
     Query: {
       OrderID: params.orderId,
       GdsBookingReference: typeof params.bookingReferences === 'string' ? [params.bookingReferences] : [...params.bookingReferences],
+      ...extraQuery,
     },
     ...envelopeFields(params),
   };
@@ -165,6 +176,28 @@ export class AirOrderClient {
   }
 
   /**
+   * POST /AirOrderRefundQuote: what refunding the passengers would give back now by the fare's rules
+   * (a void within the void window), per ticket with its breakdown, and the quote to confirm. Changes
+   * no booking.
+   */
+  async quoteRefund(params: RefundQuoteParams, options?: RequestOptions): Promise<VoluntaryRefundResult> {
+    if (params.currency !== undefined) currencyExponent(params.currency);
+    const query = params.passengerIds === undefined ? {} : { PassengerID: [...params.passengerIds] };
+    const response = await this.send(OPERATIONS.refundQuote, params, options, query);
+    return readVoluntaryRefundResult(response.body, contextOf(response), OPERATIONS.refundQuote, params.currency);
+  }
+
+  /**
+   * POST /AirOrderRefund: makes exactly the refund the quote said. Repeating it answers the same
+   * refund and refunds nothing twice.
+   */
+  async refund(params: RefundParams, options?: RequestOptions): Promise<VoluntaryRefundResult> {
+    if (params.currency !== undefined) currencyExponent(params.currency);
+    const response = await this.send(OPERATIONS.refund, params, options, { QuoteID: params.quoteId });
+    return readVoluntaryRefundResult(response.body, contextOf(response), OPERATIONS.refund, params.currency);
+  }
+
+  /**
    * POST /AirOrderRetrieve: the requested bookings as they stand, with their changes, refunds and,
    * while a change is pending, the refund cancelInvoluntarily would make. Changes nothing, so it
    * sends no Idempotency-Key and is retried as it is.
@@ -230,10 +263,10 @@ export class AirOrderClient {
     });
   }
 
-  private send(operation: OperationSpec, params: OrderParams, options: RequestOptions | undefined): Promise<TransportResponse> {
+  private send(operation: OperationSpec, params: OrderParams, options: RequestOptions | undefined, extraQuery: Record<string, unknown> = {}): Promise<TransportResponse> {
     return this.transport.post({
       path: operation.path,
-      body: buildRequest(operation, params),
+      body: buildRequest(operation, params, extraQuery),
       ...(params.idempotencyKey === undefined ? {} : { idempotencyKey: params.idempotencyKey }),
       ...(options ? { options } : {}),
     });

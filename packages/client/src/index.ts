@@ -1,7 +1,7 @@
 export { AirOrderClient, buildEventListRequest, buildRequest } from './client.js';
 export type {
   CancelParams, EnvelopeParams, EventFeedParams, InvoluntaryAcceptParams, InvoluntaryCancelParams, ListEventsParams, OrderParams,
-  RetrieveParams, SenderParams,
+  RefundParams, RefundQuoteParams, RetrieveParams, SenderParams,
 } from './client.js';
 export {
   API_ERROR_CODES, AirOrderAuthenticationError, AirOrderConnectionError, AirOrderError, AirOrderIdempotencyError,
@@ -24,7 +24,8 @@ export type {
 export { itemOutcome, parseFailureText, parseRefundText } from './results.js';
 export type {
   BookingStatus, CancelItem, CancelResult, EnvelopeResult, InvoluntaryAcceptItem, InvoluntaryAcceptResult, InvoluntaryCancelItem,
-  InvoluntaryCancelResult, ItemErrorCode, ItemFailure, ItemOutcome, Refund, ResultBase, TicketRefund,
+  InvoluntaryCancelResult, ItemErrorCode, ItemFailure, ItemOutcome, Refund, ResultBase, TicketRefund, VoluntaryRefundItem, VoluntaryRefundResult,
+  VoluntaryTicketRefund,
 } from './results.js';
 export { Transport, isRetryable, retryDelayMs } from './transport.js';
 export type { ClientOptions, RequestOptions, RetryInfo, TransportResponse } from './transport.js';

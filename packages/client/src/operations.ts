@@ -27,6 +27,14 @@ export const OPERATIONS = {
     title: 'AirOrderInvoluntaryCancel', path: '/AirOrderInvoluntaryCancel',
     requestRoot: 'OrderInvoluntaryCancelRQ', responseRoot: 'OrderInvoluntaryCancelRS', resultKey: 'Result', changesOrders: true,
   },
+  refundQuote: {
+    title: 'AirOrderRefundQuote', path: '/AirOrderRefundQuote',
+    requestRoot: 'OrderRefundQuoteRQ', responseRoot: 'OrderRefundQuoteRS', resultKey: 'Result', changesOrders: true,
+  },
+  refund: {
+    title: 'AirOrderRefund', path: '/AirOrderRefund',
+    requestRoot: 'OrderRefundRQ', responseRoot: 'OrderRefundRS', resultKey: 'Result', changesOrders: true,
+  },
   // Answers in AirOrderCancel's envelope (OrderViewRS, the same Response items) with the order added.
   retrieve: {
     title: 'AirOrderRetrieve', path: '/AirOrderRetrieve',

@@ -11,7 +11,8 @@ import type {
 } from './wire.js';
 
 /** Item-level codes of the catalogue (HTTP 200, the item FAILED). */
-export type ItemErrorCode = 'BOOKING_NOT_FOUND' | 'BOOKING_CANCELED' | 'NO_PENDING_CHANGE' | 'NO_REPLACEMENT_OFFERED';
+export type ItemErrorCode = 'BOOKING_NOT_FOUND' | 'BOOKING_CANCELED' | 'NO_PENDING_CHANGE' | 'NO_REPLACEMENT_OFFERED'
+  | 'PASSENGER_NOT_FOUND' | 'ALREADY_REFUNDED' | 'NO_FARE_RULES' | 'PARTLY_FLOWN' | 'QUOTE_NOT_FOUND' | 'QUOTE_EXPIRED' | 'QUOTE_OUTDATED';
 
 export interface ItemFailure {
   /** The code before the colon of `Msg` / `ErrorMsg`; `UNKNOWN` when the text has no code. */
@@ -354,4 +355,52 @@ export function readInvoluntaryCancelResult(
     };
   });
   return reader.base(envelope, items);
+}
+
+/** A voluntary refund's ticket: the refund, and what it counts (amount = fare + taxes - penalty), as JSON numbers. */
+export interface VoluntaryTicketRefund extends TicketRefund {
+  fare: number;
+  taxes: number;
+  penalty: number;
+  taxBreakdown: { taxCode: string; amount: number; refundable: boolean }[];
+}
+
+export type VoluntaryRefundItem = ItemOutcome & {
+  orderId: string;
+  bookingReferences: string[];
+  /** The quote to confirm (AirOrderRefundQuote) or the one confirmed (AirOrderRefund); "" on a failed item. */
+  quoteId: string;
+  /** Until when the quote can be confirmed (ISO 8601); "" on a failed item. */
+  expiresAt: string;
+  refund: Omit<Refund, 'tickets'> & { tickets: VoluntaryTicketRefund[] };
+  raw: WireInvoluntaryCancelItem & Record<string, unknown>;
+};
+
+export type VoluntaryRefundResult = ResultBase<unknown, unknown, VoluntaryRefundItem>;
+
+/**
+ * AirOrderRefundQuote's and AirOrderRefund's result: AirOrderInvoluntaryCancel's items (read and
+ * checked the same way) with the quote and each ticket's breakdown.
+ */
+export function readVoluntaryRefundResult(body: unknown, context: ResponseContext, operation: OperationSpec, currency: string | undefined): VoluntaryRefundResult {
+  const base = readInvoluntaryCancelResult(body, context, operation, currency);
+  const items = base.items.map((item, index): VoluntaryRefundItem => {
+    const raw = item.raw as unknown as Record<string, unknown>;
+    const where = `Result[${index}]`;
+    const text = (key: string) => {
+      if (typeof raw[key] !== 'string') throw new Reader(body, context).invalid(`${where}.${key} is not a string`);
+      return raw[key] as string;
+    };
+    const fares = raw.RefundPaxWiseFare as Record<string, unknown>[];
+    const tickets = item.refund.tickets.map((ticket, position): VoluntaryTicketRefund => {
+      const fare = fares[position]!;
+      const breakdown = Array.isArray(fare.TaxBreakdown) ? fare.TaxBreakdown as Record<string, unknown>[] : [];
+      return {
+        ...ticket, fare: Number(fare.Fare), taxes: Number(fare.Taxes), penalty: Number(fare.Penalty),
+        taxBreakdown: breakdown.map((line) => ({ taxCode: String(line.TaxCode), amount: Number(line.Amount), refundable: line.Refundable === true })),
+      };
+    });
+    return { ...item, quoteId: text('QuoteID'), expiresAt: text('ExpiresAt'), refund: { ...item.refund, tickets }, raw: item.raw as VoluntaryRefundItem['raw'] };
+  });
+  return { ...base, items };
 }

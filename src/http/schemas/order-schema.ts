@@ -25,7 +25,7 @@ const coupon = {
   required: ['SegmentID', 'Status', 'Value'],
   properties: {
     SegmentID: str,
-    Status: { type: 'string', enum: ['OPEN', 'USED', 'REFUNDED'], description: 'USED: flown.' },
+    Status: { type: 'string', enum: ['OPEN', 'USED', 'REFUNDED', 'VOIDED'], description: 'USED: flown. VOIDED: voided by AirOrderRefund within the void window.' },
     Value: amount,
   },
 } as const;
@@ -50,6 +50,7 @@ const passenger = {
     GivenName: str,
     Surname: str,
     Ticket: { ...ticket, description: 'Absent for an unticketed passenger.' },
+    CanceledAt: { ...dateTime, description: 'When the passenger left the booking by a voluntary refund (AirOrderRefund); absent while travelling.' },
   },
 } as const;
 
@@ -97,8 +98,19 @@ const refund = {
   properties: {
     TicketNumber: str,
     Amount: amount,
-    QuoteType: { type: 'string', enum: ['FULL', 'PARTIAL'], description: 'FULL when no coupon of the ticket was flown.' },
+    QuoteType: {
+      type: 'string', enum: ['FULL', 'PARTIAL', 'VOID'],
+      description: 'FULL when no coupon of the ticket was flown, PARTIAL otherwise (AirOrderInvoluntaryCancel); VOID: voided in the void window (AirOrderRefund).',
+    },
     CreatedAt: dateTime,
+    Fare: { ...amount, description: 'A voluntary refund\'s (AirOrderRefund) base fare counted; Amount = Fare + Taxes - Penalty. Absent on an involuntary one.' },
+    Taxes: { ...amount, description: 'A voluntary refund\'s taxes given back.' },
+    Penalty: { ...amount, description: 'A voluntary refund\'s penalty: what the airline kept of the fare.' },
+    TaxBreakdown: {
+      type: 'array', description: 'A voluntary refund\'s taxes, each with whether it was given back.',
+      items: { type: 'object', required: ['TaxCode', 'Amount', 'Refundable'], properties: { TaxCode: str, Amount: amount, Refundable: { type: 'boolean' } } },
+    },
+    QuoteID: { type: 'string', description: 'The quote AirOrderRefund confirmed.' },
   },
 } as const;
 
@@ -111,7 +123,7 @@ const booking = {
     Segments: { type: 'array', items: segment, description: 'The current itinerary, by departure.' },
     Passengers: { type: 'array', items: passenger },
     AirlineChanges: { type: 'array', items: airlineChange, description: 'Airline-initiated changes, in detection order.' },
-    Refunds: { type: 'array', items: refund, description: 'Per ticket, in passenger order; empty until AirOrderInvoluntaryCancel.' },
+    Refunds: { type: 'array', items: refund, description: 'Per ticket, in the order they were made; empty until AirOrderInvoluntaryCancel or AirOrderRefund.' },
     RefundQuote: refundQuoteSchema,
   },
 } as const;

@@ -92,7 +92,7 @@ const voluntaryRefundItem = {
           TaxBreakdown: {
             type: 'array',
             description: 'Each tax of the ticket and whether it is given back; empty when the ticket has no breakdown (its one tax is then given back).',
-            items: { type: 'object', required: ['Code', 'Amount', 'Refundable'], properties: { Code: str, Amount: amount, Refundable: { type: 'boolean' } } },
+            items: { type: 'object', required: ['TaxCode', 'Amount', 'Refundable'], properties: { TaxCode: str, Amount: amount, Refundable: { type: 'boolean' } } },
           },
         },
       },

@@ -89,6 +89,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/AirOrderRefundQuote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a voluntary refund by the fare's rules
+         * @description What refunding the passengers (`Query.PassengerID`; every passenger still in the
+         *     booking when absent) would give back now, per ticket, and a `QuoteID` to confirm it with AirOrderRefund
+         *     until `ExpiresAt`. It changes no booking. A ticket issued within the void window (VOID_WINDOW, 24 h by
+         *     default) with every coupon OPEN is voided: QuoteType VOID, everything back. Otherwise (QuoteType FULL) a
+         *     refundable fare gives back the base fare less its penalty and every tax; a non-refundable fare only its
+         *     refundable taxes (those flagged so, and without a flag every code but the carrier surcharges YQ and YR).
+         *     Per ticket, Amount = Fare + Taxes - Penalty. A void's quote expires when its window ends, if that comes
+         *     before the quote's time to live (REFUND_QUOTE_TTL, 15 min by default). A booking cancelled by
+         *     AirOrderCancel can still be quoted. All bookings quoted in one request share one QuoteID.
+         *
+         *     One order and 1 to 20 booking references per request; references are case-insensitive and
+         *     de-duplicated (request order kept), and each gets one item in the result array. HTTP 200 means the
+         *     request was processed even if items failed: `Success: {}` exactly when every item succeeded,
+         *     otherwise `Errors` lists the distinct failures. Request-level failures answer with the status of
+         *     their code, in the same envelope.
+         */
+        post: operations["AirOrderRefundQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/AirOrderRefund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a refund quote
+         * @description Does exactly what the quote `Query.QuoteID` said for each requested booking, never
+         *     another amount: the quoted passengers leave the booking, their tickets' OPEN coupons become REFUNDED
+         *     (VOIDED for a void) and each ticket's refund is recorded with its breakdown; a booking left with no
+         *     passenger becomes CANCELED and its pending airline changes CLOSED. The item has the quote's shape. A
+         *     quote confirmed already answers the same refund again, even after it expired, and refunds nothing
+         *     twice; concurrent confirmations of one quote make one refund. After the quote's ExpiresAt the item is
+         *     QUOTE_EXPIRED, after any change of the booking since the quote QUOTE_OUTDATED; nothing changes then.
+         *
+         *     One order and 1 to 20 booking references per request; references are case-insensitive and
+         *     de-duplicated (request order kept), and each gets one item in the result array. HTTP 200 means the
+         *     request was processed even if items failed: `Success: {}` exactly when every item succeeded,
+         *     otherwise `Errors` lists the distinct failures. Request-level failures answer with the status of
+         *     their code, in the same envelope.
+         */
+        post: operations["AirOrderRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/AirOrderRetrieve": {
         parameters: {
             query?: never;
@@ -382,6 +448,210 @@ export interface components {
                 }[];
             };
         };
+        AirOrderRefundQuoteRequest: {
+            OrderRefundQuoteRQ: {
+                Document?: {
+                    Name?: string;
+                    /** @description A decimal number such as "1.0", echoed in the response. */
+                    ReferenceVersion?: string | number;
+                };
+                Party?: {
+                    Sender?: {
+                        TravelAgencySender?: {
+                            Name?: string;
+                            IATA_Number?: string;
+                            AgencyID?: string;
+                            Contacts?: {
+                                Contact?: {
+                                    /** Format: email */
+                                    EmailContact?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                Query: {
+                    OrderID: string;
+                    /** @description 1 to 20 booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept. */
+                    GdsBookingReference: string[] | string;
+                    /** @description The passengers to refund, 1 to 20 PassengerIDs of each requested booking; every passenger still in the booking when absent. */
+                    PassengerID?: string[] | string;
+                };
+            };
+        };
+        AirOrderRefundQuoteResponse: {
+            OrderRefundQuoteRS: {
+                Document: {
+                    Name: string;
+                    ReferenceVersion: string;
+                };
+                Party: {
+                    Sender: {
+                        /** @description The authenticated agency's registered profile; empty strings and no contacts when unauthenticated. */
+                        TravelAgencySender: {
+                            Name: string;
+                            IATA_Number: string;
+                            AgencyID: string;
+                            Contacts: {
+                                Contact: {
+                                    EmailContact: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Unique per response; equal to the X-Request-Id header. */
+                ShoppingResponseId: string;
+                Result: {
+                    OrderID: string;
+                    GdsBookingReference: string[];
+                    /** @description Empty on success; `CODE: text` on failure. */
+                    ErrorMsg: string;
+                    /**
+                     * @description SUCCESS or FAILED (never FAILURE).
+                     * @enum {string}
+                     */
+                    Status: "SUCCESS" | "FAILED";
+                    /** @description In the order's currency; 0 on a FAILED item. */
+                    RefundAmount: number;
+                    /** @description Per ticket `TicketNumber:<n> QuoteType:<VOID|FULL> RefundAmount:<amount>`, joined by single spaces: VOID when the ticket is voided in its void window, FULL when it is refunded by its fare rules. */
+                    RefundText: string;
+                    /** @description Per ticket, in passenger order; Amount = Fare + Taxes - Penalty. */
+                    RefundPaxWiseFare: {
+                        TicketNumber: string;
+                        /** @description In the order's currency. */
+                        Amount: number;
+                        /** @description The base fare the refund counts: all of it for a refundable fare or a void, 0 for a non-refundable fare. */
+                        Fare: number;
+                        /** @description The taxes given back. */
+                        Taxes: number;
+                        /** @description What the airline keeps of the fare (never more than the fare; 0 on a void). */
+                        Penalty: number;
+                        /** @description Each tax of the ticket and whether it is given back; empty when the ticket has no breakdown (its one tax is then given back). */
+                        TaxBreakdown: {
+                            TaxCode: string;
+                            /** @description In the order's currency. */
+                            Amount: number;
+                            Refundable: boolean;
+                        }[];
+                    }[];
+                    /** @description The quote to confirm with AirOrderRefund; "" on a FAILED item. */
+                    QuoteID: string;
+                    /** @description Until when the quote can be confirmed (ISO 8601, UTC); "" on a FAILED item. */
+                    ExpiresAt: string;
+                }[];
+                /** @description Present, empty, exactly when every item succeeded; otherwise Errors is. */
+                Success?: Record<string, never>;
+                /** @description Present when Success is not: one entry per distinct failure. */
+                Errors?: {
+                    /** @enum {string} */
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "PASSENGER_NOT_FOUND" | "ALREADY_REFUNDED" | "NO_FARE_RULES" | "PARTLY_FLOWN";
+                    Message: string;
+                }[];
+            };
+        };
+        AirOrderRefundRequest: {
+            OrderRefundRQ: {
+                Document?: {
+                    Name?: string;
+                    /** @description A decimal number such as "1.0", echoed in the response. */
+                    ReferenceVersion?: string | number;
+                };
+                Party?: {
+                    Sender?: {
+                        TravelAgencySender?: {
+                            Name?: string;
+                            IATA_Number?: string;
+                            AgencyID?: string;
+                            Contacts?: {
+                                Contact?: {
+                                    /** Format: email */
+                                    EmailContact?: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                Query: {
+                    OrderID: string;
+                    /** @description 1 to 20 booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept. */
+                    GdsBookingReference: string[] | string;
+                    /** @description The QuoteID of an AirOrderRefundQuote answer for this order. */
+                    QuoteID: string;
+                };
+            };
+        };
+        AirOrderRefundResponse: {
+            OrderRefundRS: {
+                Document: {
+                    Name: string;
+                    ReferenceVersion: string;
+                };
+                Party: {
+                    Sender: {
+                        /** @description The authenticated agency's registered profile; empty strings and no contacts when unauthenticated. */
+                        TravelAgencySender: {
+                            Name: string;
+                            IATA_Number: string;
+                            AgencyID: string;
+                            Contacts: {
+                                Contact: {
+                                    EmailContact: string;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Unique per response; equal to the X-Request-Id header. */
+                ShoppingResponseId: string;
+                Result: {
+                    OrderID: string;
+                    GdsBookingReference: string[];
+                    /** @description Empty on success; `CODE: text` on failure. */
+                    ErrorMsg: string;
+                    /**
+                     * @description SUCCESS or FAILED (never FAILURE).
+                     * @enum {string}
+                     */
+                    Status: "SUCCESS" | "FAILED";
+                    /** @description In the order's currency; 0 on a FAILED item. */
+                    RefundAmount: number;
+                    /** @description Per ticket `TicketNumber:<n> QuoteType:<VOID|FULL> RefundAmount:<amount>`, joined by single spaces: VOID when the ticket is voided in its void window, FULL when it is refunded by its fare rules. */
+                    RefundText: string;
+                    /** @description Per ticket, in passenger order; Amount = Fare + Taxes - Penalty. */
+                    RefundPaxWiseFare: {
+                        TicketNumber: string;
+                        /** @description In the order's currency. */
+                        Amount: number;
+                        /** @description The base fare the refund counts: all of it for a refundable fare or a void, 0 for a non-refundable fare. */
+                        Fare: number;
+                        /** @description The taxes given back. */
+                        Taxes: number;
+                        /** @description What the airline keeps of the fare (never more than the fare; 0 on a void). */
+                        Penalty: number;
+                        /** @description Each tax of the ticket and whether it is given back; empty when the ticket has no breakdown (its one tax is then given back). */
+                        TaxBreakdown: {
+                            TaxCode: string;
+                            /** @description In the order's currency. */
+                            Amount: number;
+                            Refundable: boolean;
+                        }[];
+                    }[];
+                    /** @description The quote to confirm with AirOrderRefund; "" on a FAILED item. */
+                    QuoteID: string;
+                    /** @description Until when the quote can be confirmed (ISO 8601, UTC); "" on a FAILED item. */
+                    ExpiresAt: string;
+                }[];
+                /** @description Present, empty, exactly when every item succeeded; otherwise Errors is. */
+                Success?: Record<string, never>;
+                /** @description Present when Success is not: one entry per distinct failure. */
+                Errors?: {
+                    /** @enum {string} */
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_OUTDATED";
+                    Message: string;
+                }[];
+            };
+        };
         AirOrderRetrieveRequest: {
             OrderRetrieveRQ: {
                 Document?: {
@@ -476,14 +746,19 @@ export interface components {
                                 Coupons: {
                                     SegmentID: string;
                                     /**
-                                     * @description USED: flown.
+                                     * @description USED: flown. VOIDED: voided by AirOrderRefund within the void window.
                                      * @enum {string}
                                      */
-                                    Status: "OPEN" | "USED" | "REFUNDED";
+                                    Status: "OPEN" | "USED" | "REFUNDED" | "VOIDED";
                                     /** @description In the order's Currency, with at most its decimals. */
                                     Value: number;
                                 }[];
                             };
+                            /**
+                             * Format: date-time
+                             * @description When the passenger left the booking by a voluntary refund (AirOrderRefund); absent while travelling.
+                             */
+                            CanceledAt?: string;
                         }[];
                         /** @description Airline-initiated changes, in detection order. */
                         AirlineChanges: {
@@ -525,18 +800,33 @@ export interface components {
                              */
                             ConsequenceOfInaction: "ACCEPT" | "CANCEL";
                         }[];
-                        /** @description Per ticket, in passenger order; empty until AirOrderInvoluntaryCancel. */
+                        /** @description Per ticket, in the order they were made; empty until AirOrderInvoluntaryCancel or AirOrderRefund. */
                         Refunds: {
                             TicketNumber: string;
                             /** @description In the order's Currency, with at most its decimals. */
                             Amount: number;
                             /**
-                             * @description FULL when no coupon of the ticket was flown.
+                             * @description FULL when no coupon of the ticket was flown, PARTIAL otherwise (AirOrderInvoluntaryCancel); VOID: voided in the void window (AirOrderRefund).
                              * @enum {string}
                              */
-                            QuoteType: "FULL" | "PARTIAL";
+                            QuoteType: "FULL" | "PARTIAL" | "VOID";
                             /** Format: date-time */
                             CreatedAt: string;
+                            /** @description A voluntary refund's (AirOrderRefund) base fare counted; Amount = Fare + Taxes - Penalty. Absent on an involuntary one. */
+                            Fare?: number;
+                            /** @description A voluntary refund's taxes given back. */
+                            Taxes?: number;
+                            /** @description A voluntary refund's penalty: what the airline kept of the fare. */
+                            Penalty?: number;
+                            /** @description A voluntary refund's taxes, each with whether it was given back. */
+                            TaxBreakdown?: {
+                                TaxCode: string;
+                                /** @description In the order's Currency, with at most its decimals. */
+                                Amount: number;
+                                Refundable: boolean;
+                            }[];
+                            /** @description The quote AirOrderRefund confirmed. */
+                            QuoteID?: string;
                         }[];
                         /** @description What AirOrderInvoluntaryCancel would refund now: shown on a confirmed booking with a pending change. */
                         RefundQuote?: {
@@ -1366,6 +1656,470 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
+                };
+            };
+        };
+    };
+    AirOrderRefundQuote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirOrderRefundQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description Processed. `Success: {}` when every item succeeded; otherwise `Errors` and FAILED items (BOOKING_NOT_FOUND, PASSENGER_NOT_FOUND, ALREADY_REFUNDED, NO_FARE_RULES, PARTLY_FLOWN). */
+            200: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Sent when the response is the kept first response to this Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON. `INVALID_REQUEST`: The request does not match the schema. */
+            400: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `AUTH_MISSING`: The Authorization header is missing. Send "Authorization: Bearer <token>". `AUTH_INVALID`: The access token is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `SENDER_MISMATCH`: The request names an agency other than the one the token belongs to. */
+            403: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND`: No such order for this agency. */
+            404: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_IN_USE`: Another request with this Idempotency-Key is being processed; retry shortly. */
+            409: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type must be application/json. */
+            415: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An internal error occurred; nothing was changed. */
+            500: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+            /** @description `UNAVAILABLE`: The service is temporarily unavailable; retry after the delay in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
+                };
+            };
+        };
+    };
+    AirOrderRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AirOrderRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description Processed. `Success: {}` when every item succeeded; otherwise `Errors` and FAILED items (BOOKING_NOT_FOUND, QUOTE_NOT_FOUND, QUOTE_EXPIRED, QUOTE_OUTDATED). */
+            200: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Sent when the response is the kept first response to this Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `INVALID_JSON`: The body is not valid JSON. `INVALID_REQUEST`: The request does not match the schema. */
+            400: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `AUTH_MISSING`: The Authorization header is missing. Send "Authorization: Bearer <token>". `AUTH_INVALID`: The access token is unknown, revoked or expired. */
+            401: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description `Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `SENDER_MISMATCH`: The request names an agency other than the one the token belongs to. */
+            403: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND`: No such order for this agency. */
+            404: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_IN_USE`: Another request with this Idempotency-Key is being processed; retry shortly. */
+            409: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The body is larger than 64 KiB. */
+            413: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: Content-Type must be application/json. */
+            415: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different body. */
+            422: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            429: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An internal error occurred; nothing was changed. */
+            500: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
+                };
+            };
+            /** @description `UNAVAILABLE`: The service is temporarily unavailable; retry after the delay in Retry-After. */
+            503: {
+                headers: {
+                    /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests the token may still send at once. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the token's allowance is full again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AirOrderRefundResponse"];
                 };
             };
         };
