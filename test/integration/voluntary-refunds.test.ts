@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { addOperator } from '../../src/console/operator-accounts.js';
 import { auditTrail } from '../../src/store/repositories/audit-repository.js';
+import { ConsoleClient } from '../helpers/console-client.js';
 import { bookingState, changeStatuses, couponsOf, refundRows } from '../helpers/booking-state.js';
 import { bearer, booking, cancelRQ, change, order, passenger, segment, type TicketDoc } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
@@ -350,5 +352,16 @@ test('AirOrderRetrieve shows voided coupons, the passengers who left and each re
       TaxBreakdown: [{ TaxCode: 'DE', Amount: 10, Refundable: true }, { TaxCode: 'YQ', Amount: 40, Refundable: false }], QuoteID: refunded.QuoteID,
     },
   ]);
+
+  // The console's order page shows the same refunds with their breakdown.
+  await addOperator(service.store, () => new Date(now).toISOString(), { email: 'desk@airline.example', name: 'Desk', password: 'correct horse battery' });
+  const desk = new ConsoleClient(service.baseUrl);
+  await desk.signIn('desk@airline.example', 'correct horse battery');
+  const page = await desk.request('/console/orders/VR-SHOW');
+  assert.equal(page.status, 200);
+  assert.match(page.text, new RegExp(`2201234567981</td><td>120.00 EUR</td><td>VOID \\(${voided.QuoteID}\\)`));
+  assert.match(page.text, /100\.00 EUR − 0\.00 EUR \+ 20\.00 EUR/);
+  assert.match(page.text, /0\.00 EUR − 0\.00 EUR \+ 10\.00 EUR<\/td>\s*<td>DE 10\.00 EUR, YQ 40\.00 EUR \(kept\)/);
+  assert.match(page.text, /S1: VOIDED 120\.00 EUR/);
   now = START;
 });

@@ -20,7 +20,7 @@ ${booking.segments.map((segment) => html`<tr><td>${segment.segmentId}</td><td>${
 </tbody></table>
 <h3>Passengers, tickets and coupons</h3>
 <table><thead><tr><th scope="col">Passenger</th><th scope="col">Type</th><th scope="col">Ticket</th><th scope="col">Fare and taxes</th><th scope="col">Coupons</th></tr></thead><tbody>
-${booking.passengers.map((passenger) => html`<tr><td>${passenger.givenName} ${passenger.surname} (${passenger.passengerId})</td><td>${passenger.type}</td>
+${booking.passengers.map((passenger) => html`<tr><td>${passenger.givenName} ${passenger.surname} (${passenger.passengerId})${passenger.canceled ? ` · left ${passenger.canceled.at}` : ''}</td><td>${passenger.type}</td>
 <td>${passenger.ticket?.ticketNumber ?? 'none'}</td><td>${passenger.ticket ? `${money(passenger.ticket.baseFare)} + ${money(passenger.ticket.taxes)}` : ''}</td>
 <td>${passenger.ticket ? passenger.ticket.coupons.map((coupon) => html`${coupon.segmentId}: ${coupon.status} ${money(coupon.value)}<br>`) : ''}</td></tr>`)}
 </tbody></table>
@@ -32,8 +32,10 @@ ${booking.changes.map((change) => html`<tr><td>${change.changeId}</td><td>${chan
 </tbody></table>`}
 ${pending ? html`<p>Refund quote if cancelled now: <strong>${money(quote.amount)}</strong> (${quote.quoteType})</p>` : ''}
 <h3>Refunds</h3>
-${booking.refunds.length === 0 ? html`<p class="muted">None.</p>` : html`<table><thead><tr><th scope="col">Ticket</th><th scope="col">Amount</th><th scope="col">Quote</th><th scope="col">When</th></tr></thead><tbody>
-${booking.refunds.map((refund) => html`<tr><td>${refund.ticketNumber}</td><td>${money(refund.amount)}</td><td>${refund.quoteType}</td><td>${refund.createdAt}</td></tr>`)}</tbody></table>`}
+${booking.refunds.length === 0 ? html`<p class="muted">None.</p>` : html`<table><thead><tr><th scope="col">Ticket</th><th scope="col">Amount</th><th scope="col">Quote</th><th scope="col">When</th><th scope="col">Fare − penalty + taxes</th><th scope="col">Taxes given back</th></tr></thead><tbody>
+${booking.refunds.map((refund) => html`<tr><td>${refund.ticketNumber}</td><td>${money(refund.amount)}</td><td>${refund.quoteType}${refund.quoteId ? ` (${refund.quoteId})` : ''}</td><td>${refund.createdAt}</td>
+<td>${refund.breakdown ? `${money(refund.breakdown.fare)} − ${money(refund.breakdown.penalty)} + ${money(refund.breakdown.taxes)}` : 'coupons at their value, no penalty'}</td>
+<td>${refund.breakdown ? refund.breakdown.taxLines.map((line) => `${line.code} ${money(line.amount)}${line.refundable ? '' : ' (kept)'}`).join(', ') || 'all' : ''}</td></tr>`)}</tbody></table>`}
 </section>`;
 }
 
