@@ -19,12 +19,16 @@ export function curlExamples(baseUrl: string, demo: DemoSummary): string {
     `API reference: ${baseUrl}/docs (OpenAPI document: ${baseUrl}/openapi.json)`, '',
     `Token for agency ${demo.agencyId} (shown once): ${demo.token}`, '',
   ];
-  const { cancel, involuntaryAccept, involuntaryCancel } = demo.examples;
+  const { cancel, involuntaryAccept, involuntaryCancel, voluntaryRefund } = demo.examples;
   if (cancel) lines.push('# Cancel a booking', curl(baseUrl, demo.token, '/AirOrderCancel', 'OrderCancelRQ', cancel), '');
   if (involuntaryAccept) lines.push('# Accept an airline schedule change', curl(baseUrl, demo.token, '/AirOrderInvoluntaryAccept', 'OrderInvoluntaryAcceptRQ', involuntaryAccept), '');
   if (involuntaryCancel) {
     lines.push('# Cancel because of an airline change, with refunds', curl(baseUrl, demo.token, '/AirOrderInvoluntaryCancel', 'OrderInvoluntaryCancelRQ', involuntaryCancel), '');
     lines.push('# Retrieve that booking as it stands: itinerary, tickets, airline changes, refunds', curl(baseUrl, demo.token, '/AirOrderRetrieve', 'OrderRetrieveRQ', involuntaryCancel), '');
+  }
+  if (voluntaryRefund) {
+    lines.push('# Quote a voluntary refund of a booking\'s passengers by their fares\' rules; confirm it with /AirOrderRefund and Query.QuoteID',
+      curl(baseUrl, demo.token, '/AirOrderRefundQuote', 'OrderRefundQuoteRQ', voluntaryRefund), '');
   }
   const feed = JSON.stringify({ OrderEventListRQ: { Query: { Limit: 20 } } });
   lines.push('# What happened: the agency\'s events, oldest first (then send NextAfter as Query.After)',

@@ -31,7 +31,7 @@ describe('airorder serve', () => {
       const token = /Token for agency DEMO01 \(shown once\): (aot_[A-Za-z0-9_-]+)/.exec(stderr)?.[1];
       assert.ok(token, stderr);
       const curls = stderr.split('\n').filter((line) => line.startsWith('curl '));
-      assert.equal(curls.length, 5, stderr);
+      assert.equal(curls.length, 6, stderr);
       const calls = curls.map((line) => {
         const match = CURL.exec(line);
         assert.ok(match, `not a curl line of the expected form: ${line}`);
@@ -39,7 +39,7 @@ describe('airorder serve', () => {
       });
       assert.deepEqual(calls.map((call) => call.url),
         [`${server.baseUrl}/AirOrderCancel`, `${server.baseUrl}/AirOrderInvoluntaryAccept`, `${server.baseUrl}/AirOrderInvoluntaryCancel`,
-          `${server.baseUrl}/AirOrderRetrieve`, `${server.baseUrl}/AirOrderEventList`]);
+          `${server.baseUrl}/AirOrderRetrieve`, `${server.baseUrl}/AirOrderRefundQuote`, `${server.baseUrl}/AirOrderEventList`]);
       // AirOrderRetrieve's line reads the booking of the involuntary cancel's line.
       assert.deepEqual(calls[3]!.body.OrderRetrieveRQ.Query, calls[2]!.body.OrderInvoluntaryCancelRQ.Query);
       assert.ok(calls.every((call) => call.token === token));
@@ -60,8 +60,14 @@ describe('airorder serve', () => {
       assert.deepEqual(body.OrderViewRS.Success, {});
       assert.deepEqual(box.query('select status, cancellation from bookings where order_id = ? and reference = ?', orderId, reference), [{ status: 'CANCELED', cancellation: 'VOLUNTARY' }]);
 
+      // The refund quote's line, as printed, quotes every passenger of a refundable booking.
+      const quoted = await fetch(calls[4]!.url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(calls[4]!.body) });
+      const quote = ((await quoted.json()) as any).OrderRefundQuoteRS.Result[0];
+      assert.equal(quote.Status, 'SUCCESS', JSON.stringify(quote));
+      assert.match(quote.QuoteID, /^rfq_/);
+
       // The feed's line, as printed, lists what just happened: the cancel.
-      const feed = await fetch(calls[4]!.url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(calls[4]!.body) });
+      const feed = await fetch(calls[5]!.url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(calls[5]!.body) });
       const events = ((await feed.json()) as any).OrderEventListRS.Events as { Type: string; Data: { OrderID: string } }[];
       assert.ok(events.some((event) => event.Type === 'booking.canceled' && event.Data.OrderID === orderId), JSON.stringify(events));
 
