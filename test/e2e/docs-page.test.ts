@@ -90,11 +90,12 @@ async function openDocs(): Promise<Page> {
   return page;
 }
 
-test('GET /docs renders the five operations from /openapi.json, served by the service alone', { skip }, async () => {
+test('GET /docs renders the seven operations from /openapi.json, served by the service alone', { skip }, async () => {
   requireBrowser();
   const page = await openDocs();
   const paths = await page.locator('.opblock-summary-path').allInnerTexts();
-  assert.deepEqual(paths.map((text) => text.trim()).sort(), ['/AirOrderCancel', '/AirOrderEventList', '/AirOrderInvoluntaryAccept', '/AirOrderInvoluntaryCancel', '/AirOrderRetrieve']);
+  assert.deepEqual(paths.map((text) => text.trim()).sort(), ['/AirOrderCancel', '/AirOrderEventList', '/AirOrderInvoluntaryAccept', '/AirOrderInvoluntaryCancel', '/AirOrderRefund',
+    '/AirOrderRefundQuote', '/AirOrderRetrieve']);
   assert.match(await page.locator('.info .title').innerText(), /airorder/);
   // The link under the title is the document agencies use, not a copy of the docs page's own.
   const link = page.locator('.info a.link, .info .url').first();
