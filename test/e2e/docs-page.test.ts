@@ -1,6 +1,6 @@
 /**
  * GET /docs in a real headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core):
- * the page renders the five operations from the service's own OpenAPI document, "Try it out" calls
+ * the page renders the seven operations from the service's own OpenAPI document, "Try it out" calls
  * the service, the page breaks no rule of its Content-Security-Policy, and every request it makes
  * goes to the service on loopback. Without Chromium the test fails in CI (CI=true; .ci/run installs
  * it) and is skipped, with a message, elsewhere.

@@ -1,6 +1,6 @@
 /**
  * GET /openapi.json: a valid OpenAPI 3.1 document made from the routes' own schemas, listing the
- * five operations with every status and error code they answer, each with an example; and every
+ * seven operations with every status and error code they answer, each with an example; and every
  * response the service really sends, for each operation and outcome, matches the document's schema
  * for its status (with no field the document does not name). Also: the Postman files in
  * docs/postman are the ones generated from this document. Runs on the store named by TEST_STORE.
@@ -131,7 +131,7 @@ describe('the OpenAPI document', () => {
     assert.match(scheme.description, /bare token/i);
   });
 
-  test('lists exactly the five operations, each secured, summarised and tagged', () => {
+  test('lists exactly the seven operations, each secured, summarised and tagged', () => {
     assert.deepEqual(Object.keys(document.paths).sort(), ALL.map((operation) => operation.path).sort());
     for (const operation of ALL) {
       assert.deepEqual(Object.keys(document.paths[operation.path]), ['post']);
@@ -196,7 +196,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  test('the Idempotency-Key header on the three operations that change orders, not on the read', () => {
+  test('the Idempotency-Key header on the five operations that change orders, not on the reads', () => {
     for (const operation of ALL) {
       const parameters = operationOf(operation).parameters ?? [];
       if (!operation.changesOrders) {
