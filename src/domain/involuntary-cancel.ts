@@ -32,6 +32,7 @@ export function involuntaryCancel(booking: Booking, now: string): BookingOutcome
       }
       : passenger),
     changes: booking.changes.map((change) => change.status === 'PENDING' ? { ...change, status: 'CANCELED' } : change),
-    refunds,
+    // Passengers refunded voluntarily before keep their refunds.
+    refunds: [...booking.refunds, ...refunds],
   });
 }

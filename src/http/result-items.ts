@@ -58,19 +58,22 @@ export function successItem(operation: ItemOperationName, orderId: string, refer
       return { Status: 'SUCCESS', Msg: '', BookingStatus: booking.status, OrderID: orderId, GdsBookingReference: reference };
     case 'involuntaryAccept':
       return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: '', Status: 'SUCCESS' };
-    case 'involuntaryCancel':
+    case 'involuntaryCancel': {
+      // Its own refunds: not those of passengers who left by a voluntary refund before.
+      const refunds = booking.refunds.filter((refund) => refund.quoteId === undefined);
       return {
         OrderID: orderId,
         GdsBookingReference: [reference],
         ErrorMsg: '',
         Status: 'SUCCESS',
-        RefundAmount: toWireAmount(refundTotal(booking.refunds), currency),
-        RefundText: refundText(booking.refunds, currency),
-        RefundPaxWiseFare: booking.refunds.map((refund) => ({
+        RefundAmount: toWireAmount(refundTotal(refunds), currency),
+        RefundText: refundText(refunds, currency),
+        RefundPaxWiseFare: refunds.map((refund) => ({
           TicketNumber: refund.ticketNumber,
           Amount: toWireAmount(refund.amount, currency),
         })),
       };
+    }
   }
 }
 

@@ -114,7 +114,7 @@ export class ServiceMetrics {
     for (const { outcome } of result.items) {
       if (!outcome.ok || !outcome.changed) continue;
       // A voluntary refund adds to the refunds the booking had; an involuntary cancel makes them all.
-      const made = outcome.refund ? outcome.booking.refunds.filter((refund) => refund.quoteId === outcome.refund!.quoteId) : outcome.booking.refunds;
+      const made = outcome.booking.refunds.filter((refund) => refund.quoteId === outcome.refund?.quoteId);
       for (const refund of made) {
         this.refunds.inc({ currency: result.currency });
         this.refundedMinor.inc({ currency: result.currency }, refund.amount);

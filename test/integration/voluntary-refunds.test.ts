@@ -365,3 +365,16 @@ test('AirOrderRetrieve shows voided coupons, the passengers who left and each re
   assert.match(page.text, /S1: VOIDED 120\.00 EUR/);
   now = START;
 });
+
+test('one passenger refunded voluntarily, then an airline change: AirOrderInvoluntaryCancel refunds the others only, and both refunds stay', async () => {
+  const rules = { fareRules: { refundable: true, penalty: '10.00' } };
+  await importOne('VR-BOTH', 'EUR', [ticket('2201234567991', '100.00', '20.00', rules), ticket('2201234567992', '200.00', '30.00', rules)]);
+  const first = await quoted('VR-BOTH', 'ABC123', ['P1']);
+  await refund('VR-BOTH', ['ABC123'], first.QuoteID);
+  await service.importChanges([change('VR-BOTH-1', 'VR-BOTH', 'ABC123', ['S1'], [], 'FLIGHT_CANCELLATION')]);
+  const response = await service.post('/AirOrderInvoluntaryCancel', { OrderInvoluntaryCancelRQ: { Query: { OrderID: 'VR-BOTH', GdsBookingReference: ['ABC123'] } } }, bearer(token));
+  assert.deepEqual(response.body.OrderInvoluntaryCancelRS.Result[0].RefundPaxWiseFare, [{ TicketNumber: '2201234567992', Amount: 230 }]);
+  assert.equal(response.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 230);
+  assert.deepEqual((await refundRows(service, 'VR-BOTH')).map((row) => [row.ticket_number, row.amount_minor, row.quote_type]),
+    [['2201234567991', 11000, 'FULL'], ['2201234567992', 23000, 'FULL']]);
+});
