@@ -46,7 +46,7 @@ export function voidWindowEnd(ticket: Ticket, voidWindowMs: number): number | nu
 export function quoteTicket(ticket: Ticket, passengerId: string, now: number, voidWindowMs: number): Quoted<TicketQuote> {
   if (ticket.coupons.some((coupon) => coupon.status === 'USED')) return { ok: false, error: itemErrors.partlyFlown(ticket.ticketNumber) };
   if (!ticket.coupons.every((coupon) => coupon.status === 'OPEN')) {
-    return { ok: false, error: itemErrors.alreadyRefunded(`Ticket ${ticket.ticketNumber}`, '') };
+    return { ok: false, error: itemErrors.ticketRefunded(ticket.ticketNumber) };
   }
   const windowEnd = voidWindowEnd(ticket, voidWindowMs);
   const base = { passengerId, ticketNumber: ticket.ticketNumber };
@@ -66,14 +66,14 @@ export function quoteTicket(ticket: Ticket, passengerId: string, now: number, vo
 function selectPassengers(booking: Booking, passengerIds: readonly string[] | null): Quoted<Passenger[]> {
   if (passengerIds === null) {
     const travelling = booking.passengers.filter((passenger) => !passenger.canceled);
-    if (travelling.length === 0) return { ok: false, error: itemErrors.alreadyRefunded('Every passenger', booking.reference) };
+    if (travelling.length === 0) return { ok: false, error: itemErrors.everyoneRefunded(booking.reference) };
     return { ok: true, value: travelling };
   }
   const unknown = passengerIds.filter((id) => !booking.passengers.some((passenger) => passenger.passengerId === id));
   if (unknown.length > 0) return { ok: false, error: itemErrors.passengerNotFound(unknown, booking.reference) };
   const named = booking.passengers.filter((passenger) => passengerIds.includes(passenger.passengerId));
   const gone = named.find((passenger) => passenger.canceled);
-  if (gone) return { ok: false, error: itemErrors.alreadyRefunded(`Passenger ${gone.passengerId}`, booking.reference) };
+  if (gone) return { ok: false, error: itemErrors.passengerRefunded(gone.passengerId, booking.reference) };
   return { ok: true, value: named };
 }
 
@@ -91,11 +91,7 @@ export function quoteBooking(booking: Booking, passengerIds: readonly string[] |
   for (const passenger of selected.value) {
     if (!passenger.ticket) continue;
     const quoted = quoteTicket(passenger.ticket, passenger.passengerId, at, settings.voidWindowMs);
-    if (!quoted.ok) {
-      // The ticket's own words, with the booking the agency asked about.
-      const error = quoted.error.code === 'ALREADY_REFUNDED' ? itemErrors.alreadyRefunded(`Ticket ${passenger.ticket.ticketNumber}`, booking.reference) : quoted.error;
-      return { ok: false, error };
-    }
+    if (!quoted.ok) return quoted;
     // No void is confirmed after its window: the quote ends with the first window it relies on.
     if (quoted.value.quoteType === 'VOID') expires = Math.min(expires, voidWindowEnd(passenger.ticket, settings.voidWindowMs)!);
     tickets.push(quoted.value);

@@ -23,8 +23,12 @@ export const itemErrors = {
     ({ code: 'NO_REPLACEMENT_OFFERED', message: `Change ${changeId} only removes flights; it can be cancelled (AirOrderInvoluntaryCancel), not accepted.` }),
   passengerNotFound: (passengerIds: readonly string[], reference: string): ItemError =>
     ({ code: 'PASSENGER_NOT_FOUND', message: `Passenger ${passengerIds.join(', ')} ${passengerIds.length > 1 ? 'are' : 'is'} not part of booking ${reference}.` }),
-  alreadyRefunded: (what: string, reference: string): ItemError =>
-    ({ code: 'ALREADY_REFUNDED', message: `${what} of booking ${reference} has no OPEN coupon left: it was refunded or voided already.` }),
+  ticketRefunded: (ticketNumber: string): ItemError =>
+    ({ code: 'ALREADY_REFUNDED', message: `Ticket ${ticketNumber} has no OPEN coupon left: it was refunded or voided already.` }),
+  passengerRefunded: (passengerId: string, reference: string): ItemError =>
+    ({ code: 'ALREADY_REFUNDED', message: `Passenger ${passengerId} left booking ${reference} with a refund already.` }),
+  everyoneRefunded: (reference: string): ItemError =>
+    ({ code: 'ALREADY_REFUNDED', message: `Every passenger of booking ${reference} left it with a refund already.` }),
   noFareRules: (ticketNumber: string): ItemError =>
     ({ code: 'NO_FARE_RULES', message: `Ticket ${ticketNumber} has no fare rules; it can only be voided, within its void window.` }),
   partlyFlown: (ticketNumber: string): ItemError =>
