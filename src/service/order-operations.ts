@@ -23,9 +23,6 @@ export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel'
 /** How long the first response to an Idempotency-Key is kept (docs/contract.md §8.1). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
-/** What the refund operations were asked besides the references; absent for the others. */
-const NO_REFUND_INPUT = 'the refund operations need their input';
-
 const RULES: Record<OperationName, (booking: Booking, now: string, refund: RefundInput | undefined) => BookingOutcome> = {
   cancel: (booking) => cancelBooking(booking),
   involuntaryAccept: (booking) => acceptChanges(booking),
@@ -34,8 +31,9 @@ const RULES: Record<OperationName, (booking: Booking, now: string, refund: Refun
   refund: (booking, now, refund) => refundRule(booking, now, refund ?? missing()),
 };
 
+/** The routes give the refund operations their input; a caller that does not is a bug. */
 function missing(): never {
-  throw new Error(NO_REFUND_INPUT);
+  throw new Error('AirOrderRefundQuote and AirOrderRefund are run with their RefundInput');
 }
 
 export interface ItemResult {
