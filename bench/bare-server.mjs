@@ -13,8 +13,12 @@ const filler = 'x'.repeat(480);
 app.get('/', async () => ({ status: 'ok' }));
 app.post('/bare', async (request) => {
   const orderId = request.body?.OrderCancelRQ?.Query?.OrderID ?? '';
-  return { OrderViewRS: { ShoppingResponseId: filler, Response: [{ Status: 'SUCCESS', OrderID: orderId }], Success: {} } };
+  return {
+    OrderViewRS: { ShoppingResponseId: filler, Response: [{ Status: 'SUCCESS', OrderID: orderId }], Success: {} },
+  };
 });
 
 await app.listen({ port, host: '127.0.0.1' });
-process.on('SIGTERM', () => { void app.close().then(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  void app.close().then(() => process.exit(0));
+});

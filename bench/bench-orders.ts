@@ -26,28 +26,92 @@ function booking(pool: Pool, index: number, day: string) {
   return {
     gdsBookingReference: reference(pool, index),
     segments: [
-      { segmentId: 'S1', carrier: 'LH', flightNumber: '400', origin: 'FRA', destination: 'JFK', departure: `2027-01-${day}T10:00:00Z`, arrival: `2027-01-${day}T18:55:00Z` },
-      { segmentId: 'S2', carrier: 'LH', flightNumber: '401', origin: 'JFK', destination: 'FRA', departure: `2027-02-${day}T20:00:00Z`, arrival: `2027-02-${day}T23:55:00Z` },
+      {
+        segmentId: 'S1',
+        carrier: 'LH',
+        flightNumber: '400',
+        origin: 'FRA',
+        destination: 'JFK',
+        departure: `2027-01-${day}T10:00:00Z`,
+        arrival: `2027-01-${day}T18:55:00Z`,
+      },
+      {
+        segmentId: 'S2',
+        carrier: 'LH',
+        flightNumber: '401',
+        origin: 'JFK',
+        destination: 'FRA',
+        departure: `2027-02-${day}T20:00:00Z`,
+        arrival: `2027-02-${day}T23:55:00Z`,
+      },
     ],
     passengers: [
-      { passengerId: 'P1', type: 'ADT', givenName: 'ADA', surname: 'LOVELACE', ticket: { ticketNumber: ticket(0), baseFare: '450.00', taxes: '120.51', coupons: [{ segmentId: 'S1' }, { segmentId: 'S2' }] } },
-      { passengerId: 'P2', type: 'CHD', givenName: 'ALAN', surname: 'TURING', ticket: { ticketNumber: ticket(1), baseFare: '337.50', taxes: '120.51', coupons: [{ segmentId: 'S1' }, { segmentId: 'S2' }] } },
+      {
+        passengerId: 'P1',
+        type: 'ADT',
+        givenName: 'ADA',
+        surname: 'LOVELACE',
+        ticket: {
+          ticketNumber: ticket(0),
+          baseFare: '450.00',
+          taxes: '120.51',
+          coupons: [{ segmentId: 'S1' }, { segmentId: 'S2' }],
+        },
+      },
+      {
+        passengerId: 'P2',
+        type: 'CHD',
+        givenName: 'ALAN',
+        surname: 'TURING',
+        ticket: {
+          ticketNumber: ticket(1),
+          baseFare: '337.50',
+          taxes: '120.51',
+          coupons: [{ segmentId: 'S1' }, { segmentId: 'S2' }],
+        },
+      },
     ],
   };
 }
 
 function orderDocument(index: number) {
   const day = String(1 + (index % 28)).padStart(2, '0');
-  return { orderId: orderId(index), agencyId: BENCH_AGENCY, currency: 'EUR', bookings: POOLS.map((pool) => booking(pool, index, day)) };
+  return {
+    orderId: orderId(index),
+    agencyId: BENCH_AGENCY,
+    currency: 'EUR',
+    bookings: POOLS.map((pool) => booking(pool, index, day)),
+  };
 }
 
 function changeDocuments(index: number) {
   const day = String(1 + (index % 28)).padStart(2, '0');
   const common = { orderId: orderId(index), detectedAt: '2026-11-20T08:00:00Z', removedSegments: ['S1'] };
   return [
-    { ...common, changeId: `BA-${index}`, gdsBookingReference: reference('accept', index), kind: 'SCHEDULE_CHANGE',
-      addedSegments: [{ segmentId: 'S1B', carrier: 'LH', flightNumber: '402', origin: 'FRA', destination: 'JFK', departure: `2027-01-${day}T14:00:00Z`, arrival: `2027-01-${day}T22:55:00Z` }] },
-    { ...common, changeId: `BV-${index}`, gdsBookingReference: reference('involuntaryCancel', index), kind: 'FLIGHT_CANCELLATION', addedSegments: [] },
+    {
+      ...common,
+      changeId: `BA-${index}`,
+      gdsBookingReference: reference('accept', index),
+      kind: 'SCHEDULE_CHANGE',
+      addedSegments: [
+        {
+          segmentId: 'S1B',
+          carrier: 'LH',
+          flightNumber: '402',
+          origin: 'FRA',
+          destination: 'JFK',
+          departure: `2027-01-${day}T14:00:00Z`,
+          arrival: `2027-01-${day}T22:55:00Z`,
+        },
+      ],
+    },
+    {
+      ...common,
+      changeId: `BV-${index}`,
+      gdsBookingReference: reference('involuntaryCancel', index),
+      kind: 'FLIGHT_CANCELLATION',
+      addedSegments: [],
+    },
   ];
 }
 

@@ -9,10 +9,26 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import type { ReferenceData } from './limit-reference.js';
 
-interface ReferenceSegment { segmentId: string; carrier: string; flightNumber: string; origin: string; destination: string; departure: string; arrival: string }
+interface ReferenceSegment {
+  segmentId: string;
+  carrier: string;
+  flightNumber: string;
+  origin: string;
+  destination: string;
+  departure: string;
+  arrival: string;
+}
 interface ReferencePassenger {
-  passengerId: string; type: string; givenName: string; surname: string;
-  ticket: { ticketNumber: string; baseFare: string; taxes: { amount: string }[]; coupons: { segmentId: string; status: string }[] };
+  passengerId: string;
+  type: string;
+  givenName: string;
+  surname: string;
+  ticket: {
+    ticketNumber: string;
+    baseFare: string;
+    taxes: { amount: string }[];
+    coupons: { segmentId: string; status: string }[];
+  };
 }
 
 /** A decimal amount with two places ("35.12") in minor units: money is added as integers. */
@@ -25,10 +41,19 @@ function decimal(minorUnits: number): string {
   return `${Math.floor(minorUnits / 100)}.${String(minorUnits % 100).padStart(2, '0')}`;
 }
 
-const addHours = (instant: string, hours: number) => new Date(Date.parse(instant) + hours * 3_600_000).toISOString().replace('.000Z', 'Z');
+const addHours = (instant: string, hours: number) =>
+  new Date(Date.parse(instant) + hours * 3_600_000).toISOString().replace('.000Z', 'Z');
 
 function segment(raw: ReferenceSegment) {
-  return { segmentId: raw.segmentId, carrier: raw.carrier, flightNumber: raw.flightNumber, origin: raw.origin, destination: raw.destination, departure: raw.departure, arrival: raw.arrival };
+  return {
+    segmentId: raw.segmentId,
+    carrier: raw.carrier,
+    flightNumber: raw.flightNumber,
+    origin: raw.origin,
+    destination: raw.destination,
+    departure: raw.departure,
+    arrival: raw.arrival,
+  };
 }
 
 export function limitDocuments(data: ReferenceData, orders: number) {
@@ -36,12 +61,17 @@ export function limitDocuments(data: ReferenceData, orders: number) {
     const segments = (JSON.parse(data.segmentsJson(n)) as ReferenceSegment[]).map(segment);
     const passengers = JSON.parse(data.passengersJson(n)) as ReferencePassenger[];
     return {
-      orderId: data.orderId(n), agencyId: data.AGENCY.id, currency: 'EUR',
+      orderId: data.orderId(n),
+      agencyId: data.AGENCY.id,
+      currency: 'EUR',
       bookings: Array.from({ length: data.PER_ORDER }, (_, slot) => ({
         gdsBookingReference: data.ref(n, slot),
         segments,
         passengers: passengers.map((passenger) => ({
-          passengerId: passenger.passengerId, type: passenger.type, givenName: passenger.givenName, surname: passenger.surname,
+          passengerId: passenger.passengerId,
+          type: passenger.type,
+          givenName: passenger.givenName,
+          surname: passenger.surname,
           ticket: {
             // The reference gives an order's three bookings the same tickets; an airorder order document
             // refuses a ticket number twice, so each further booking's tickets are shifted past every order's.
@@ -57,11 +87,21 @@ export function limitDocuments(data: ReferenceData, orders: number) {
   const changes = (n: number) => {
     const first = (JSON.parse(data.segmentsJson(n)) as ReferenceSegment[])[0]!;
     return Array.from({ length: data.PER_ORDER }, (_, slot) => ({
-      changeId: `BC-${n}-${slot}`, orderId: data.orderId(n), gdsBookingReference: data.ref(n, slot),
-      kind: 'SCHEDULE_CHANGE', detectedAt: '2026-11-20T08:00:00Z',
+      changeId: `BC-${n}-${slot}`,
+      orderId: data.orderId(n),
+      gdsBookingReference: data.ref(n, slot),
+      kind: 'SCHEDULE_CHANGE',
+      detectedAt: '2026-11-20T08:00:00Z',
       // The first flight leaves four hours later: something to accept, or to cancel the booking over.
       removedSegments: [first.segmentId],
-      addedSegments: [{ ...segment(first), segmentId: `${first.segmentId}B`, departure: addHours(first.departure, 4), arrival: addHours(first.arrival, 4) }],
+      addedSegments: [
+        {
+          ...segment(first),
+          segmentId: `${first.segmentId}B`,
+          departure: addHours(first.departure, 4),
+          arrival: addHours(first.arrival, 4),
+        },
+      ],
     }));
   };
   return { order, changes };
@@ -78,7 +118,11 @@ async function writeLines(file: string, count: number, lines: (n: number) => obj
   await once(out, 'finish');
 }
 
-export async function writeLimitDocuments(data: ReferenceData, dir: string, orders: number): Promise<{ orders: string; changes: string }> {
+export async function writeLimitDocuments(
+  data: ReferenceData,
+  dir: string,
+  orders: number,
+): Promise<{ orders: string; changes: string }> {
   const documents = limitDocuments(data, orders);
   const files = { orders: `${dir}/limit-orders.ndjson`, changes: `${dir}/limit-changes.ndjson` };
   await writeLines(files.orders, orders, (n) => [documents.order(n)]);

@@ -19,9 +19,20 @@ const DEPS_DIR = path.join(os.tmpdir(), 'airorder-limit-deps');
 
 /** The line to fail with when the reference is not there, or null when it is. */
 export function missingReference(): string | null {
-  const needed = ['README.md', 'setup.sh', 'driver.mjs', 'common.mjs', 'seed-sqlite.mjs', 'seed-pg.mjs', 'start-pg.sh', 'sqlite-server.mjs', 'pg-server.mjs'];
+  const needed = [
+    'README.md',
+    'setup.sh',
+    'driver.mjs',
+    'common.mjs',
+    'seed-sqlite.mjs',
+    'seed-pg.mjs',
+    'start-pg.sh',
+    'sqlite-server.mjs',
+    'pg-server.mjs',
+  ];
   const missing = needed.filter((file) => !fs.existsSync(path.join(REFERENCE_DIR, file)));
-  if (missing.length === needed.length) return `bench --limit needs the reference limit at ${REFERENCE_DIR} (../shared/bench/limit from the project root); it is not there`;
+  if (missing.length === needed.length)
+    return `bench --limit needs the reference limit at ${REFERENCE_DIR} (../shared/bench/limit from the project root); it is not there`;
   if (missing.length > 0) return `bench --limit: the reference limit at ${REFERENCE_DIR} lacks ${missing.join(', ')}`;
   return null;
 }
@@ -39,20 +50,36 @@ export interface ReferenceData {
 
 /** Its data model is imported rather than restated, so that both stores hold the same orders by construction. */
 export async function referenceData(): Promise<ReferenceData> {
-  return await import(pathToFileURL(path.join(REFERENCE_DIR, 'common.mjs')).href) as ReferenceData;
+  return (await import(pathToFileURL(path.join(REFERENCE_DIR, 'common.mjs')).href)) as ReferenceData;
 }
 
 /** One load run of driver.mjs, as it prints it (latency in ms, CPU in µs per request). */
 export interface DriverRun {
-  rps: number; total: number; p50: number; p99: number; max: number;
-  non2xx: number; errors: number; timeouts: number; next: number; reused: number;
-  serverUsPerReq: number | null; pgUsPerReq: number | null; loadgenUsPerReq: number; machineBusy: number;
+  rps: number;
+  total: number;
+  p50: number;
+  p99: number;
+  max: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  next: number;
+  reused: number;
+  serverUsPerReq: number | null;
+  pgUsPerReq: number | null;
+  loadgenUsPerReq: number;
+  machineBusy: number;
 }
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(file, args, { env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${path.basename(args[0] ?? file)} failed: ${stderr.trim().split('\n').slice(-5).join(' | ') || error.message}`));
+      if (error)
+        reject(
+          new Error(
+            `${path.basename(args[0] ?? file)} failed: ${stderr.trim().split('\n').slice(-5).join(' | ') || error.message}`,
+          ),
+        );
       else resolve(stdout);
     });
   });
@@ -61,10 +88,20 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<stri
 export class Reference {
   readonly env: NodeJS.ProcessEnv;
 
-  constructor(readonly workdir: string, readonly orders: number) {
+  constructor(
+    readonly workdir: string,
+    readonly orders: number,
+  ) {
     // One cluster holds both databases: the reference's 2 GB of shared buffers would hold its own
     // and leave airorder's (events, audit trail and refunds make it larger) to the OS cache.
-    this.env = { ...process.env, WORKDIR: workdir, DEPS_DIR, ORDERS: String(orders), NODE_NO_WARNINGS: '1', PG_SHARED_BUFFERS: process.env.PG_SHARED_BUFFERS ?? '6GB' };
+    this.env = {
+      ...process.env,
+      WORKDIR: workdir,
+      DEPS_DIR,
+      ORDERS: String(orders),
+      NODE_NO_WARNINGS: '1',
+      PG_SHARED_BUFFERS: process.env.PG_SHARED_BUFFERS ?? '6GB',
+    };
   }
 
   private script(name: string): string {
@@ -97,8 +134,12 @@ export class Reference {
     return {
       urlOf,
       postmasterPid,
-      stop: async () => { await run(this.script('start-pg.sh'), ['stop'], this.env); },
-      stopNow: () => { execFileSync(this.script('start-pg.sh'), ['stop'], { env: this.env, stdio: 'ignore' }); },
+      stop: async () => {
+        await run(this.script('start-pg.sh'), ['stop'], this.env);
+      },
+      stopNow: () => {
+        execFileSync(this.script('start-pg.sh'), ['stop'], { env: this.env, stdio: 'ignore' });
+      },
     };
   }
 
@@ -128,10 +169,16 @@ export class Reference {
  */
 function restartWithStatements(data: string, log: string): void {
   const bin = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
-  fs.appendFileSync(path.join(data, 'postgresql.auto.conf'), "shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n");
+  fs.appendFileSync(
+    path.join(data, 'postgresql.auto.conf'),
+    "shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n",
+  );
   const command = [path.join(bin, 'pg_ctl'), '-D', data, '-l', log, '-m', 'fast', '-w', 'restart'];
   const asRoot = process.getuid?.() === 0;
-  execFileSync(asRoot ? 'runuser' : command[0]!, asRoot ? ['-u', 'postgres', '--', ...command] : command.slice(1), { cwd: '/', stdio: 'ignore' });
+  execFileSync(asRoot ? 'runuser' : command[0]!, asRoot ? ['-u', 'postgres', '--', ...command] : command.slice(1), {
+    cwd: '/',
+    stdio: 'ignore',
+  });
 }
 
 export interface ReferencePostgres {

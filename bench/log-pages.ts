@@ -26,32 +26,61 @@ const ORDERS = 200_000;
 const PORT = 18_777;
 
 const [file, pool, seconds = '5', start = '0'] = process.argv.slice(2) as [string, Pool, string?, string?];
-if (!file || !OPERATIONS[pool]) throw new Error('usage: bench/log-pages.ts DATABASE_FILE cancel|accept|involuntaryCancel [SECONDS] [START]');
+if (!file || !OPERATIONS[pool])
+  throw new Error('usage: bench/log-pages.ts DATABASE_FILE cancel|accept|involuntaryCancel [SECONDS] [START]');
 const bin = path.join(ROOT, 'bin', 'airorder.js');
-const env = { ...process.env, DATABASE_URL: `sqlite:${file}`, RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'warn', PORT: String(PORT), HOST: '127.0.0.1' };
-const token = execFileSync(process.execPath, [bin, 'token', 'issue', '--agency-id', BENCH_AGENCY], { env }).toString().trim();
+const env = {
+  ...process.env,
+  DATABASE_URL: `sqlite:${file}`,
+  RATE_LIMIT_PER_SECOND: '0',
+  LOG_LEVEL: 'warn',
+  PORT: String(PORT),
+  HOST: '127.0.0.1',
+};
+const token = execFileSync(process.execPath, [bin, 'token', 'issue', '--agency-id', BENCH_AGENCY], { env })
+  .toString()
+  .trim();
 const trace = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-pages-')), 'pwrite.strace');
-const traced = spawn('strace', ['-f', '-y', '-e', 'trace=pwrite64', '-o', trace, process.execPath, bin, 'serve'], { env, stdio: 'ignore' });
+const traced = spawn('strace', ['-f', '-y', '-e', 'trace=pwrite64', '-o', trace, process.execPath, bin, 'serve'], {
+  env,
+  stdio: 'ignore',
+});
 for (;;) {
   try {
     if ((await fetch(`http://127.0.0.1:${PORT}/healthz`)).ok) break;
-  } catch { /* not listening yet */ }
+  } catch {
+    /* not listening yet */
+  }
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 const [route, root] = OPERATIONS[pool];
 let next = Number(start);
 const result = await autocannon({
-  url: `http://127.0.0.1:${PORT}`, connections: 50, duration: Number(seconds),
-  requests: [{
-    method: 'POST', path: route, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    setupRequest: (request) => {
-      const index = (next++ * 7919) % ORDERS;
-      return { ...request, body: JSON.stringify({ [root]: { Query: { OrderID: orderId(index), GdsBookingReference: [reference(pool, index)] } } }) };
+  url: `http://127.0.0.1:${PORT}`,
+  connections: 50,
+  duration: Number(seconds),
+  requests: [
+    {
+      method: 'POST',
+      path: route,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      setupRequest: (request) => {
+        const index = (next++ * 7919) % ORDERS;
+        return {
+          ...request,
+          body: JSON.stringify({
+            [root]: { Query: { OrderID: orderId(index), GdsBookingReference: [reference(pool, index)] } },
+          }),
+        };
+      },
     },
-  }],
+  ],
 });
 // The service (strace's child) stops on SIGTERM as under a supervisor; strace ends with it.
-const service = execFileSync('pgrep', ['-P', String(traced.pid)]).toString().trim().split('\n')[0]!;
+const service = execFileSync('pgrep', ['-P', String(traced.pid)])
+  .toString()
+  .trim()
+  .split('\n')[0]!;
 process.kill(Number(service), 'SIGTERM');
 await new Promise((resolve) => traced.on('exit', resolve));
 const pages = { log: 0, copiedBack: 0 };
@@ -62,5 +91,12 @@ for (const line of fs.readFileSync(trace, 'utf8').split('\n')) {
   else if (write[1] === path.resolve(file)) pages.copiedBack += 1;
 }
 const requests = result['2xx'];
-console.log(JSON.stringify({ operation: pool, requests, logPagesPerRequest: Number((pages.log / requests).toFixed(2)),
-  copiedBackPerRequest: Number((pages.copiedBack / requests).toFixed(2)), next }));
+console.log(
+  JSON.stringify({
+    operation: pool,
+    requests,
+    logPagesPerRequest: Number((pages.log / requests).toFixed(2)),
+    copiedBackPerRequest: Number((pages.copiedBack / requests).toFixed(2)),
+    next,
+  }),
+);

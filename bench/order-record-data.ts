@@ -22,18 +22,45 @@ export function recordOrderId(index: number): string {
 function segments(index: number): Segment[] {
   const day = String(1 + (index % 28)).padStart(2, '0');
   return [
-    { segmentId: 'S1', carrier: 'LH', flightNumber: '400', origin: 'FRA', destination: 'JFK', departure: `2027-01-${day}T10:00:00Z`, arrival: `2027-01-${day}T18:55:00Z` },
-    { segmentId: 'S2', carrier: 'LH', flightNumber: '401', origin: 'JFK', destination: 'FRA', departure: `2027-02-${day}T20:00:00Z`, arrival: `2027-02-${day}T23:55:00Z` },
+    {
+      segmentId: 'S1',
+      carrier: 'LH',
+      flightNumber: '400',
+      origin: 'FRA',
+      destination: 'JFK',
+      departure: `2027-01-${day}T10:00:00Z`,
+      arrival: `2027-01-${day}T18:55:00Z`,
+    },
+    {
+      segmentId: 'S2',
+      carrier: 'LH',
+      flightNumber: '401',
+      origin: 'JFK',
+      destination: 'FRA',
+      departure: `2027-02-${day}T20:00:00Z`,
+      arrival: `2027-02-${day}T23:55:00Z`,
+    },
   ];
 }
 
 function passengers(index: number, slot: number): Passenger[] {
-  const names = [['P1', 'ADT', 'ADA', 'LOVELACE', 45_000], ['P2', 'CHD', 'ALAN', 'TURING', 33_750]] as const;
+  const names = [
+    ['P1', 'ADT', 'ADA', 'LOVELACE', 45_000],
+    ['P2', 'CHD', 'ALAN', 'TURING', 33_750],
+  ] as const;
   return names.map(([passengerId, type, givenName, surname, baseFare], number) => ({
-    passengerId, type, givenName, surname,
+    passengerId,
+    type,
+    givenName,
+    surname,
     ticket: {
-      ticketNumber: `2${slot}${String(index * 2 + number).padStart(11, '0')}`, baseFare, taxes: 12_051,
-      coupons: [{ segmentId: 'S1', status: 'OPEN', value: Math.round(baseFare / 2) }, { segmentId: 'S2', status: 'OPEN', value: baseFare - Math.round(baseFare / 2) }],
+      ticketNumber: `2${slot}${String(index * 2 + number).padStart(11, '0')}`,
+      baseFare,
+      taxes: 12_051,
+      coupons: [
+        { segmentId: 'S1', status: 'OPEN', value: Math.round(baseFare / 2) },
+        { segmentId: 'S2', status: 'OPEN', value: baseFare - Math.round(baseFare / 2) },
+      ],
     },
   }));
 }
@@ -41,16 +68,39 @@ function passengers(index: number, slot: number): Passenger[] {
 function change(index: number, slot: number, kind: AirlineChange['kind']): AirlineChange {
   const day = String(1 + (index % 28)).padStart(2, '0');
   return {
-    changeId: `BC-${index}-${slot}`, kind, detectedAt: '2026-11-20T08:00:00Z', removedSegments: ['S1'],
-    addedSegments: kind === 'FLIGHT_CANCELLATION' ? [] : [{ segmentId: 'S1B', carrier: 'LH', flightNumber: '402', origin: 'FRA', destination: 'JFK', departure: `2027-01-${day}T14:00:00Z`, arrival: `2027-01-${day}T22:55:00Z` }],
-    status: 'PENDING', actionDeadline: '2026-11-27T08:00:00Z', consequenceOfInaction: 'ACCEPT',
+    changeId: `BC-${index}-${slot}`,
+    kind,
+    detectedAt: '2026-11-20T08:00:00Z',
+    removedSegments: ['S1'],
+    addedSegments:
+      kind === 'FLIGHT_CANCELLATION'
+        ? []
+        : [
+            {
+              segmentId: 'S1B',
+              carrier: 'LH',
+              flightNumber: '402',
+              origin: 'FRA',
+              destination: 'JFK',
+              departure: `2027-01-${day}T14:00:00Z`,
+              arrival: `2027-01-${day}T22:55:00Z`,
+            },
+          ],
+    status: 'PENDING',
+    actionDeadline: '2026-11-27T08:00:00Z',
+    consequenceOfInaction: 'ACCEPT',
   };
 }
 
 function booking(index: number, slot: number, kind: AirlineChange['kind']): Booking {
   return {
-    reference: `R${slot}${index.toString(36).toUpperCase().padStart(5, '0')}`, status: 'CONFIRMED', cancellation: null,
-    segments: segments(index), passengers: passengers(index, slot), changes: [change(index, slot, kind)], refunds: [],
+    reference: `R${slot}${index.toString(36).toUpperCase().padStart(5, '0')}`,
+    status: 'CONFIRMED',
+    cancellation: null,
+    segments: segments(index),
+    passengers: passengers(index, slot),
+    changes: [change(index, slot, kind)],
+    refunds: [],
   };
 }
 
@@ -61,24 +111,42 @@ function booking(index: number, slot: number, kind: AirlineChange['kind']): Book
  */
 export function storedRecord(index: number): OrderRecord {
   const record: OrderRecord = {
-    orderId: recordOrderId(index), agencyId: RECORD_AGENCY, currency: 'EUR',
-    createdAt: '2026-11-01T09:00:00Z', updatedAt: '2026-11-20T08:00:00Z',
-    bookings: [booking(index, 0, 'SCHEDULE_CHANGE'), booking(index, 1, 'SCHEDULE_CHANGE'), booking(index, 2, 'FLIGHT_CANCELLATION')],
+    orderId: recordOrderId(index),
+    agencyId: RECORD_AGENCY,
+    currency: 'EUR',
+    createdAt: '2026-11-01T09:00:00Z',
+    updatedAt: '2026-11-20T08:00:00Z',
+    bookings: [
+      booking(index, 0, 'SCHEDULE_CHANGE'),
+      booking(index, 1, 'SCHEDULE_CHANGE'),
+      booking(index, 2, 'FLIGHT_CANCELLATION'),
+    ],
   };
   cancelBooking(record, 2, 'INVOLUNTARY', '2026-11-20T09:00:00Z');
   return record;
 }
 
 /** What a cancel decides: the booking and its tickets' coupons cancelled, its pending change closed, a refund per ticket. */
-export function cancelBooking(record: OrderRecord, slot: number, cancellation: 'VOLUNTARY' | 'INVOLUNTARY', now: string): void {
+export function cancelBooking(
+  record: OrderRecord,
+  slot: number,
+  cancellation: 'VOLUNTARY' | 'INVOLUNTARY',
+  now: string,
+): void {
   const target = record.bookings[slot]!;
   target.status = 'CANCELED';
   target.cancellation = cancellation;
-  for (const pending of target.changes) if (pending.status === 'PENDING') pending.status = cancellation === 'INVOLUNTARY' ? 'CANCELED' : 'CLOSED';
+  for (const pending of target.changes)
+    if (pending.status === 'PENDING') pending.status = cancellation === 'INVOLUNTARY' ? 'CANCELED' : 'CLOSED';
   for (const passenger of target.passengers) {
     if (!passenger.ticket) continue;
     for (const coupon of passenger.ticket.coupons) coupon.status = 'REFUNDED';
-    target.refunds.push({ ticketNumber: passenger.ticket.ticketNumber, amount: passenger.ticket.baseFare + passenger.ticket.taxes, quoteType: 'FULL', createdAt: now });
+    target.refunds.push({
+      ticketNumber: passenger.ticket.ticketNumber,
+      amount: passenger.ticket.baseFare + passenger.ticket.taxes,
+      quoteType: 'FULL',
+      createdAt: now,
+    });
   }
   record.updatedAt = now;
 }
@@ -86,15 +154,48 @@ export function cancelBooking(record: OrderRecord, slot: number, cancellation: '
 /** What a cancel appends: two events (the agency's feed) and two audit rows, as today's cancel does. */
 export function cancelLogs(record: OrderRecord, requestId: string, now: string) {
   const target = record.bookings[0]!;
-  const refunds = target.refunds.map((refund) => ({ TicketNumber: refund.ticketNumber, Amount: refund.amount, QuoteType: refund.quoteType }));
+  const refunds = target.refunds.map((refund) => ({
+    TicketNumber: refund.ticketNumber,
+    Amount: refund.amount,
+    QuoteType: refund.quoteType,
+  }));
   return {
     events: [
-      { type: 'booking.cancelled', data: JSON.stringify({ OrderID: record.orderId, GdsBookingReference: target.reference, Status: 'CANCELED', Cancellation: 'VOLUNTARY', OccurredAt: now }) },
-      { type: 'refund.quoted', data: JSON.stringify({ OrderID: record.orderId, GdsBookingReference: target.reference, Currency: record.currency, Refunds: refunds }) },
+      {
+        type: 'booking.cancelled',
+        data: JSON.stringify({
+          OrderID: record.orderId,
+          GdsBookingReference: target.reference,
+          Status: 'CANCELED',
+          Cancellation: 'VOLUNTARY',
+          OccurredAt: now,
+        }),
+      },
+      {
+        type: 'refund.quoted',
+        data: JSON.stringify({
+          OrderID: record.orderId,
+          GdsBookingReference: target.reference,
+          Currency: record.currency,
+          Refunds: refunds,
+        }),
+      },
     ],
     audit: [
-      { event: 'booking.cancelled', detail: JSON.stringify({ reference: target.reference, from: 'CONFIRMED', to: 'CANCELED' }), requestId },
-      { event: 'refunds.created', detail: JSON.stringify({ reference: target.reference, refunds: refunds.length, amount: refunds.reduce((sum, refund) => sum + refund.Amount, 0) }), requestId },
+      {
+        event: 'booking.cancelled',
+        detail: JSON.stringify({ reference: target.reference, from: 'CONFIRMED', to: 'CANCELED' }),
+        requestId,
+      },
+      {
+        event: 'refunds.created',
+        detail: JSON.stringify({
+          reference: target.reference,
+          refunds: refunds.length,
+          amount: refunds.reduce((sum, refund) => sum + refund.Amount, 0),
+        }),
+        requestId,
+      },
     ],
   };
 }
@@ -112,7 +213,9 @@ export interface Encoding {
 }
 
 const json: Encoding = {
-  name: 'json', sqlIn: '?', sqlOut: 'record',
+  name: 'json',
+  sqlIn: '?',
+  sqlOut: 'record',
   encode: (record) => JSON.stringify(record),
   decode: (stored) => JSON.parse(stored as string) as OrderRecord,
 };
@@ -123,13 +226,17 @@ export const ENCODINGS: Record<string, Encoding> = {
   jsonb: { ...json, name: 'jsonb', sqlIn: 'jsonb(?)', sqlOut: 'json(record) as record' },
   /** V8's structured clone format, as node:v8 writes it. */
   v8: {
-    name: 'v8', sqlIn: '?', sqlOut: 'record',
+    name: 'v8',
+    sqlIn: '?',
+    sqlOut: 'record',
     encode: (record) => v8.serialize(record),
     decode: (stored) => v8.deserialize(stored as Buffer) as OrderRecord,
   },
   /** JSON text compressed with raw deflate (level 1): half the bytes, for CPU. */
   deflate: {
-    name: 'deflate', sqlIn: '?', sqlOut: 'record',
+    name: 'deflate',
+    sqlIn: '?',
+    sqlOut: 'record',
     encode: (record) => zlib.deflateRawSync(JSON.stringify(record), { level: 1 }),
     decode: (stored) => JSON.parse(zlib.inflateRawSync(stored as Buffer).toString()) as OrderRecord,
   },

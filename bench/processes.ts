@@ -5,7 +5,13 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname ?? '.', '..');
 const BIN = path.join(ROOT, 'bin', 'airorder.js');
 
-export interface Finished { code: number | null; stdout: string; stderr: string; seconds: number; peakRssMb: number }
+export interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  seconds: number;
+  peakRssMb: number;
+}
 
 /** Peak resident memory of a running process, from /proc (Linux). */
 function rssMb(pid: number): number {
@@ -22,7 +28,9 @@ export class RssSampler {
   peak = 0;
   private readonly timer: NodeJS.Timeout;
   constructor(pid: number, everyMs = 100) {
-    this.timer = setInterval(() => { this.peak = Math.max(this.peak, rssMb(pid)); }, everyMs);
+    this.timer = setInterval(() => {
+      this.peak = Math.max(this.peak, rssMb(pid));
+    }, everyMs);
   }
   stop(): number {
     clearInterval(this.timer);
@@ -34,12 +42,19 @@ export class RssSampler {
 export function airorder(args: string[], env: Record<string, string>): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const sampler = new RssSampler(child.pid!, 50);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -50,10 +65,19 @@ export function airorder(args: string[], env: Record<string, string>): Promise<F
   });
 }
 
-export interface Service { child: ChildProcess; url: string; stop(): Promise<void> }
+export interface Service {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
 
 /** Starts a long-running child and waits until `url` answers. */
-export async function startService(command: string[], env: Record<string, string>, url: string, logFile: string): Promise<Service> {
+export async function startService(
+  command: string[],
+  env: Record<string, string>,
+  url: string,
+  logFile: string,
+): Promise<Service> {
   const log = fs.openSync(logFile, 'a');
   const child = spawn(process.execPath, command, { env: { ...process.env, ...env }, stdio: ['ignore', log, log] });
   const deadline = Date.now() + 30_000;
@@ -64,17 +88,26 @@ export async function startService(command: string[], env: Record<string, string
       const response = await fetch(url);
       await response.text();
       break;
-    } catch { /* not yet */ }
+    } catch {
+      /* not yet */
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return {
     child,
     url,
-    stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) { resolve(); return; }
-      child.once('exit', () => { fs.closeSync(log); resolve(); });
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => {
+          fs.closeSync(log);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
   };
 }
 

@@ -14,7 +14,11 @@ interface ProfileNode {
   children?: number[];
 }
 
-interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 export interface ProfileSummary {
   totalMs: number;
@@ -56,9 +60,18 @@ export function summariseProfile(profile: CpuProfile, top = 25): ProfileSummary 
     const name = functionName || '(anonymous)';
     const part = partOf(url, name);
     total += us;
-    if (part === 'idle') { idle += us; continue; }
+    if (part === 'idle') {
+      idle += us;
+      continue;
+    }
     parts.set(part, (parts.get(part) ?? 0) + us);
-    const where = url ? `${url.replace(/^file:\/\//, '').split('/node_modules/').pop()!.replace(/^.*\/(dist|src)\//, '$1/')}:${lineNumber + 1}` : '';
+    const where = url
+      ? `${url
+          .replace(/^file:\/\//, '')
+          .split('/node_modules/')
+          .pop()!
+          .replace(/^.*\/(dist|src)\//, '$1/')}:${lineNumber + 1}`
+      : '';
     const key = `${name} ${where}`;
     const entry = functions.get(key) ?? { name, where, us: 0 };
     entry.us += us;
@@ -69,8 +82,12 @@ export function summariseProfile(profile: CpuProfile, top = 25): ProfileSummary 
   return {
     totalMs: Math.round(total / 1000),
     busyMs: Math.round(busy / 1000),
-    parts: [...parts].sort((a, b) => b[1] - a[1]).map(([part, us]) => ({ part, ms: Math.round(us / 1000), share: share(us) })),
-    functions: [...functions.values()].sort((a, b) => b.us - a.us).slice(0, top)
+    parts: [...parts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([part, us]) => ({ part, ms: Math.round(us / 1000), share: share(us) })),
+    functions: [...functions.values()]
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
       .map(({ name, where, us }) => ({ name, where, ms: Math.round(us / 1000), share: share(us) })),
   };
 }
@@ -99,5 +116,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     process.stderr.write('usage: bench/profile-summary.ts FILE.cpuprofile [--top N]\n');
     process.exit(2);
   }
-  process.stdout.write(`${formatSummary(summariseProfileFile(file, topIndex > 0 ? Number(process.argv[topIndex + 1]) : 25))}\n`);
+  process.stdout.write(
+    `${formatSummary(summariseProfileFile(file, topIndex > 0 ? Number(process.argv[topIndex + 1]) : 25))}\n`,
+  );
 }

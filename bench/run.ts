@@ -21,10 +21,19 @@ import { runOrderRecord } from './order-record.js';
 import { withClient } from './postgres-client.js';
 import { airorder, ROOT, RssSampler, startService } from './processes.js';
 
-interface Options { quick: boolean; orders: number[]; stores: string[]; connections: number; duration: number }
+interface Options {
+  quick: boolean;
+  orders: number[];
+  stores: string[];
+  connections: number;
+  duration: number;
+}
 
 function parseOptions(argv: string[]): Options {
-  const value = (name: string) => { const index = argv.indexOf(name); return index >= 0 ? argv[index + 1] : undefined; };
+  const value = (name: string) => {
+    const index = argv.indexOf(name);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
   const quick = argv.includes('--quick');
   return {
     quick,
@@ -42,29 +51,50 @@ const OPERATIONS: Record<Pool, { path: string; root: string }> = {
 };
 
 interface Row {
-  store: string; orders: number; target: string;
-  requestsPerSecond: number; p50: number; p99: number; errors: number; non2xx: number; requests: number;
-  ratio?: number; p99Ratio?: number; serviceRssMb?: number;
+  store: string;
+  orders: number;
+  target: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  requests: number;
+  ratio?: number;
+  p99Ratio?: number;
+  serviceRssMb?: number;
 }
 
-interface Measured { result: autocannon.Result; requestsPerSecond: number }
+interface Measured {
+  result: autocannon.Result;
+  requestsPerSecond: number;
+}
 
-async function cannon(url: string, connections: number, duration: number, amount: number | undefined, requestFor: (index: number) => { path: string; body: string }, headers: Record<string, string>): Promise<Measured> {
+async function cannon(
+  url: string,
+  connections: number,
+  duration: number,
+  amount: number | undefined,
+  requestFor: (index: number) => { path: string; body: string },
+  headers: Record<string, string>,
+): Promise<Measured> {
   let next = 0;
   const options: autocannon.Options = {
     url,
     connections,
     duration,
     ...(amount !== undefined ? { amount } : {}),
-    requests: [{
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      setupRequest: (request: autocannon.Request) => {
-        const { path: pathName, body } = requestFor(next);
-        next += 1;
-        return { ...request, path: pathName, body };
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        setupRequest: (request: autocannon.Request) => {
+          const { path: pathName, body } = requestFor(next);
+          next += 1;
+          return { ...request, path: pathName, body };
+        },
       },
-    }],
+    ],
   };
   // autocannon averages whole-second samples, and a run that uses up its pool ends on the next
   // second's tick: the rate is taken from the responses themselves, first to last.
@@ -102,7 +132,12 @@ async function databaseFor(store: string, dir: string, cluster: PostgresCluster 
   return cluster!.socketUrl.replace('/postgres?', `/${name}?`);
 }
 
-async function benchOne(store: string, count: number, options: Options, cluster: PostgresCluster | null): Promise<{ rows: Row[]; import: Record<string, number> }> {
+async function benchOne(
+  store: string,
+  count: number,
+  options: Options,
+  cluster: PostgresCluster | null,
+): Promise<{ rows: Row[]; import: Record<string, number> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-bench-'));
   try {
     const env: Record<string, string> = {
@@ -128,30 +163,81 @@ async function benchOne(store: string, count: number, options: Options, cluster:
     };
 
     const port = await freePort();
-    const service = await startService([path.join(ROOT, 'bin', 'airorder.js'), 'serve'], { ...env, PORT: String(port), HOST: '127.0.0.1' },
-      `http://127.0.0.1:${port}/healthz`, path.join(dir, 'service.log'));
+    const service = await startService(
+      [path.join(ROOT, 'bin', 'airorder.js'), 'serve'],
+      { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      `http://127.0.0.1:${port}/healthz`,
+      path.join(dir, 'service.log'),
+    );
     const barePort = await freePort();
-    const bare = await startService([path.join(ROOT, 'bench', 'bare-server.mjs'), String(barePort)], {}, `http://127.0.0.1:${barePort}/`, path.join(dir, 'bare.log'));
+    const bare = await startService(
+      [path.join(ROOT, 'bench', 'bare-server.mjs'), String(barePort)],
+      {},
+      `http://127.0.0.1:${barePort}/`,
+      path.join(dir, 'bare.log'),
+    );
     const rows: Row[] = [];
     try {
-      const sampleBody = JSON.stringify({ OrderCancelRQ: { Query: { OrderID: orderId(0), GdsBookingReference: [reference('cancel', 0)] } } });
-      const bareResult = summarise(await cannon(`http://127.0.0.1:${barePort}`, options.connections, options.duration, undefined,
-        () => ({ path: '/bare', body: sampleBody }), {}));
+      const sampleBody = JSON.stringify({
+        OrderCancelRQ: { Query: { OrderID: orderId(0), GdsBookingReference: [reference('cancel', 0)] } },
+      });
+      const bareResult = summarise(
+        await cannon(
+          `http://127.0.0.1:${barePort}`,
+          options.connections,
+          options.duration,
+          undefined,
+          () => ({ path: '/bare', body: sampleBody }),
+          {},
+        ),
+      );
       rows.push({ store, orders: count, target: 'bare route', ...bareResult });
       const sampler = new RssSampler(service.child.pid!);
       for (const pool of POOLS) {
         const operation = OPERATIONS[pool];
         // Warm-up on the pool's last bookings, then the measured run from the first.
-        await cannon(service.url.replace('/healthz', ''), options.connections, 1, Math.min(500, Math.floor(count / 10)),
-          (index) => ({ path: operation.path, body: JSON.stringify({ [operation.root]: { Query: { OrderID: orderId(count - 1 - index), GdsBookingReference: [reference(pool, count - 1 - index)] } } }) }),
-          { authorization: `Bearer ${token}` });
+        await cannon(
+          service.url.replace('/healthz', ''),
+          options.connections,
+          1,
+          Math.min(500, Math.floor(count / 10)),
+          (index) => ({
+            path: operation.path,
+            body: JSON.stringify({
+              [operation.root]: {
+                Query: {
+                  OrderID: orderId(count - 1 - index),
+                  GdsBookingReference: [reference(pool, count - 1 - index)],
+                },
+              },
+            }),
+          }),
+          { authorization: `Bearer ${token}` },
+        );
         // Each request needs a booking of its own: the run ends when the pool (or 30,000) is used up.
-        const result = summarise(await cannon(service.url.replace('/healthz', ''), options.connections, options.duration, Math.min(30_000, count - Math.min(500, Math.floor(count / 10))),
-          (index) => ({ path: operation.path, body: JSON.stringify({ [operation.root]: { Query: { OrderID: orderId(index), GdsBookingReference: [reference(pool, index)] } } }) }),
-          { authorization: `Bearer ${token}` }));
-        rows.push({ store, orders: count, target: pool, ...result,
+        const result = summarise(
+          await cannon(
+            service.url.replace('/healthz', ''),
+            options.connections,
+            options.duration,
+            Math.min(30_000, count - Math.min(500, Math.floor(count / 10))),
+            (index) => ({
+              path: operation.path,
+              body: JSON.stringify({
+                [operation.root]: { Query: { OrderID: orderId(index), GdsBookingReference: [reference(pool, index)] } },
+              }),
+            }),
+            { authorization: `Bearer ${token}` },
+          ),
+        );
+        rows.push({
+          store,
+          orders: count,
+          target: pool,
+          ...result,
           ratio: Number((result.requestsPerSecond / bareResult.requestsPerSecond).toFixed(2)),
-          p99Ratio: Number((result.p99 / Math.max(1, bareResult.p99)).toFixed(2)) });
+          p99Ratio: Number((result.p99 / Math.max(1, bareResult.p99)).toFixed(2)),
+        });
       }
       const peak = sampler.stop();
       for (const row of rows) if (row.target !== 'bare route') row.serviceRssMb = Math.round(peak);
@@ -166,12 +252,37 @@ async function benchOne(store: string, count: number, options: Options, cluster:
 }
 
 function printTable(rows: Row[]): void {
-  const header = ['store', 'orders', 'target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', '× bare', 'p99 × bare', 'RSS MB'];
-  const lines = rows.map((row) => [row.store, String(row.orders), row.target, String(row.requestsPerSecond), String(row.p50), String(row.p99),
-    String(row.errors), String(row.non2xx), row.ratio?.toFixed(2) ?? '1.00', row.p99Ratio?.toFixed(2) ?? '1.00', row.serviceRssMb ? String(row.serviceRssMb) : '']);
+  const header = [
+    'store',
+    'orders',
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'non-2xx',
+    '× bare',
+    'p99 × bare',
+    'RSS MB',
+  ];
+  const lines = rows.map((row) => [
+    row.store,
+    String(row.orders),
+    row.target,
+    String(row.requestsPerSecond),
+    String(row.p50),
+    String(row.p99),
+    String(row.errors),
+    String(row.non2xx),
+    row.ratio?.toFixed(2) ?? '1.00',
+    row.p99Ratio?.toFixed(2) ?? '1.00',
+    row.serviceRssMb ? String(row.serviceRssMb) : '',
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
   const format = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
-  process.stdout.write(`${format(header)}\n|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|\n${lines.map(format).join('\n')}\n`);
+  process.stdout.write(
+    `${format(header)}\n|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|\n${lines.map(format).join('\n')}\n`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -189,12 +300,17 @@ async function main(): Promise<void> {
   } finally {
     await cluster?.stop();
   }
-  process.stdout.write(`\nairorder benchmark — ${options.connections} connections, ${options.duration} s per run, ${os.cpus().length} cores, node ${process.version}\n\n`);
+  process.stdout.write(
+    `\nairorder benchmark — ${options.connections} connections, ${options.duration} s per run, ${os.cpus().length} cores, node ${process.version}\n\n`,
+  );
   printTable(results.rows);
   process.stdout.write('\nimport\n');
   for (const figures of results.imports) process.stdout.write(`${JSON.stringify(figures)}\n`);
   fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'latest.json'), `${JSON.stringify({ options, ...results }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(ROOT, 'bench', 'results', 'latest.json'),
+    `${JSON.stringify({ options, ...results }, null, 2)}\n`,
+  );
 }
 
 const argv = process.argv.slice(2);

@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { initCluster, postgresInstallation, startServerProcess, stopServerProcess, type ShutdownMode } from './postgres-process.js';
+import {
+  initCluster,
+  postgresInstallation,
+  startServerProcess,
+  stopServerProcess,
+  type ShutdownMode,
+} from './postgres-process.js';
 
 export interface PostgresCluster {
   /** postgres://… of the cluster's default database, for creating throwaway databases. */
@@ -59,7 +65,10 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
   const port = await freePort();
   let server: ChildProcess | null = null;
   const start = async () => {
-    server = await startServerProcess(installation, dataDir, port, [...settings, `unix_socket_directories=${socketDir}`]);
+    server = await startServerProcess(installation, dataDir, port, [
+      ...settings,
+      `unix_socket_directories=${socketDir}`,
+    ]);
   };
   try {
     initCluster(installation, dataDir, 'airorder');

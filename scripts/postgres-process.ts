@@ -13,7 +13,10 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-export interface RunAs { uid?: number; gid?: number }
+export interface RunAs {
+  uid?: number;
+  gid?: number;
+}
 
 /** The package's folder: its entry point (dist/index.js) sits one level below. */
 function platformPackageDir(): string {
@@ -40,7 +43,8 @@ function runAs(): RunAs {
 function binariesDir(user: RunAs): string {
   const source = path.join(platformPackageDir(), 'native');
   if (user.uid === undefined) return source;
-  const version = JSON.parse(fs.readFileSync(path.join(platformPackageDir(), 'package.json'), 'utf8')).version as string;
+  const version = JSON.parse(fs.readFileSync(path.join(platformPackageDir(), 'package.json'), 'utf8'))
+    .version as string;
   const target = path.join(os.tmpdir(), `airorder-postgres-${version}`);
   if (!fs.existsSync(path.join(target, '.complete'))) {
     const staging = `${target}.${process.pid}`;
@@ -72,18 +76,39 @@ export function postgresInstallation(): PostgresInstallation {
 export function initCluster(installation: PostgresInstallation, dataDir: string, superuser: string): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   if (installation.user.uid !== undefined) fs.chownSync(dataDir, installation.user.uid, installation.user.gid!);
-  execFileSync(installation.bin('initdb'), ['--pgdata', dataDir, '--auth=trust', '--username', superuser, '--encoding=UTF8', '--locale=C'], {
-    ...installation.user, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  execFileSync(
+    installation.bin('initdb'),
+    ['--pgdata', dataDir, '--auth=trust', '--username', superuser, '--encoding=UTF8', '--locale=C'],
+    {
+      ...installation.user,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
 }
 
 /** Starts the server on loopback and resolves once it accepts connections. */
-export function startServerProcess(installation: PostgresInstallation, dataDir: string, port: number, settings: string[]): Promise<ChildProcess> {
+export function startServerProcess(
+  installation: PostgresInstallation,
+  dataDir: string,
+  port: number,
+  settings: string[],
+): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(installation.bin('postgres'), [
-      '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
-      ...settings.flatMap((setting) => ['-c', setting]),
-    ], { ...installation.user, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      installation.bin('postgres'),
+      [
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        ...settings.flatMap((setting) => ['-c', setting]),
+      ],
+      { ...installation.user, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString('utf8');

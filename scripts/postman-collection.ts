@@ -12,7 +12,10 @@ import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import { DEMO_VARIABLES } from '../src/cli/postman-variables.js';
 
-interface Example { summary?: string; value: unknown }
+interface Example {
+  summary?: string;
+  value: unknown;
+}
 interface Schema {
   $ref?: string;
   type?: string;
@@ -21,8 +24,13 @@ interface Schema {
   items?: Schema;
   enum?: unknown[];
 }
-interface Media { schema?: Schema; examples?: Record<string, Example> }
-interface Header { description?: string }
+interface Media {
+  schema?: Schema;
+  examples?: Record<string, Example>;
+}
+interface Header {
+  description?: string;
+}
 interface Operation {
   operationId?: string;
   summary?: string;
@@ -30,7 +38,10 @@ interface Operation {
   tags?: string[];
   parameters?: { in: string; name: string; description?: string }[];
   requestBody?: { content?: Record<string, Media> };
-  responses?: Record<string, { description?: string; headers?: Record<string, Header>; content?: Record<string, Media> }>;
+  responses?: Record<
+    string,
+    { description?: string; headers?: Record<string, Header>; content?: Record<string, Media> }
+  >;
 }
 export interface OpenApiDocument {
   info: { title: string; version: string; description?: string };
@@ -57,7 +68,9 @@ function stableId(name: string): string {
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 /** Every variable of the environment besides baseUrl and token, in a stable order. */
-export const DEMO_VARIABLE_NAMES = [...new Set(Object.values(DEMO_VARIABLES).flatMap((names) => [names.orderId, names.reference]))];
+export const DEMO_VARIABLE_NAMES = [
+  ...new Set(Object.values(DEMO_VARIABLES).flatMap((names) => [names.orderId, names.reference])),
+];
 
 /** The first request example with the demo booking's variables in place of the sample order. */
 function requestBody(operation: Operation, example: unknown): unknown {
@@ -66,7 +79,17 @@ function requestBody(operation: Operation, example: unknown): unknown {
   const [root, content] = Object.entries(example as Record<string, { Query?: object }>)[0]!;
   // AirOrderRefund confirms the quote the AirOrderRefundQuote request before it kept in {{quoteId}}.
   const quote = operation.operationId === 'AirOrderRefund' ? { QuoteID: '{{quoteId}}' } : {};
-  return { [root]: { ...content, Query: { ...content.Query, OrderID: `{{${names.orderId}}}`, GdsBookingReference: [`{{${names.reference}}}`], ...quote } } };
+  return {
+    [root]: {
+      ...content,
+      Query: {
+        ...content.Query,
+        OrderID: `{{${names.orderId}}}`,
+        GdsBookingReference: [`{{${names.reference}}}`],
+        ...quote,
+      },
+    },
+  };
 }
 
 function resolveSchema(document: OpenApiDocument, schema: Schema | undefined): Schema {
@@ -86,7 +109,8 @@ function testScript(document: OpenApiDocument, operation: Operation): string[] {
   const envelope = resolveSchema(document, envelopeRef);
   const required = envelope.required ?? [];
   const resultKey = required.find((field) => envelope.properties?.[field]?.type === 'array');
-  if (!resultKey) throw new Error(`${String(operation.operationId)}: no result array among the envelope's required fields`);
+  if (!resultKey)
+    throw new Error(`${String(operation.operationId)}: no result array among the envelope's required fields`);
   const item = resolveSchema(document, envelope.properties?.[resultKey]?.items);
   const names = DEMO_VARIABLES[String(operation.operationId)];
   const lines = [
@@ -137,7 +161,9 @@ function testScript(document: OpenApiDocument, operation: Operation): string[] {
     );
   }
   if (operation.operationId === 'AirOrderCancel') {
-    lines.push("pm.test('the booking is CANCELED', () => { for (const item of items) pm.expect(item.BookingStatus).to.equal('CANCELED'); });");
+    lines.push(
+      "pm.test('the booking is CANCELED', () => { for (const item of items) pm.expect(item.BookingStatus).to.equal('CANCELED'); });",
+    );
   }
   if (operation.operationId === 'AirOrderInvoluntaryCancel') {
     lines.push(
@@ -161,7 +187,7 @@ function testScript(document: OpenApiDocument, operation: Operation): string[] {
       '      total += fare.Amount;',
       '    }',
       '    pm.expect(Math.abs(total - item.RefundAmount)).to.be.below(1e-6);',
-      "    pm.expect(item.QuoteID).to.match(/^rfq_/);",
+      '    pm.expect(item.QuoteID).to.match(/^rfq_/);',
       '  }',
       '});',
     );
@@ -170,7 +196,9 @@ function testScript(document: OpenApiDocument, operation: Operation): string[] {
     lines.push("if (items[0] && items[0].QuoteID) pm.collectionVariables.set('quoteId', items[0].QuoteID);");
   }
   if (operation.operationId === 'AirOrderRefund') {
-    lines.push("pm.test('the refund confirms the quote just made', () => { for (const item of items) pm.expect(item.QuoteID).to.equal(pm.variables.get('quoteId')); });");
+    lines.push(
+      "pm.test('the refund confirms the quote just made', () => { for (const item of items) pm.expect(item.QuoteID).to.equal(pm.variables.get('quoteId')); });",
+    );
   }
   if (operation.operationId === 'AirOrderRetrieve') {
     lines.push(
@@ -183,9 +211,13 @@ function testScript(document: OpenApiDocument, operation: Operation): string[] {
     );
   }
   if (operation.operationId === 'AirOrderEventList') {
-    lines.push("pm.test('NextAfter is the last event id', () => { pm.expect(envelope.NextAfter).to.equal(items[items.length - 1].EventID); });");
+    lines.push(
+      "pm.test('NextAfter is the last event id', () => { pm.expect(envelope.NextAfter).to.equal(items[items.length - 1].EventID); });",
+    );
   }
-  lines.push("pm.test('X-Request-Id equals ShoppingResponseId', () => { pm.expect(pm.response.headers.get('X-Request-Id')).to.equal(envelope.ShoppingResponseId); });");
+  lines.push(
+    "pm.test('X-Request-Id equals ShoppingResponseId', () => { pm.expect(pm.response.headers.get('X-Request-Id')).to.equal(envelope.ShoppingResponseId); });",
+  );
   return lines;
 }
 
@@ -222,7 +254,8 @@ function itemOf(document: OpenApiDocument, path: string, method: string, operati
       _postman_previewlanguage: 'json',
       header: [{ key: 'Content-Type', value: 'application/json; charset=utf-8' }],
       body: json(example.value),
-    })));
+    })),
+  );
   return {
     id: stableId(`${operation.operationId} request`),
     name: operation.summary ? `${operation.operationId} — ${operation.summary}` : String(operation.operationId),
@@ -245,10 +278,11 @@ export function postmanCollection(document: OpenApiDocument) {
     info: {
       _postman_id: stableId(`${document.info.title} collection`),
       name: document.info.title,
-      description: `${document.info.description ?? ''}\n\nGenerated from the service's OpenAPI document (GET /openapi.json, version ${document.info.version}) by \`npm run postman\`. `
-        + 'Select the environment and set `token` to an access token (`airorder token issue`), and the order ids and '
-        + 'references to bookings of that agency: `serve --demo` prints a `newman run` line with all of them. Every request '
-        + 'has tests; `newman run` reports each.',
+      description:
+        `${document.info.description ?? ''}\n\nGenerated from the service's OpenAPI document (GET /openapi.json, version ${document.info.version}) by \`npm run postman\`. ` +
+        'Select the environment and set `token` to an access token (`airorder token issue`), and the order ids and ' +
+        'references to bookings of that agency: `serve --demo` prints a `newman run` line with all of them. Every request ' +
+        'has tests; `newman run` reports each.',
       schema: COLLECTION_SCHEMA,
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] },

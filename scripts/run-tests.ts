@@ -17,7 +17,11 @@ type StoreKind = (typeof STORES)[number];
 function testFiles(folder: string, root = 'test'): string[] {
   const dir = path.join(root, folder);
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((name) => name.endsWith('.test.ts')).sort().map((name) => path.join(dir, name));
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort()
+    .map((name) => path.join(dir, name));
 }
 
 async function runGroup(name: string, files: string[], env: Record<string, string>, timeoutMs: number): Promise<Tally> {
@@ -26,7 +30,10 @@ async function runGroup(name: string, files: string[], env: Record<string, strin
 }
 
 async function main(): Promise<number> {
-  const requested = (process.env.TEST_STORES ?? STORES.join(',')).split(',').map((store) => store.trim()).filter(Boolean);
+  const requested = (process.env.TEST_STORES ?? STORES.join(','))
+    .split(',')
+    .map((store) => store.trim())
+    .filter(Boolean);
   const unknown = requested.filter((store) => !(STORES as readonly string[]).includes(store));
   if (unknown.length > 0) {
     process.stderr.write(`TEST_STORES may list ${STORES.join(', ')}; got ${unknown.join(', ')}\n`);
@@ -44,7 +51,14 @@ async function main(): Promise<number> {
   tallies.push(await runGroup('unit', testFiles('unit'), {}, timeoutMs));
   tallies.push(await runGroup('cli', testFiles('cli'), {}, timeoutMs));
   // The client package's tests start the real service themselves, on SQLite.
-  tallies.push(await runGroup('client (packages/client) on sqlite', testFiles('test', 'packages/client'), { TEST_STORE: 'sqlite' }, timeoutMs));
+  tallies.push(
+    await runGroup(
+      'client (packages/client) on sqlite',
+      testFiles('test', 'packages/client'),
+      { TEST_STORE: 'sqlite' },
+      timeoutMs,
+    ),
+  );
   tallies.push(await runGroup('e2e', testFiles('e2e'), {}, timeoutMs));
 
   let cluster: PostgresCluster | null = null;
@@ -65,7 +79,9 @@ async function main(): Promise<number> {
   }
 
   const total = tallies.reduce((sum, tally) => ({
-    pass: sum.pass + tally.pass, fail: sum.fail + tally.fail, skipped: sum.skipped + tally.skipped,
+    pass: sum.pass + tally.pass,
+    fail: sum.fail + tally.fail,
+    skipped: sum.skipped + tally.skipped,
     exitCode: sum.exitCode || tally.exitCode,
   }));
   process.stdout.write(`\nall: ${total.pass} passed, ${total.fail} failed, ${total.skipped} skipped\n`);

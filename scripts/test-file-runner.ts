@@ -13,11 +13,17 @@ export const DEFAULT_FILE_TIMEOUT_MS = 10 * 60_000;
 export function fileTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
   const text = env.TEST_FILE_TIMEOUT_MS;
   if (text === undefined || text === '') return DEFAULT_FILE_TIMEOUT_MS;
-  if (!/^[1-9][0-9]{0,8}$/.test(text)) throw new Error(`TEST_FILE_TIMEOUT_MS must be a number of milliseconds, got ${JSON.stringify(text)}`);
+  if (!/^[1-9][0-9]{0,8}$/.test(text))
+    throw new Error(`TEST_FILE_TIMEOUT_MS must be a number of milliseconds, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
-export interface Tally { pass: number; fail: number; skipped: number; exitCode: number }
+export interface Tally {
+  pass: number;
+  fail: number;
+  skipped: number;
+  exitCode: number;
+}
 
 export interface FileResult extends Tally {
   file: string;
@@ -61,8 +67,16 @@ function stopGroupsOnInterrupt(): void {
 /** Runs one test file to its end or its time limit; its output is written whole when it ends. */
 export function runTestFile(file: string, options: RunOptions = {}): Promise<FileResult> {
   const timeoutMs = options.timeoutMs ?? fileTimeoutMs();
-  const out = options.out ?? ((text: string) => { process.stdout.write(text); });
-  const err = options.err ?? ((text: string) => { process.stderr.write(text); });
+  const out =
+    options.out ??
+    ((text: string) => {
+      process.stdout.write(text);
+    });
+  const err =
+    options.err ??
+    ((text: string) => {
+      process.stderr.write(text);
+    });
   stopGroupsOnInterrupt();
   const started = performance.now();
   return new Promise((resolve) => {
@@ -79,8 +93,12 @@ export function runTestFile(file: string, options: RunOptions = {}): Promise<Fil
     if (child.pid !== undefined) running.add(child.pid);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -109,7 +127,10 @@ export function runTestFile(file: string, options: RunOptions = {}): Promise<Fil
       if (stderr) err(stderr);
       resolve({ ...tally, file, timedOut, ms });
     };
-    child.on('error', (error) => { stderr += `${error.message}\n`; finish(1); });
+    child.on('error', (error) => {
+      stderr += `${error.message}\n`;
+      finish(1);
+    });
     child.on('close', (code) => finish(code));
   });
 }
@@ -127,7 +148,13 @@ export async function runFiles(files: string[], options: RunOptions = {}): Promi
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 2, files.length) }, worker));
   const timedOut = results.filter((result) => result.timedOut).map((result) => result.file);
-  if (timedOut.length > 0) (options.err ?? ((text: string) => { process.stderr.write(text); }))(`did not end in time, stopped: ${timedOut.join(', ')}\n`);
+  if (timedOut.length > 0)
+    (
+      options.err ??
+      ((text: string) => {
+        process.stderr.write(text);
+      })
+    )(`did not end in time, stopped: ${timedOut.join(', ')}\n`);
   return {
     pass: results.reduce((sum, result) => sum + result.pass, 0),
     fail: results.reduce((sum, result) => sum + result.fail, 0),

@@ -85,7 +85,9 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   app.decorate('serviceMetrics', metrics);
   app.addHook('onClose', async () => metrics.stop());
   metricsRoute(app, config, metrics);
-  const tokenUses = new TokenUses(store, (error) => app.log.warn({ err: error }, 'last use of tokens not written; noted again at their next use'));
+  const tokenUses = new TokenUses(store, (error) =>
+    app.log.warn({ err: error }, 'last use of tokens not written; noted again at their next use'),
+  );
   // Before the store closes (server.ts closes it after the app): the uses noted last are written.
   app.addHook('onClose', async () => tokenUses.close());
   const operationDeps = {
@@ -95,7 +97,10 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     clock,
     serviceName: config.serviceName,
     // docs/contract.md §9: 0 turns the limit off, for either setting (a burst of nothing would refuse everything).
-    rateLimiter: config.rateLimitPerSecond > 0 && config.rateLimitBurst > 0 ? new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst) : null,
+    rateLimiter:
+      config.rateLimitPerSecond > 0 && config.rateLimitBurst > 0
+        ? new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst)
+        : null,
     requestTimeoutMs: config.requestTimeoutMs,
     refundSettings: { voidWindowMs: config.voidWindowMs, quoteTtlMs: config.refundQuoteTtlMs },
   };

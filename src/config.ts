@@ -6,7 +6,7 @@ export type Durability = 'process' | 'power';
 
 /** pino's levels, as README lists them: checked at start, so a typo stops every command at once rather than `serve` inside the logger. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = typeof LOG_LEVELS[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
   readonly databaseUrl: string;
@@ -106,7 +106,8 @@ function integer(name: string, value: string, min: number, max: number): number 
 
 function duration(name: string, value: string): number {
   const ms = parseDuration(value);
-  if (ms === null) throw new ConfigError(`${name} must be a number and a unit, such as 30s, 15m, 12h or 90d, got "${value}".`);
+  if (ms === null)
+    throw new ConfigError(`${name} must be a number and a unit, such as 30s, 15m, 12h or 90d, got "${value}".`);
   return ms;
 }
 
@@ -115,7 +116,8 @@ function durations(name: string, value: string): number[] {
   if (parts.length > 30) throw new ConfigError(`${name} may list at most 30 delays, got ${parts.length}.`);
   return parts.map((part) => {
     const ms = parseDuration(part);
-    if (ms === null) throw new ConfigError(`${name} must be delays separated by commas, such as 5s,1m,5m, got "${value}".`);
+    if (ms === null)
+      throw new ConfigError(`${name} must be delays separated by commas, such as 5s,1m,5m, got "${value}".`);
     return ms;
   });
 }
@@ -127,30 +129,41 @@ function flag(name: string, value: string): boolean {
 
 function addressRanges(name: string, value: string): readonly AddressRange[] {
   if (value.trim() === '') return Object.freeze([]);
-  return Object.freeze(value.split(',').map((entry) => {
-    const range = parseAddressRange(entry.trim());
-    if (range === null) {
-      throw new ConfigError(`${name} must list addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,fd00::/8; "${entry.trim()}" is neither.`);
-    }
-    return Object.freeze(range);
-  }));
+  return Object.freeze(
+    value.split(',').map((entry) => {
+      const range = parseAddressRange(entry.trim());
+      if (range === null) {
+        throw new ConfigError(
+          `${name} must list addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,fd00::/8; "${entry.trim()}" is neither.`,
+        );
+      }
+      return Object.freeze(range);
+    }),
+  );
 }
 
 /** Never echoed: a message about it says what is wrong, not what was given. */
 function secretToken(name: string, value: string): string | null {
   if (value === '') return null;
   if (value.length < 16 || value.length > 256 || !/^[\x21-\x7e]+$/.test(value)) {
-    throw new ConfigError(`${name} must be 16 to 256 printable characters without spaces (e.g. openssl rand -hex 32); the value given is not.`);
+    throw new ConfigError(
+      `${name} must be 16 to 256 printable characters without spaces (e.g. openssl rand -hex 32); the value given is not.`,
+    );
   }
   return value;
 }
 
 /** Reads the environment once, checks it, and freezes the result; nothing else reads process.env. */
-export function loadConfig(env: Env = process.env, overrides: Partial<Record<keyof typeof DEFAULTS, string>> = {}): Config {
+export function loadConfig(
+  env: Env = process.env,
+  overrides: Partial<Record<keyof typeof DEFAULTS, string>> = {},
+): Config {
   const read = (name: keyof typeof DEFAULTS): string => overrides[name] ?? env[name] ?? DEFAULTS[name];
   const databaseUrl = read('DATABASE_URL');
   if (!databaseUrl.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new ConfigError(`DATABASE_URL must be sqlite:PATH or postgres://user:password@host:port/database, got "${withoutPassword(databaseUrl)}".`);
+    throw new ConfigError(
+      `DATABASE_URL must be sqlite:PATH or postgres://user:password@host:port/database, got "${withoutPassword(databaseUrl)}".`,
+    );
   }
   // An empty PATH would resolve to the working directory, which no one means.
   if (databaseUrl === 'sqlite:') throw new ConfigError('DATABASE_URL must name a file after sqlite:, got "sqlite:".');
@@ -163,7 +176,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}".`);
   }
   const consoleSetting = read('CONSOLE');
-  if (consoleSetting !== 'on' && consoleSetting !== 'off') throw new ConfigError(`CONSOLE must be "on" or "off", got "${consoleSetting}".`);
+  if (consoleSetting !== 'on' && consoleSetting !== 'off')
+    throw new ConfigError(`CONSOLE must be "on" or "off", got "${consoleSetting}".`);
   return Object.freeze({
     databaseUrl,
     port: integer('PORT', read('PORT'), 0, 65535),
@@ -176,7 +190,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Record<key
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', read('SHUTDOWN_GRACE_MS'), 0, 600_000),
     databasePoolSize: integer('DATABASE_POOL_SIZE', read('DATABASE_POOL_SIZE'), 1, 1000),
     databaseConnectTimeoutMs: integer('DATABASE_CONNECT_TIMEOUT_MS', read('DATABASE_CONNECT_TIMEOUT_MS'), 100, 600_000),
-    databaseStatementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', read('DATABASE_STATEMENT_TIMEOUT_MS'), 100, 600_000),
+    databaseStatementTimeoutMs: integer(
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      read('DATABASE_STATEMENT_TIMEOUT_MS'),
+      100,
+      600_000,
+    ),
     rateLimitPerSecond: integer('RATE_LIMIT_PER_SECOND', read('RATE_LIMIT_PER_SECOND'), 0, 1_000_000),
     rateLimitBurst: integer('RATE_LIMIT_BURST', read('RATE_LIMIT_BURST'), 0, 1_000_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS'), 100, 600_000),

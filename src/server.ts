@@ -20,11 +20,19 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
   const timer = setInterval(() => {
     // In a transaction like any write: on SQLite its BEGIN waits for another process's write lock
     // without sleeping in this thread, which a plain DELETE would do, for up to 5 s.
-    store.write((tx) => tx.keptResponses.purgeExpired(new Date().toISOString()))
-      .then((count) => { if (count > 0) app.log.info({ count }, 'expired idempotency keys removed'); })
-      .catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys'));
-    store.write((tx) => tx.events.purge(new Date(Date.now() - EVENT_RETENTION_MS).toISOString()))
-      .then((count) => { if (count > 0) app.log.info({ count }, 'events older than 30 days removed'); })
+    store
+      .write((tx) => tx.keptResponses.purgeExpired(new Date().toISOString()))
+      .then((count) => {
+        if (count > 0) app.log.info({ count }, 'expired idempotency keys removed');
+      })
+      .catch((error: unknown) =>
+        app.log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys'),
+      );
+    store
+      .write((tx) => tx.events.purge(new Date(Date.now() - EVENT_RETENTION_MS).toISOString()))
+      .then((count) => {
+        if (count > 0) app.log.info({ count }, 'events older than 30 days removed');
+      })
       .catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'could not remove old events'));
   }, PURGE_EVERY_MS);
   timer.unref();
@@ -64,7 +72,10 @@ export interface RunningServer {
 }
 
 /** Opens the store, applies pending migrations (unless told not to), listens, and stops gracefully on SIGTERM/SIGINT. */
-export async function startServer(config: Config, options: { migrate: boolean } = { migrate: true }): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: { migrate: boolean } = { migrate: true },
+): Promise<RunningServer> {
   const store = openStore(config, { serving: true });
   if (options.migrate) await migrateToLatest(store);
   const log = openLogOutput();
@@ -73,11 +84,17 @@ export async function startServer(config: Config, options: { migrate: boolean } 
   // Passed deadlines are applied, and approaching ones announced, by one process at a time.
   const deadlines = new DeadlineScheduler(store, systemClock, config.deadlineWarningMs, app.log);
   // The outbox's deliveries: each attempt by one process, however many run (leases in the store).
-  const webhooks = new WebhookDispatcher(store, systemClock, {
-    retrySchedule: config.webhookRetrySchedule,
-    timeoutMs: config.webhookTimeoutMs,
-    policy: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
-  }, app.log, (outcome) => app.serviceMetrics.webhookDeliveries.inc({ outcome }));
+  const webhooks = new WebhookDispatcher(
+    store,
+    systemClock,
+    {
+      retrySchedule: config.webhookRetrySchedule,
+      timeoutMs: config.webhookTimeoutMs,
+      policy: { allowHttp: config.webhookAllowHttp, allowPrivateNetworks: config.webhookAllowPrivateNetworks },
+    },
+    app.log,
+    (outcome) => app.serviceMetrics.webhookDeliveries.inc({ outcome }),
+  );
   app.addHook('onClose', async () => {
     clearInterval(purge);
     await deadlines.stop();
@@ -117,10 +134,13 @@ export async function startServer(config: Config, options: { migrate: boolean } 
       log.exit(1, FINAL_LOG_FLUSH_MS);
     }, config.shutdownGraceMs);
     force.unref();
-    void stop().then(() => log.exit(0, FINAL_LOG_FLUSH_MS), (error: unknown) => {
-      app.log.error({ cause: (error as Error).message }, 'could not stop cleanly');
-      log.exit(1, FINAL_LOG_FLUSH_MS);
-    });
+    void stop().then(
+      () => log.exit(0, FINAL_LOG_FLUSH_MS),
+      (error: unknown) => {
+        app.log.error({ cause: (error as Error).message }, 'could not stop cleanly');
+        log.exit(1, FINAL_LOG_FLUSH_MS);
+      },
+    );
   };
   // `on`, not `once`: a second signal (a terminal's Ctrl-C reaches every process of the group, and the
   // primary of `--workers` passes SIGTERM on as well) must not kill the process in the middle of its drain.

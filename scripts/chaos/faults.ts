@@ -62,7 +62,12 @@ export class Faults {
       for (;;) {
         // A stop that would outlast the run by more than a little is left out: the run ends on time.
         if (Date.now() >= until || (kind === 'stop' && until - Date.now() < this.plan.stopMs[0] / 2)) return;
-        const injected = kind === 'kill' ? this.kill(random) : kind === 'stop' ? this.stop(random) : await this.restartPostgres(random);
+        const injected =
+          kind === 'kill'
+            ? this.kill(random)
+            : kind === 'stop'
+              ? this.stop(random)
+              : await this.restartPostgres(random);
         if (injected) break;
         await sleep(500);
       }
@@ -86,12 +91,14 @@ export class Faults {
     if (!slot) return false;
     this.note(`kill -9 slot ${slot.index} (pid ${slot.process!.child.pid})`);
     this.counts.kill += 1;
-    this.recover((async () => {
-      await this.fleet.kill(slot);
-      await sleep(this.between(random, [200, 1_500]));
-      await this.fleet.start(slot);
-      this.note(`slot ${slot.index} restarted (pid ${slot.process!.child.pid})`);
-    })());
+    this.recover(
+      (async () => {
+        await this.fleet.kill(slot);
+        await sleep(this.between(random, [200, 1_500]));
+        await this.fleet.start(slot);
+        this.note(`slot ${slot.index} restarted (pid ${slot.process!.child.pid})`);
+      })(),
+    );
     return true;
   }
 

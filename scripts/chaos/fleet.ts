@@ -25,8 +25,17 @@ export interface FleetSettings {
 export class Fleet {
   readonly slots: Slot[];
 
-  constructor(private readonly sandbox: CliSandbox, size: number, private readonly settings: FleetSettings) {
-    this.slots = Array.from({ length: size }, (_, index) => ({ index, process: null, state: 'down' as SlotState, history: [] }));
+  constructor(
+    private readonly sandbox: CliSandbox,
+    size: number,
+    private readonly settings: FleetSettings,
+  ) {
+    this.slots = Array.from({ length: size }, (_, index) => ({
+      index,
+      process: null,
+      state: 'down' as SlotState,
+      history: [],
+    }));
   }
 
   /**
@@ -37,13 +46,16 @@ export class Fleet {
     const limit = Date.now() + giveUpAfterMs;
     for (;;) {
       try {
-        const started = await this.sandbox.serve([], { env: { ...this.settings.env, SHUTDOWN_GRACE_MS: String(this.settings.shutdownGraceMs) } });
+        const started = await this.sandbox.serve([], {
+          env: { ...this.settings.env, SHUTDOWN_GRACE_MS: String(this.settings.shutdownGraceMs) },
+        });
         slot.process = started;
         slot.history.push(started);
         slot.state = 'up';
         return;
       } catch (error) {
-        if (Date.now() > limit) throw new Error(`serve in slot ${slot.index} did not start: ${(error as Error).message}`, { cause: error });
+        if (Date.now() > limit)
+          throw new Error(`serve in slot ${slot.index} did not start: ${(error as Error).message}`, { cause: error });
         await sleep(300);
       }
     }
@@ -82,26 +94,36 @@ export class Fleet {
    */
   async terminate(): Promise<string[]> {
     const problems: string[] = [];
-    await Promise.all(this.slots.map(async (slot) => {
-      const serving = slot.process;
-      if (!serving) return;
-      if (slot.state === 'stopped') this.resume(slot);
-      serving.child.kill('SIGTERM');
-      const exit = await Promise.race([serving.exited, sleep(this.settings.shutdownGraceMs + 2_000).then(() => null)]);
-      if (exit === null) {
-        problems.push(`slot ${slot.index} (pid ${serving.child.pid}) still running ${this.settings.shutdownGraceMs + 2_000} ms after SIGTERM`);
-        serving.child.kill('SIGKILL');
-        await serving.exited;
-      } else if (exit.code !== 0) {
-        problems.push(`slot ${slot.index} (pid ${serving.child.pid}) exited ${JSON.stringify(exit)} after SIGTERM: ${serving.stderr().slice(-500)}`);
-      }
-      slot.process = null;
-      slot.state = 'down';
-    }));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const serving = slot.process;
+        if (!serving) return;
+        if (slot.state === 'stopped') this.resume(slot);
+        serving.child.kill('SIGTERM');
+        const exit = await Promise.race([
+          serving.exited,
+          sleep(this.settings.shutdownGraceMs + 2_000).then(() => null),
+        ]);
+        if (exit === null) {
+          problems.push(
+            `slot ${slot.index} (pid ${serving.child.pid}) still running ${this.settings.shutdownGraceMs + 2_000} ms after SIGTERM`,
+          );
+          serving.child.kill('SIGKILL');
+          await serving.exited;
+        } else if (exit.code !== 0) {
+          problems.push(
+            `slot ${slot.index} (pid ${serving.child.pid}) exited ${JSON.stringify(exit)} after SIGTERM: ${serving.stderr().slice(-500)}`,
+          );
+        }
+        slot.process = null;
+        slot.state = 'down';
+      }),
+    );
     // Gone means gone: not even a zombie or a stray child answering to the pid.
     for (const slot of this.slots) {
       for (const ran of slot.history) {
-        if (ran.child.pid !== undefined && alive(ran.child.pid)) problems.push(`pid ${ran.child.pid} of slot ${slot.index} is still alive`);
+        if (ran.child.pid !== undefined && alive(ran.child.pid))
+          problems.push(`pid ${ran.child.pid} of slot ${slot.index} is still alive`);
       }
     }
     return problems;
@@ -109,8 +131,15 @@ export class Fleet {
 
   /** The tail of every process's output that logged at error level or worse, for a failure's report. */
   errorLines(): string[] {
-    return this.slots.flatMap((slot) => slot.history.flatMap((ran) => ran.stdout().split('\n')
-      .filter((line) => /"level":(50|60)/.test(line)).map((line) => `slot ${slot.index} pid ${ran.child.pid}: ${line.slice(0, 600)}`)));
+    return this.slots.flatMap((slot) =>
+      slot.history.flatMap((ran) =>
+        ran
+          .stdout()
+          .split('\n')
+          .filter((line) => /"level":(50|60)/.test(line))
+          .map((line) => `slot ${slot.index} pid ${ran.child.pid}: ${line.slice(0, 600)}`),
+      ),
+    );
   }
 }
 

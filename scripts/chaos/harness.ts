@@ -57,7 +57,9 @@ function serviceEnv(durationS: number): Record<string, string> {
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
     // The most retries allowed, quick ones: a delivery fails for good only if 31 attempts in a row fail.
-    WEBHOOK_RETRY_SCHEDULE: [...Array.from({ length: 20 }, () => '1s'), ...Array.from({ length: 10 }, () => '2s')].join(','),
+    WEBHOOK_RETRY_SCHEDULE: [...Array.from({ length: 20 }, () => '1s'), ...Array.from({ length: 10 }, () => '2s')].join(
+      ',',
+    ),
     // Warnings of approaching deadlines come during the run too.
     DEADLINE_WARNING: `${Math.max(5, Math.round(durationS / 4))}s`,
     REQUEST_TIMEOUT_MS: '5000',
@@ -78,7 +80,7 @@ async function createDatabase(cluster: PostgresCluster): Promise<string> {
 }
 
 async function until(what: string, limitAt: number, done: () => Promise<boolean> | boolean): Promise<void> {
-  while (!await done()) {
+  while (!(await done())) {
     if (Date.now() > limitAt) throw new Error(`the run did not drain: ${what}`);
     await sleep(250);
   }
@@ -88,9 +90,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const { seed, durationS, store } = options;
   const stream = (n: number) => seededRandom(seed * 101 + n);
   const report: ChaosReport = {
-    options: { seed, durationS, store }, startedAt: new Date().toISOString(), elapsedS: 0,
+    options: { seed, durationS, store },
+    startedAt: new Date().toISOString(),
+    elapsedS: 0,
     faults: { kill: 0, stop: 0, 'postgres-fast': 0, 'postgres-immediate': 0 },
-    requests: { attempts: 0, feedRequests: 0, connectionErrors: 0, statuses: {} }, figures: null, errorLines: [], failures: [],
+    requests: { attempts: 0, feedRequests: 0, connectionErrors: 0, statuses: {} },
+    figures: null,
+    errorLines: [],
+    failures: [],
   };
   const sandbox = new CliSandbox();
   let cluster: PostgresCluster | null = null;
@@ -106,14 +113,28 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const tokens = new Map<string, string>();
     // The plan's deadlines fall between a sixth and three quarters of the run, counted from after the set-up.
     const setUpMs = 8_000;
-    const workload = planWorkload(stream(1), Math.ceil(durationS * 4), Date.now() + setUpMs + durationS * 150, Date.now() + setUpMs + durationS * 750);
+    const workload = planWorkload(
+      stream(1),
+      Math.ceil(durationS * 4),
+      Date.now() + setUpMs + durationS * 150,
+      Date.now() + setUpMs + durationS * 750,
+    );
     // The first command migrates the new database; the agencies are then set up side by side.
-    await sandbox.ok(['agency', 'add', '--agency-id', workload.agencies[0]!, '--name', `Agency ${workload.agencies[0]}`]);
-    await Promise.all(workload.agencies.map(async (agencyId, a) => {
-      if (a > 0) await sandbox.ok(['agency', 'add', '--agency-id', agencyId, '--name', `Agency ${agencyId}`]);
-      tokens.set(agencyId, (await sandbox.ok(['token', 'issue', '--agency-id', agencyId])).stdout.trim());
-      endpoints[a] = await AgencyEndpoint.open(sandbox, agencyId, env, stream(2 + a));
-    }));
+    await sandbox.ok([
+      'agency',
+      'add',
+      '--agency-id',
+      workload.agencies[0]!,
+      '--name',
+      `Agency ${workload.agencies[0]}`,
+    ]);
+    await Promise.all(
+      workload.agencies.map(async (agencyId, a) => {
+        if (a > 0) await sandbox.ok(['agency', 'add', '--agency-id', agencyId, '--name', `Agency ${agencyId}`]);
+        tokens.set(agencyId, (await sandbox.ok(['token', 'issue', '--agency-id', agencyId])).stdout.trim());
+        endpoints[a] = await AgencyEndpoint.open(sandbox, agencyId, env, stream(2 + a));
+      }),
+    );
     await sandbox.ok(['orders', 'import', sandbox.write('orders.ndjson', asNdjson(workload.orders))]);
     await sandbox.ok(['changes', 'import', sandbox.write('changes.ndjson', asNdjson(workload.changes))]);
 
@@ -121,29 +142,54 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await Promise.all(fleet.slots.map((slot) => fleet!.start(slot)));
     const runStart = Date.now();
     const runEnd = runStart + durationS * 1000;
-    options.log(`seed ${seed}, ${store}, ${durationS} s: ${workload.bookings.length} bookings, ${[...workload.jobs.values()].reduce((n, jobs) => n + jobs.length, 0)} jobs, ${fleet.slots.length} serve processes`);
+    options.log(
+      `seed ${seed}, ${store}, ${durationS} s: ${workload.bookings.length} bookings, ${[...workload.jobs.values()].reduce((n, jobs) => n + jobs.length, 0)} jobs, ${fleet.slots.length} serve processes`,
+    );
 
     const traffic = new Traffic();
-    const readers = workload.agencies.map((agencyId, a) => new FeedReader(fleet!, traffic, stream(10 + a), tokens.get(agencyId)!, agencyId));
+    const readers = workload.agencies.map(
+      (agencyId, a) => new FeedReader(fleet!, traffic, stream(10 + a), tokens.get(agencyId)!, agencyId),
+    );
     for (const reader of readers) reader.start();
     const acknowledged: Acknowledged[] = [];
     const clients = workload.agencies.flatMap((agencyId, a) => {
       const jobs = new JobQueue(workload.jobs.get(agencyId)!, runStart, runEnd);
-      return Array.from({ length: CLIENTS_PER_AGENCY }, (_, c) => runClient({
-        fleet: fleet!, traffic, random: stream(20 + a * CLIENTS_PER_AGENCY + c), token: tokens.get(agencyId)!, jobs, keyPrefix: `s${seed}`, acknowledged,
-      }));
+      return Array.from({ length: CLIENTS_PER_AGENCY }, (_, c) =>
+        runClient({
+          fleet: fleet!,
+          traffic,
+          random: stream(20 + a * CLIENTS_PER_AGENCY + c),
+          token: tokens.get(agencyId)!,
+          jobs,
+          keyPrefix: `s${seed}`,
+          acknowledged,
+        }),
+      );
     });
     const kinds: FaultKind[] = store === 'postgres' ? ['kill', 'stop', 'postgres'] : ['kill'];
-    const faults = new Faults(fleet, cluster, { kill: stream(3), stop: stream(4), postgres: stream(5) }, {
-      kinds,
-      // About 45 kills and stops in five minutes, and as many PostgreSQL restarts of each mode
-      // (a restart is over in a second or two, and waits for the one before); a short run gets a few.
-      meanIntervalMs: { kill: Math.max(3_000, (durationS * 1000) / 45), stop: Math.max(3_000, (durationS * 1000) / 45), postgres: Math.max(2_000, (durationS * 1000) / 90) },
-      stopMs: [DELIVERY_LEASE_MS + 1_000, DELIVERY_LEASE_MS + 3_000],
-    }, options.log, () => traffic.inFlight > 0);
+    const faults = new Faults(
+      fleet,
+      cluster,
+      { kill: stream(3), stop: stream(4), postgres: stream(5) },
+      {
+        kinds,
+        // About 45 kills and stops in five minutes, and as many PostgreSQL restarts of each mode
+        // (a restart is over in a second or two, and waits for the one before); a short run gets a few.
+        meanIntervalMs: {
+          kill: Math.max(3_000, (durationS * 1000) / 45),
+          stop: Math.max(3_000, (durationS * 1000) / 45),
+          postgres: Math.max(2_000, (durationS * 1000) / 90),
+        },
+        stopMs: [DELIVERY_LEASE_MS + 1_000, DELIVERY_LEASE_MS + 3_000],
+      },
+      options.log,
+      () => traffic.inFlight > 0,
+    );
     await faults.run(runEnd);
     report.faults = faults.counts;
-    options.log(`faults over after ${((Date.now() - runStart) / 1000).toFixed(1)} s: ${JSON.stringify(faults.counts)}; finishing the requests under way`);
+    options.log(
+      `faults over after ${((Date.now() - runStart) / 1000).toFixed(1)} s: ${JSON.stringify(faults.counts)}; finishing the requests under way`,
+    );
 
     // Everything up: the clients' last requests answered, every deadline passed and applied, the outbox empty, the readers at the end.
     await Promise.all(clients);
@@ -151,17 +197,36 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     const sql = openStoreAt(sandbox.databaseUrl);
     try {
       const drainLimit = Date.now() + DRAIN_LIMIT_MS;
-      const lastDeadline = Math.max(...workload.bookings.flatMap((target) => (target.deadline ? [Date.parse(target.deadline.at)] : [0])));
-      const counted = async (text: string, parameters: unknown[]) => Number((await runSql<{ n: number | string }>(sql.db, text, parameters))[0]!.n);
+      const lastDeadline = Math.max(
+        ...workload.bookings.flatMap((target) => (target.deadline ? [Date.parse(target.deadline.at)] : [0])),
+      );
+      const counted = async (text: string, parameters: unknown[]) =>
+        Number((await runSql<{ n: number | string }>(sql.db, text, parameters))[0]!.n);
       const drainStart = Date.now();
       const since = () => `${((Date.now() - drainStart) / 1000).toFixed(1)} s`;
-      await until('deadlines', drainLimit, async () => Date.now() > lastDeadline
-        && await counted('select count(*) as n from airline_change_timers where due_at <= ?', [new Date().toISOString()]) === 0);
+      await until(
+        'deadlines',
+        drainLimit,
+        async () =>
+          Date.now() > lastDeadline &&
+          (await counted('select count(*) as n from airline_change_timers where due_at <= ?', [
+            new Date().toISOString(),
+          ])) === 0,
+      );
       options.log(`deadlines applied after ${since()}`);
-      await until('webhook deliveries', drainLimit, async () => await counted("select count(*) as n from webhook_deliveries where status = 'PENDING'", []) === 0);
+      await until(
+        'webhook deliveries',
+        drainLimit,
+        async () => (await counted("select count(*) as n from webhook_deliveries where status = 'PENDING'", [])) === 0,
+      );
       const stored = (agencyId: string) => counted('select count(*) as n from events where agency_id = ?', [agencyId]);
       options.log(`webhook deliveries drained after ${since()}`);
-      for (const reader of readers) await until(`the feed reader of ${reader.agencyId}`, drainLimit, async () => reader.caughtUp && reader.seen.length >= await stored(reader.agencyId));
+      for (const reader of readers)
+        await until(
+          `the feed reader of ${reader.agencyId}`,
+          drainLimit,
+          async () => reader.caughtUp && reader.seen.length >= (await stored(reader.agencyId)),
+        );
       options.log(`feed readers at the end after ${since()}`);
     } finally {
       await sql.close();
@@ -175,9 +240,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
 
     // The final SIGTERM: every process gone within its grace and 2 s, having exited 0.
-    report.failures.push(...await fleet.terminate());
+    report.failures.push(...(await fleet.terminate()));
     report.failures.push(...traffic.violations);
-    report.requests = { attempts: traffic.attempts, feedRequests: traffic.feedRequests, connectionErrors: traffic.connectionErrors, statuses: Object.fromEntries(traffic.statuses) };
+    report.requests = {
+      attempts: traffic.attempts,
+      feedRequests: traffic.feedRequests,
+      connectionErrors: traffic.connectionErrors,
+      statuses: Object.fromEntries(traffic.statuses),
+    };
     const checked = openStoreAt(sandbox.databaseUrl);
     try {
       report.figures = await checkRun(checked, workload, acknowledged, feeds, endpoints, report.failures);
@@ -214,7 +284,13 @@ export function summary(report: ChaosReport): string {
       `events: ${f.events}; deliveries answered 2xx: ${f.deliveries}, duplicates ${f.duplicateDeliveries} (allowed), lost ${f.lost}`,
     );
   }
-  lines.push(`lines the service logged at error level: ${report.errorLines.length}${report.errorLines.length > 0 ? `, e.g.\n  ${report.errorLines.slice(0, 3).join('\n  ')}` : ''}`);
-  lines.push(report.failures.length === 0 ? 'every check passed' : `${report.failures.length} checks failed:\n${report.failures.map((line) => `  - ${line}`).join('\n')}`);
+  lines.push(
+    `lines the service logged at error level: ${report.errorLines.length}${report.errorLines.length > 0 ? `, e.g.\n  ${report.errorLines.slice(0, 3).join('\n  ')}` : ''}`,
+  );
+  lines.push(
+    report.failures.length === 0
+      ? 'every check passed'
+      : `${report.failures.length} checks failed:\n${report.failures.map((line) => `  - ${line}`).join('\n')}`,
+  );
   return lines.join('\n');
 }

@@ -24,8 +24,13 @@ export class Traffic {
 
   note(what: string, response: Response): void {
     this.statuses.set(response.status, (this.statuses.get(response.status) ?? 0) + 1);
-    if (response.status >= 500 && !(response.status === 503 && /^[1-9][0-9]*$/.test(response.headers.get('retry-after') ?? ''))) {
-      this.violations.push(`${what}: ${response.status} with Retry-After ${JSON.stringify(response.headers.get('retry-after'))}`);
+    if (
+      response.status >= 500 &&
+      !(response.status === 503 && /^[1-9][0-9]*$/.test(response.headers.get('retry-after') ?? ''))
+    ) {
+      this.violations.push(
+        `${what}: ${response.status} with Retry-After ${JSON.stringify(response.headers.get('retry-after'))}`,
+      );
     }
   }
 }
@@ -48,10 +53,21 @@ export interface Acknowledged {
   attempts: number;
 }
 
-async function post(base: string, path: string, token: string, body: object, key: string | null): Promise<{ response: Response; text: string }> {
+async function post(
+  base: string,
+  path: string,
+  token: string,
+  body: object,
+  key: string | null,
+): Promise<{ response: Response; text: string }> {
   const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   if (key !== null) headers['idempotency-key'] = key;
-  const response = await fetch(base + path, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS) });
+  const response = await fetch(base + path, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+  });
   return { response, text: await response.text() };
 }
 
@@ -65,11 +81,26 @@ function retryDelay(response: Response | null, random: () => number): number {
  * Sends one change request until it is answered 200, with the same key on every attempt, each to a
  * process picked at random. A 4xx other than 408 and 409 is not retried: it is recorded as a fault.
  */
-export async function changeRequest(fleet: Targets, traffic: Traffic, random: () => number, token: string, job: Job, operation: Operation, key: string): Promise<Acknowledged | null> {
-  const { path, body } = { path: OPERATIONS[operation].path, body: OPERATIONS[operation].body(job.orderId, job.references) };
+export async function changeRequest(
+  fleet: Targets,
+  traffic: Traffic,
+  random: () => number,
+  token: string,
+  job: Job,
+  operation: Operation,
+  key: string,
+): Promise<Acknowledged | null> {
+  const { path, body } = {
+    path: OPERATIONS[operation].path,
+    body: OPERATIONS[operation].body(job.orderId, job.references),
+  };
   for (let attempts = 1; ; attempts += 1) {
     const targets = fleet.targets();
-    if (targets.length === 0) { await sleep(100); attempts -= 1; continue; }
+    if (targets.length === 0) {
+      await sleep(100);
+      attempts -= 1;
+      continue;
+    }
     const base = targets[Math.floor(random() * targets.length)]!;
     traffic.attempts += 1;
     let answer: { response: Response; text: string };
@@ -86,10 +117,20 @@ export async function changeRequest(fleet: Targets, traffic: Traffic, random: ()
     }
     traffic.note(`${operation} ${job.orderId} key ${key}`, answer.response);
     if (answer.response.status === 200) {
-      return { job, operation, key, text: answer.text, body: JSON.parse(answer.text), replayed: answer.response.headers.get('idempotent-replayed') === 'true', attempts };
+      return {
+        job,
+        operation,
+        key,
+        text: answer.text,
+        body: JSON.parse(answer.text),
+        replayed: answer.response.headers.get('idempotent-replayed') === 'true',
+        attempts,
+      };
     }
     if (!RETRIED.has(answer.response.status)) {
-      traffic.violations.push(`${operation} ${job.orderId} key ${key}: ${answer.response.status} ${answer.text.slice(0, 300)}`);
+      traffic.violations.push(
+        `${operation} ${job.orderId} key ${key}: ${answer.response.status} ${answer.text.slice(0, 300)}`,
+      );
       return null;
     }
     await sleep(retryDelay(answer.response, random));
@@ -103,7 +144,11 @@ export async function changeRequest(fleet: Targets, traffic: Traffic, random: ()
 export class JobQueue {
   private taken = 0;
 
-  constructor(private readonly jobs: readonly Job[], private readonly from: number, private readonly until: number) {}
+  constructor(
+    private readonly jobs: readonly Job[],
+    private readonly from: number,
+    private readonly until: number,
+  ) {}
 
   /** The next job, once its time has come; null when none is left or the run is over. */
   async take(): Promise<Job | null> {
@@ -118,13 +163,30 @@ export class JobQueue {
 
 /** A client of one agency: takes the agency's jobs in turn, sending a job's racing requests at once, each with its own key. */
 export async function runClient(options: {
-  fleet: Targets; traffic: Traffic; random: () => number; token: string; jobs: JobQueue; keyPrefix: string; acknowledged: Acknowledged[];
+  fleet: Targets;
+  traffic: Traffic;
+  random: () => number;
+  token: string;
+  jobs: JobQueue;
+  keyPrefix: string;
+  acknowledged: Acknowledged[];
 }): Promise<void> {
   const { fleet, traffic, random, token } = options;
   for (let job = await options.jobs.take(); job; job = await options.jobs.take()) {
     const current = job;
-    const answers = await Promise.all(current.racers.map((operation, racer) =>
-      changeRequest(fleet, traffic, random, token, current, operation, `${options.keyPrefix}-${current.orderId}-${current.references.join('+')}-${racer}-${operation}`)));
+    const answers = await Promise.all(
+      current.racers.map((operation, racer) =>
+        changeRequest(
+          fleet,
+          traffic,
+          random,
+          token,
+          current,
+          operation,
+          `${options.keyPrefix}-${current.orderId}-${current.references.join('+')}-${racer}-${operation}`,
+        ),
+      ),
+    );
     for (const answer of answers) if (answer) options.acknowledged.push(answer);
   }
 }
@@ -140,7 +202,13 @@ export class FeedReader {
   /** True once a page came back empty: the reader had everything listed at that moment. */
   caughtUp = false;
 
-  constructor(private readonly fleet: Targets, private readonly traffic: Traffic, private readonly random: () => number, private readonly token: string, readonly agencyId: string) {}
+  constructor(
+    private readonly fleet: Targets,
+    private readonly traffic: Traffic,
+    private readonly random: () => number,
+    private readonly token: string,
+    readonly agencyId: string,
+  ) {}
 
   start(): void {
     this.done = this.loop();
@@ -159,19 +227,29 @@ export class FeedReader {
     this.traffic.feedRequests += 1;
     let answer: { response: Response; text: string };
     try {
-      answer = await post(base, '/AirOrderEventList', this.token, { OrderEventListRQ: { Query: this.after ? { After: this.after, Limit: 200 } : { Limit: 200 } } }, null);
+      answer = await post(
+        base,
+        '/AirOrderEventList',
+        this.token,
+        { OrderEventListRQ: { Query: this.after ? { After: this.after, Limit: 200 } : { Limit: 200 } } },
+        null,
+      );
     } catch {
       this.traffic.connectionErrors += 1;
       return false;
     }
     this.traffic.note(`AirOrderEventList of ${this.agencyId}`, answer.response);
     if (answer.response.status !== 200) {
-      if (!RETRIED.has(answer.response.status)) this.violations.push(`feed of ${this.agencyId} after ${this.after}: ${answer.response.status} ${answer.text.slice(0, 300)}`);
+      if (!RETRIED.has(answer.response.status))
+        this.violations.push(
+          `feed of ${this.agencyId} after ${this.after}: ${answer.response.status} ${answer.text.slice(0, 300)}`,
+        );
       return false;
     }
     const page = JSON.parse(answer.text).OrderEventListRS;
     for (const event of page.Events as { EventID: string }[]) {
-      if (this.known.has(event.EventID)) this.violations.push(`feed of ${this.agencyId}: ${event.EventID} handed out twice`);
+      if (this.known.has(event.EventID))
+        this.violations.push(`feed of ${this.agencyId}: ${event.EventID} handed out twice`);
       this.known.add(event.EventID);
       this.seen.push(event.EventID);
     }
@@ -192,7 +270,7 @@ export class FeedReader {
 export async function fullFeed(fleet: Targets, traffic: Traffic, token: string, agencyId: string): Promise<FeedReader> {
   const reader = new FeedReader(fleet, traffic, () => 0, token, agencyId);
   for (let failures = 0; !reader.caughtUp;) {
-    if (!await reader.page()) {
+    if (!(await reader.page())) {
       failures += 1;
       if (failures > 50) throw new Error(`the feed of ${agencyId} could not be read to its end`);
       await sleep(200);

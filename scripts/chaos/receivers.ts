@@ -17,12 +17,23 @@ export class AgencyEndpoint {
   readonly badSignatures: string[] = [];
   attempts = 0;
 
-  private constructor(readonly agencyId: string, readonly receiver: Receiver, private readonly verifier: Webhook) {}
+  private constructor(
+    readonly agencyId: string,
+    readonly receiver: Receiver,
+    private readonly verifier: Webhook,
+  ) {}
 
   /** Registers the endpoint with the operator's CLI, as docs/webhooks.md says, and starts answering. */
-  static async open(sandbox: CliSandbox, agencyId: string, env: Record<string, string>, random: () => number): Promise<AgencyEndpoint> {
+  static async open(
+    sandbox: CliSandbox,
+    agencyId: string,
+    env: Record<string, string>,
+    random: () => number,
+  ): Promise<AgencyEndpoint> {
     const receiver = await startReceiver();
-    const added = await sandbox.ok(['--json', 'webhook', 'add', '--agency-id', agencyId, '--url', receiver.url], { env });
+    const added = await sandbox.ok(['--json', 'webhook', 'add', '--agency-id', agencyId, '--url', receiver.url], {
+      env,
+    });
     const { secret } = JSON.parse(added.stdout) as { secret: string };
     const endpoint = new AgencyEndpoint(agencyId, receiver, new Webhook(secret));
     receiver.answerBy((request) => endpoint.answer(request.headers, request.body, random()));
@@ -49,7 +60,8 @@ export class AgencyEndpoint {
   deliveredTypes(): Map<string, string> {
     const types = new Map<string, string>();
     for (const request of this.receiver.received) {
-      if (request.answer === 204) types.set(request.headers['webhook-id']!, (JSON.parse(request.body) as { type: string }).type);
+      if (request.answer === 204)
+        types.set(request.headers['webhook-id']!, (JSON.parse(request.body) as { type: string }).type);
     }
     return types;
   }

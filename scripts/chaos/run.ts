@@ -10,13 +10,19 @@ import { runChaos, summary, type ChaosStore } from './harness.js';
 
 function options(): { seed: number; durationS: number; store: ChaosStore } {
   const { values } = parseArgs({
-    options: { seed: { type: 'string' }, duration: { type: 'string', default: '300' }, store: { type: 'string', default: 'postgres' } },
+    options: {
+      seed: { type: 'string' },
+      duration: { type: 'string', default: '300' },
+      store: { type: 'string', default: 'postgres' },
+    },
   });
   const seed = values.seed === undefined ? Math.floor(Math.random() * 1_000_000) : Number(values.seed);
   const durationS = Number(values.duration);
   if (!Number.isInteger(seed) || seed < 0) throw new Error(`--seed must be a whole number, got ${values.seed}`);
-  if (!Number.isFinite(durationS) || durationS < 5) throw new Error(`--duration must be a number of seconds, 5 or more, got ${values.duration}`);
-  if (values.store !== 'postgres' && values.store !== 'sqlite') throw new Error(`--store must be postgres or sqlite, got ${values.store}`);
+  if (!Number.isFinite(durationS) || durationS < 5)
+    throw new Error(`--duration must be a number of seconds, 5 or more, got ${values.duration}`);
+  if (values.store !== 'postgres' && values.store !== 'sqlite')
+    throw new Error(`--store must be postgres or sqlite, got ${values.store}`);
   return { seed, durationS, store: values.store };
 }
 

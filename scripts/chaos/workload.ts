@@ -3,14 +3,44 @@
  * the plan of change requests the agencies' clients send. Everything comes from the seed, so that a
  * run replays; only the deadlines are placed on the clock of the run.
  */
-import { acceptRQ, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from '../../test/helpers/documents.js';
+import {
+  acceptRQ,
+  booking,
+  cancelRQ,
+  change,
+  involuntaryCancelRQ,
+  order,
+  passenger,
+  segment,
+} from '../../test/helpers/documents.js';
 
 export type Operation = 'cancel' | 'accept' | 'involuntaryCancel';
 
-export const OPERATIONS: Record<Operation, { path: string; root: string; items: string; message: string; body: (orderId: string, references: string[]) => object }> = {
+export const OPERATIONS: Record<
+  Operation,
+  {
+    path: string;
+    root: string;
+    items: string;
+    message: string;
+    body: (orderId: string, references: string[]) => object;
+  }
+> = {
   cancel: { path: '/AirOrderCancel', root: 'OrderViewRS', items: 'Response', message: 'Msg', body: cancelRQ },
-  accept: { path: '/AirOrderInvoluntaryAccept', root: 'OrderInvoluntaryAcceptRS', items: 'Result', message: 'ErrorMsg', body: acceptRQ },
-  involuntaryCancel: { path: '/AirOrderInvoluntaryCancel', root: 'OrderInvoluntaryCancelRS', items: 'Result', message: 'ErrorMsg', body: involuntaryCancelRQ },
+  accept: {
+    path: '/AirOrderInvoluntaryAccept',
+    root: 'OrderInvoluntaryAcceptRS',
+    items: 'Result',
+    message: 'ErrorMsg',
+    body: acceptRQ,
+  },
+  involuntaryCancel: {
+    path: '/AirOrderInvoluntaryCancel',
+    root: 'OrderInvoluntaryCancelRS',
+    items: 'Result',
+    message: 'ErrorMsg',
+    body: involuntaryCancelRQ,
+  },
 };
 
 /** `client`: requests act on it; `deadline`: its change's deadline falls during the run, left to the scheduler; `untouched`: nothing may happen to it. */
@@ -54,7 +84,12 @@ const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor
  * mostly one request at a time, a fifth of the time by two or three racing requests, some naming
  * both bookings of their order.
  */
-export function planWorkload(random: () => number, ordersPerAgency: number, deadlinesFrom: number, deadlinesUntil: number): Workload {
+export function planWorkload(
+  random: () => number,
+  ordersPerAgency: number,
+  deadlinesFrom: number,
+  deadlinesUntil: number,
+): Workload {
   const workload: Workload = { agencies: AGENCIES, orders: [], changes: [], bookings: [], jobs: new Map() };
   AGENCIES.forEach((agencyId, a) => {
     const jobs: Job[] = [];
@@ -64,12 +99,19 @@ export function planWorkload(random: () => number, ordersPerAgency: number, dead
       const documents = [0, 1].map((b) => {
         const n = o * 2 + b;
         const reference = `${'AB'[a]}K${String(n).padStart(5, '0')}`;
-        const tickets: [string, string] = [`22${a + 5}${String(n * 2).padStart(10, '0')}`, `22${a + 5}${String(n * 2 + 1).padStart(10, '0')}`];
+        const tickets: [string, string] = [
+          `22${a + 5}${String(n * 2).padStart(10, '0')}`,
+          `22${a + 5}${String(n * 2 + 1).padStart(10, '0')}`,
+        ];
         const draw = random();
         const role: Role = draw < 0.1 ? 'deadline' : draw < 0.15 ? 'untouched' : 'client';
-        const deadline = role === 'deadline'
-          ? { at: new Date(deadlinesFrom + random() * (deadlinesUntil - deadlinesFrom)).toISOString(), consequence: random() < 0.5 ? 'ACCEPT' as const : 'CANCEL' as const }
-          : null;
+        const deadline =
+          role === 'deadline'
+            ? {
+                at: new Date(deadlinesFrom + random() * (deadlinesUntil - deadlinesFrom)).toISOString(),
+                consequence: random() < 0.5 ? ('ACCEPT' as const) : ('CANCEL' as const),
+              }
+            : null;
         const changeId = `AIC-${reference}`;
         workload.changes.push({
           ...change(changeId, orderId, reference, ['S2'], [segment('S2B', 8, 14)]),
@@ -78,11 +120,35 @@ export function planWorkload(random: () => number, ordersPerAgency: number, dead
         const stored: ChaosBooking = { agencyId, orderId, reference, changeId, tickets, role, deadline };
         mine.push(stored);
         workload.bookings.push(stored);
-        return booking(reference, [segment('S1', 1), segment('S2', 8)], [
-          passenger('P1', { ticketNumber: tickets[0], baseFare: '120.10', taxes: '30.00', coupons: [{ segmentId: 'S1', status: 'USED', value: '75.05' }, { segmentId: 'S2', value: '75.05' }] }),
-          passenger('P2', { ticketNumber: tickets[1], baseFare: '120.10', taxes: '30.00', coupons: [{ segmentId: 'S1', value: '75.05' }, { segmentId: 'S2', value: '75.05' }] }, 'CHD'),
-          passenger('P3', null, 'INF'),
-        ]);
+        return booking(
+          reference,
+          [segment('S1', 1), segment('S2', 8)],
+          [
+            passenger('P1', {
+              ticketNumber: tickets[0],
+              baseFare: '120.10',
+              taxes: '30.00',
+              coupons: [
+                { segmentId: 'S1', status: 'USED', value: '75.05' },
+                { segmentId: 'S2', value: '75.05' },
+              ],
+            }),
+            passenger(
+              'P2',
+              {
+                ticketNumber: tickets[1],
+                baseFare: '120.10',
+                taxes: '30.00',
+                coupons: [
+                  { segmentId: 'S1', value: '75.05' },
+                  { segmentId: 'S2', value: '75.05' },
+                ],
+              },
+              'CHD',
+            ),
+            passenger('P3', null, 'INF'),
+          ],
+        );
       });
       workload.orders.push(order(orderId, agencyId, 'EUR', documents));
       const acted = mine.filter((target) => target.role === 'client');
@@ -90,8 +156,12 @@ export function planWorkload(random: () => number, ordersPerAgency: number, dead
       for (const group of together ? [acted] : acted.map((target) => [target])) {
         const racers = random() < 0.2 ? 2 + Math.floor(random() * 2) : 1;
         jobs.push({
-          agencyId, orderId, references: group.map((target) => target.reference),
-          racers: Array.from({ length: racers }, () => pick(random, ['cancel', 'accept', 'involuntaryCancel'] as const)),
+          agencyId,
+          orderId,
+          references: group.map((target) => target.reference),
+          racers: Array.from({ length: racers }, () =>
+            pick(random, ['cancel', 'accept', 'involuntaryCancel'] as const),
+          ),
         });
       }
     }
@@ -102,5 +172,8 @@ export function planWorkload(random: () => number, ordersPerAgency: number, dead
 
 /** The refund an involuntary cancel makes of a booking of this workload, as the wire says it. */
 export function expectedRefund(target: ChaosBooking): { TicketNumber: string; Amount: number }[] {
-  return [{ TicketNumber: target.tickets[0], Amount: 75.05 }, { TicketNumber: target.tickets[1], Amount: 150.1 }];
+  return [
+    { TicketNumber: target.tickets[0], Amount: 75.05 },
+    { TicketNumber: target.tickets[1], Amount: 150.1 },
+  ];
 }

@@ -50,7 +50,10 @@ function recordsHere(file: string): ImportSource<AsyncIterable<RawRecord>> {
 
 /** Streams FILE into an import, with a progress line on a terminal. */
 async function importFile<Records, T>(
-  options: GlobalOptions, file: string, what: string, open: (file: string) => ImportSource<Records>,
+  options: GlobalOptions,
+  file: string,
+  what: string,
+  open: (file: string) => ImportSource<Records>,
   run: (store: Store, records: Records, progress: (count: number) => void) => Promise<T>,
 ): Promise<T> {
   const progress = importProgress(file, what);
@@ -70,29 +73,46 @@ function printJson(value: unknown): void {
 
 export function buildCli(): Command {
   const program = new Command('airorder')
-    .description('Air order servicing: the agency API and the operator\'s tools.')
-    .addOption(new Option('--database-url <url>', 'sqlite:PATH or postgres://user:password@host:port/database').env('DATABASE_URL'))
+    .description("Air order servicing: the agency API and the operator's tools.")
+    .addOption(
+      new Option('--database-url <url>', 'sqlite:PATH or postgres://user:password@host:port/database').env(
+        'DATABASE_URL',
+      ),
+    )
     .option('--json', 'print results as JSON (commands that print JSON anyway are unchanged)')
     .option('--verbose', 'on an unexpected failure, print where it happened (the stack trace) as well')
     .showHelpAfterError('(run airorder --help for usage)');
   const global = (): GlobalOptions => program.opts<GlobalOptions>();
 
-  program.command('serve')
+  program
+    .command('serve')
     .description('run the service (applies pending migrations first)')
     .addOption(new Option('--port <port>', 'port to listen on (default 8080)').env('PORT'))
     .addOption(new Option('--host <host>', 'address to listen on (default 127.0.0.1)').env('HOST'))
-    .addOption(new Option('--workers <n>', 'processes sharing the port: a number, or auto for one per core (default 1)', ).env('WORKERS').argParser(workers))
+    .addOption(
+      new Option('--workers <n>', 'processes sharing the port: a number, or auto for one per core (default 1)')
+        .env('WORKERS')
+        .argParser(workers),
+    )
     // The count is optional: commander parses one given with the option, and leaves `true` without one.
-    .option('--demo [orders]', 'load demo data first (default 50 orders) and print a token with ready-to-paste curl calls', positiveInteger)
+    .option(
+      '--demo [orders]',
+      'load demo data first (default 50 orders) and print a token with ready-to-paste curl calls',
+      positiveInteger,
+    )
     .action(async (options: { port?: string; host?: string; workers?: number; demo?: number | true }) => {
-      const config = configFrom(global(), { ...(options.port ? { PORT: options.port } : {}), ...(options.host ? { HOST: options.host } : {}) });
+      const config = configFrom(global(), {
+        ...(options.port ? { PORT: options.port } : {}),
+        ...(options.host ? { HOST: options.host } : {}),
+      });
       const demoOrders = options.demo === undefined ? null : options.demo === true ? 50 : options.demo;
       // Once, in the process the operator started: its workers find the database there.
       if (!cluster.isWorker) await databaseReady(config);
       await serve(config, { workers: options.workers ?? 1, demoOrders });
     });
 
-  program.command('migrate')
+  program
+    .command('migrate')
     .description('apply pending migrations')
     .option('--rollback', 'roll back the most recent migration instead')
     .action(async (options: { rollback?: boolean }) => {
@@ -112,20 +132,30 @@ export function buildCli(): Command {
     });
 
   const agency = program.command('agency').description('manage agencies');
-  agency.command('add')
+  agency
+    .command('add')
     .description('register an agency')
     .requiredOption('--agency-id <id>', 'the agency identifier, 1 to 64 characters')
-    .requiredOption('--name <name>', 'the agency\'s name')
+    .requiredOption('--name <name>', "the agency's name")
     .option('--iata <number>', 'IATA number, 7 or 8 digits')
     .option('--email <address>', 'contact e-mail address')
     .action(async (options: { agencyId: string; name: string; iata?: string; email?: string }) => {
-      if (!/^[^\s](.{0,62}[^\s])?$/.test(options.agencyId)) throw new AdminError('--agency-id must be 1 to 64 characters without surrounding spaces.');
-      if (options.name.length < 1 || options.name.length > 200) throw new AdminError('--name must be 1 to 200 characters.');
-      if (options.iata !== undefined && !/^[0-9]{7,8}$/.test(options.iata)) throw new AdminError('--iata must be 7 or 8 digits.');
-      if (options.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email)) throw new AdminError('--email must be an e-mail address.');
-      await withStore(global(), (store) => addAgency(store, clock, {
-        agencyId: options.agencyId, name: options.name, iataNumber: options.iata ?? null, email: options.email ?? null,
-      }));
+      if (!/^[^\s](.{0,62}[^\s])?$/.test(options.agencyId))
+        throw new AdminError('--agency-id must be 1 to 64 characters without surrounding spaces.');
+      if (options.name.length < 1 || options.name.length > 200)
+        throw new AdminError('--name must be 1 to 200 characters.');
+      if (options.iata !== undefined && !/^[0-9]{7,8}$/.test(options.iata))
+        throw new AdminError('--iata must be 7 or 8 digits.');
+      if (options.email !== undefined && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(options.email))
+        throw new AdminError('--email must be an e-mail address.');
+      await withStore(global(), (store) =>
+        addAgency(store, clock, {
+          agencyId: options.agencyId,
+          name: options.name,
+          iataNumber: options.iata ?? null,
+          email: options.email ?? null,
+        }),
+      );
       if (global().json) printJson({ agencyId: options.agencyId, added: true });
       else process.stdout.write(`agency ${options.agencyId} added\n`);
     });
@@ -133,15 +163,20 @@ export function buildCli(): Command {
   tokenCommands(program, global, clock);
 
   const orders = program.command('orders').description('load and inspect orders');
-  orders.command('import')
+  orders
+    .command('import')
     .description('import order documents: a JSON array, one object, or NDJSON; all or nothing')
     .argument('<file>', 'a file, or - for standard input')
     .option('--upsert', 'replace orders whose orderId exists already')
     .action(async (file: string, options: { upsert?: boolean }) => {
-      printJson(await importFile(global(), file, 'orders', preparedInThread,
-        (store, batches, progress) => importOrders(store, clock, batches, options.upsert ?? false, progress)));
+      printJson(
+        await importFile(global(), file, 'orders', preparedInThread, (store, batches, progress) =>
+          importOrders(store, clock, batches, options.upsert ?? false, progress),
+        ),
+      );
     });
-  orders.command('show')
+  orders
+    .command('show')
     .description('print an order as JSON with its current statuses, airline changes and refunds')
     .argument('<orderId>', 'the order identifier')
     .action(async (orderId: string) => {
@@ -150,15 +185,22 @@ export function buildCli(): Command {
       printJson(orderView(order));
     });
 
-  program.command('changes').description('record airline-initiated changes')
+  program
+    .command('changes')
+    .description('record airline-initiated changes')
     .command('import')
     .description('import airline-change documents: a JSON array, one object, or NDJSON; all or nothing')
     .argument('<file>', 'a file, or - for standard input')
     .action(async (file: string) => {
-      printJson(await importFile(global(), file, 'changes', recordsHere, (store, records, progress) => importChanges(store, clock, records, progress)));
+      printJson(
+        await importFile(global(), file, 'changes', recordsHere, (store, records, progress) =>
+          importChanges(store, clock, records, progress),
+        ),
+      );
     });
 
-  program.command('audit')
+  program
+    .command('audit')
     .description('print the audit trail of an order: every state change, who made it, when, and what was refunded')
     .requiredOption('--order <orderId>', 'the order identifier')
     .action(async (options: { order: string }) => {
@@ -170,7 +212,8 @@ export function buildCli(): Command {
   webhookCommands(program, global);
   operatorCommands(program, global);
 
-  program.command('demo')
+  program
+    .command('demo')
     .description('create a demo agency, a token and realistic orders; prints a JSON summary with the token')
     .option('--orders <n>', 'how many orders', positiveInteger, 50)
     .action(async (options: { orders: number }) => {

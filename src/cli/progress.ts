@@ -24,7 +24,11 @@ function bar(fraction: number): string {
  * and, for a file, the ETA; drawn only while a person watches (a terminal). A missing FILE fails here,
  * before anything is opened.
  */
-export function importProgress(file: string, what: string, stderr: NodeJS.WriteStream = process.stderr): ImportProgress {
+export function importProgress(
+  file: string,
+  what: string,
+  stderr: NodeJS.WriteStream = process.stderr,
+): ImportProgress {
   const total = file === '-' ? null : fs.statSync(file).size;
   const started = Date.now();
   let drawn = false;
@@ -74,7 +78,7 @@ export function countProgress(what: string, stderr: NodeJS.WriteStream = process
       const fraction = done / total;
       const seconds = (now - started.at) / 1000;
       const fractionHere = (done - started.done) / total;
-      const eta = fractionHere > 0 ? duration(seconds / fractionHere * (1 - fraction)) : '?';
+      const eta = fractionHere > 0 ? duration((seconds / fractionHere) * (1 - fraction)) : '?';
       const count = `${done.toLocaleString('en')} of ${total.toLocaleString('en')}`;
       if (stderr.isTTY) {
         stderr.write(`\r${bar(fraction)} ${what}: ${count}, ETA ${eta}\u001b[K`);

@@ -78,7 +78,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   cluster.on('listening', () => {
     listening += 1;
     if (listening === options.workers && banner) {
-      process.stderr.write(`\nairorder is listening on http://${config.host}:${config.port} with ${options.workers} workers\n\n${banner}\n`);
+      process.stderr.write(
+        `\nairorder is listening on http://${config.host}:${config.port} with ${options.workers} workers\n\n${banner}\n`,
+      );
     }
   });
   const running = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
@@ -87,7 +89,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
       if (running().length === 0) process.exit(exitCode);
       return;
     }
-    process.stderr.write(`${JSON.stringify({ level: 50, msg: 'worker died; starting another', pid: worker.process.pid, code, signal })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ level: 50, msg: 'worker died; starting another', pid: worker.process.pid, code, signal })}\n`,
+    );
     cluster.fork();
   });
   const stop = () => {

@@ -28,12 +28,18 @@ function statusOf(token: TokenListing, now: string): string {
 /** What `token revoke` was told to revoke: an id on the command line, or a token on standard input. */
 async function tokenToRevoke(argument: string | undefined, fromStdin: boolean): Promise<TokenToRevoke> {
   if (fromStdin) {
-    if (argument !== undefined) throw new AdminError('Name the token once: a token id, or --token-stdin with the token on standard input, not both.');
+    if (argument !== undefined)
+      throw new AdminError(
+        'Name the token once: a token id, or --token-stdin with the token on standard input, not both.',
+      );
     const token = (await readStandardInput()).trim();
     if (token === '') throw new AdminError('--token-stdin: standard input holds no token.');
     return { token };
   }
-  if (argument === undefined) throw new AdminError('Name the token: airorder token revoke TOKEN_ID (tok_…, as token list prints it), or the token itself on standard input with --token-stdin.');
+  if (argument === undefined)
+    throw new AdminError(
+      'Name the token: airorder token revoke TOKEN_ID (tok_…, as token list prints it), or the token itself on standard input with --token-stdin.',
+    );
   // The token itself is still taken as an argument, as before ids were; shell history and `ps` show it, so --token-stdin is the way for secrets.
   return TOKEN_ID.test(argument) ? { tokenId: argument } : { token: argument };
 }
@@ -41,34 +47,59 @@ async function tokenToRevoke(argument: string | undefined, fromStdin: boolean): 
 /** `airorder token …`: an agency's access tokens, named by their ids; a secret is shown once, at issue. */
 export function tokenCommands(program: Command, global: () => GlobalOptions, clock: Clock): void {
   const token = program.command('token').description('manage access tokens');
-  token.command('issue')
+  token
+    .command('issue')
     .description('issue a token for an agency; prints the token alone on stdout (it is shown only once)')
     .requiredOption('--agency-id <id>', 'the agency the token acts for')
     .option('--expires-in <duration>', 'lifetime such as 30s, 15m, 12h or 90d (default: no expiry)', duration)
     .action(async (options: { agencyId: string; expiresIn?: number }) => {
-      const issued = await withStore(global(), (store) => issueToken(store, clock, options.agencyId, options.expiresIn ?? null));
+      const issued = await withStore(global(), (store) =>
+        issueToken(store, clock, options.agencyId, options.expiresIn ?? null),
+      );
       if (global().json) printJson(issued);
       else process.stdout.write(`${issued.token}\n`);
     });
-  token.command('list')
-    .description(`list an agency's tokens, oldest first: id, status, creation, expiry, last use (to within ${PRECISION_MINUTES} minutes) and revocation; never a secret`)
+  token
+    .command('list')
+    .description(
+      `list an agency's tokens, oldest first: id, status, creation, expiry, last use (to within ${PRECISION_MINUTES} minutes) and revocation; never a secret`,
+    )
     .requiredOption('--agency-id <id>', 'the agency whose tokens to list')
     .action(async (options: { agencyId: string }) => {
       const tokens = await withStore(global(), (store) => listTokens(store, options.agencyId));
       const now = clock();
       if (global().json) {
-        printJson(tokens.map((listed) => ({ tokenId: listed.tokenId, status: statusOf(listed, now), createdAt: listed.createdAt,
-          expiresAt: listed.expiresAt, lastUsedAt: listed.lastUsedAt, revokedAt: listed.revokedAt })));
+        printJson(
+          tokens.map((listed) => ({
+            tokenId: listed.tokenId,
+            status: statusOf(listed, now),
+            createdAt: listed.createdAt,
+            expiresAt: listed.expiresAt,
+            lastUsedAt: listed.lastUsedAt,
+            revokedAt: listed.revokedAt,
+          })),
+        );
         return;
       }
-      const lines = [['TOKEN ID', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
-        ...tokens.map((listed) => [listed.tokenId, statusOf(listed, now), listed.createdAt, listed.expiresAt ?? 'never',
-          listed.lastUsedAt ?? 'never', listed.revokedAt ?? '-'])];
+      const lines = [
+        ['TOKEN ID', 'STATUS', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
+        ...tokens.map((listed) => [
+          listed.tokenId,
+          statusOf(listed, now),
+          listed.createdAt,
+          listed.expiresAt ?? 'never',
+          listed.lastUsedAt ?? 'never',
+          listed.revokedAt ?? '-',
+        ]),
+      ];
       process.stdout.write(lines.map((line) => `${line.join('\t')}\n`).join(''));
     });
-  token.command('revoke')
-    .description('revoke a token at once, named by its id (tok_…), or by the token itself read from standard input with --token-stdin')
-    .argument('[tokenId]', 'the token\'s id, as token issue --json and token list print it')
+  token
+    .command('revoke')
+    .description(
+      'revoke a token at once, named by its id (tok_…), or by the token itself read from standard input with --token-stdin',
+    )
+    .argument('[tokenId]', "the token's id, as token issue --json and token list print it")
     .option('--token-stdin', 'read the token itself from standard input rather than naming its id')
     .action(async (argument: string | undefined, options: { tokenStdin?: boolean }) => {
       const which = await tokenToRevoke(argument, options.tokenStdin ?? false);

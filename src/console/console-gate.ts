@@ -42,12 +42,24 @@ export function closeIfBodyUnread(request: FastifyRequest, reply: FastifyReply):
  * The console reads no compressed body: its forms are small, its uploads are streamed to disk, and
  * inflating first would let a small request cost the service a large one (415, before reading).
  */
-export async function refuseCompressedBody(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+export async function refuseCompressedBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
   const encoding = request.headers['content-encoding'];
   if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return undefined;
   closeIfBodyUnread(request, reply);
-  return sendPage(reply, page({ title: 'Not accepted', error: 'The console does not read compressed request bodies; send the form uncompressed.' },
-    html`<p><a href="/console">Back to the overview</a></p>`), 415);
+  return sendPage(
+    reply,
+    page(
+      {
+        title: 'Not accepted',
+        error: 'The console does not read compressed request bodies; send the form uncompressed.',
+      },
+      html`<p><a href="/console">Back to the overview</a></p>`,
+    ),
+    415,
+  );
 }
 
 /**
@@ -72,7 +84,10 @@ export function requireSession(deps: ConsoleDeps) {
 }
 
 /** `onRequest` of the sign-in form: its double-submit cookie must be there before its body is read. */
-export async function requireLoginCookie(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+export async function requireLoginCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
   const expected = readCookie(request, LOGIN_COOKIE);
   if (expected && expectCsrf(request, expected) !== false) return undefined;
   closeIfBodyUnread(request, reply);

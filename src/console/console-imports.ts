@@ -93,7 +93,11 @@ class ProgressWriter {
   private lastWrite = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly deps: ConsoleDeps, private readonly importId: string, private readonly log: FastifyBaseLogger) {
+  constructor(
+    private readonly deps: ConsoleDeps,
+    private readonly importId: string,
+    private readonly log: FastifyBaseLogger,
+  ) {
     this.timer = setInterval(() => this.write(), PROGRESS_WRITE_MS);
   }
 
@@ -109,13 +113,16 @@ class ProgressWriter {
     const update = { ...this.latest };
     this.dirty = false;
     this.lastWrite = Date.now();
-    this.writing = this.deps.store.write((tx) => tx.consoleImports.update(this.importId, update, this.deps.clock()))
+    this.writing = this.deps.store
+      .write((tx) => tx.consoleImports.update(this.importId, update, this.deps.clock()))
       .catch((error: unknown) => {
         // Tried again at the next tick: the latest progress holds every count so far.
         this.dirty = true;
         this.log.warn({ err: error, importId: this.importId }, 'import progress not written');
       })
-      .finally(() => { this.writing = null; });
+      .finally(() => {
+        this.writing = null;
+      });
   }
 
   /** Writes the latest progress now (after the write under way): before a phase that may hold the store's only writer. */
@@ -143,18 +150,36 @@ class ProgressWriter {
 export class ImportRunner {
   private readonly running = new Set<Promise<void>>();
 
-  constructor(private readonly deps: ConsoleDeps, private readonly log: FastifyBaseLogger) {}
+  constructor(
+    private readonly deps: ConsoleDeps,
+    private readonly log: FastifyBaseLogger,
+  ) {}
 
   async start(upload: ImportUpload): Promise<string> {
     const importId = `imp_${Date.now().toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
     try {
-      await this.deps.store.write((tx) => tx.consoleImports.start({ importId, kind: upload.kind, fileName: upload.fileName, operatorEmail: upload.operatorEmail, runner: THIS_PROCESS }, this.deps.clock()));
+      await this.deps.store.write((tx) =>
+        tx.consoleImports.start(
+          {
+            importId,
+            kind: upload.kind,
+            fileName: upload.fileName,
+            operatorEmail: upload.operatorEmail,
+            runner: THIS_PROCESS,
+          },
+          this.deps.clock(),
+        ),
+      );
     } catch (error) {
       await upload.discard();
       throw error;
     }
     const run = runImport(this.deps, importId, upload, this.log)
-      .finally(() => upload.discard().catch((error: unknown) => this.log.warn({ err: error, importId }, 'uploaded file not removed')))
+      .finally(() =>
+        upload
+          .discard()
+          .catch((error: unknown) => this.log.warn({ err: error, importId }, 'uploaded file not removed')),
+      )
       .finally(() => this.running.delete(run));
     this.running.add(run);
     return importId;
@@ -166,7 +191,12 @@ export class ImportRunner {
   }
 }
 
-async function runImport(deps: ConsoleDeps, importId: string, upload: ImportUpload, log: FastifyBaseLogger): Promise<void> {
+async function runImport(
+  deps: ConsoleDeps,
+  importId: string,
+  upload: ImportUpload,
+  log: FastifyBaseLogger,
+): Promise<void> {
   const progress = new ProgressWriter(deps, importId, log);
   let outcome: ImportProgressUpdate;
   try {
@@ -175,9 +205,15 @@ async function runImport(deps: ConsoleDeps, importId: string, upload: ImportUplo
   } catch (error) {
     if (!(error instanceof DocumentError)) log.error({ err: error, importId }, 'console import failed');
     // Exactly the line the CLI prints for this file.
-    outcome = { status: 'failed', error: error instanceof DocumentError ? `error: ${error.message}`
-      : deps.store.isUnavailable(error) ? 'The store was not reachable; nothing was stored. Try again shortly.'
-        : `Something went wrong (import ${importId}); nothing was stored. The service log has the details.` };
+    outcome = {
+      status: 'failed',
+      error:
+        error instanceof DocumentError
+          ? `error: ${error.message}`
+          : deps.store.isUnavailable(error)
+            ? 'The store was not reachable; nothing was stored. Try again shortly.'
+            : `Something went wrong (import ${importId}); nothing was stored. The service log has the details.`,
+    };
   }
   const unwritten = await progress.stop();
   try {
@@ -192,7 +228,14 @@ async function runImport(deps: ConsoleDeps, importId: string, upload: ImportUplo
 async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: ProgressWriter): Promise<unknown> {
   // Reading: every record checked as the import will check it, so a bad one fails before anything is stored.
   let read = 0;
-  const check = upload.kind === 'orders' ? (record: RawRecord) => { prepareOrder(record); } : (record: RawRecord) => { readEach([record], readChangeDocument); };
+  const check =
+    upload.kind === 'orders'
+      ? (record: RawRecord) => {
+          prepareOrder(record);
+        }
+      : (record: RawRecord) => {
+          readEach([record], readChangeDocument);
+        };
   for await (const record of recordsOf(upload.filePath)) {
     check(record);
     progress.report({ recordsRead: ++read });
@@ -200,13 +243,33 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
   progress.report({ phase: 'storing', recordsTotal: read });
   await progress.writeNow();
 
-  const actor: Actor = { ...(upload.kind === 'orders' ? OPERATOR_IMPORT : OPERATOR_CHANGE_IMPORT), requestId: upload.requestId, operatorEmail: upload.operatorEmail };
+  const actor: Actor = {
+    ...(upload.kind === 'orders' ? OPERATOR_IMPORT : OPERATOR_CHANGE_IMPORT),
+    requestId: upload.requestId,
+    operatorEmail: upload.operatorEmail,
+  };
   const stored = (count: number) => progress.report({ recordsStored: count });
   // The console's journal row is stored with the import, in its transaction: never one without the other.
-  const record = (tx: Records, summary: object) => tx.operatorActions.record(
-    { email: upload.operatorEmail, action: `${upload.kind} import`, target: `${upload.fileName}: ${JSON.stringify(summary)}`, reason: null }, deps.clock());
+  const record = (tx: Records, summary: object) =>
+    tx.operatorActions.record(
+      {
+        email: upload.operatorEmail,
+        action: `${upload.kind} import`,
+        target: `${upload.fileName}: ${JSON.stringify(summary)}`,
+        reason: null,
+      },
+      deps.clock(),
+    );
   if (upload.kind === 'orders') {
-    const summary = await importOrders(deps.store, deps.clock, preparedHere(recordsOf(upload.filePath)), upload.upsert, stored, actor, record);
+    const summary = await importOrders(
+      deps.store,
+      deps.clock,
+      preparedHere(recordsOf(upload.filePath)),
+      upload.upsert,
+      stored,
+      actor,
+      record,
+    );
     progress.report({ recordsStored: summary.imported });
     return summary;
   }
@@ -218,8 +281,20 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
 /** The words for an import's state, the same on the page and in what its script reads. */
 export function progressWords(entry: ConsoleImport): { label: string; counts: string } {
   const what = entry.kind === 'orders' ? 'orders' : 'airline changes';
-  if (entry.status === 'done') return { label: 'Finished', counts: `${entry.recordsStored.toLocaleString('en')} of ${entry.recordsTotal?.toLocaleString('en') ?? '?'} records stored.` };
-  if (entry.status === 'failed') return { label: 'Failed: nothing was stored', counts: `${entry.recordsRead.toLocaleString('en')} records read.` };
-  if (entry.phase === 'reading') return { label: `Reading and checking the ${what}`, counts: `${entry.recordsRead.toLocaleString('en')} records read so far; the total is known once all are read.` };
-  return { label: `Storing the ${what}`, counts: `${entry.recordsStored.toLocaleString('en')} of ${(entry.recordsTotal ?? 0).toLocaleString('en')} records stored.` };
+  if (entry.status === 'done')
+    return {
+      label: 'Finished',
+      counts: `${entry.recordsStored.toLocaleString('en')} of ${entry.recordsTotal?.toLocaleString('en') ?? '?'} records stored.`,
+    };
+  if (entry.status === 'failed')
+    return { label: 'Failed: nothing was stored', counts: `${entry.recordsRead.toLocaleString('en')} records read.` };
+  if (entry.phase === 'reading')
+    return {
+      label: `Reading and checking the ${what}`,
+      counts: `${entry.recordsRead.toLocaleString('en')} records read so far; the total is known once all are read.`,
+    };
+  return {
+    label: `Storing the ${what}`,
+    counts: `${entry.recordsStored.toLocaleString('en')} of ${(entry.recordsTotal ?? 0).toLocaleString('en')} records stored.`,
+  };
 }

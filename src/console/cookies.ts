@@ -18,7 +18,19 @@ function overHttps(request: FastifyRequest): boolean {
 }
 
 /** Not readable by scripts, never sent from another site, only to the console's paths, and only over https when served over https. */
-export function cookieHeader(request: FastifyRequest, name: string, value: string, path = '/console', maxAgeSeconds?: number): string {
-  return [`${name}=${value}`, `Path=${path}`, 'HttpOnly', 'SameSite=Strict',
-    ...(maxAgeSeconds === undefined ? [] : [`Max-Age=${maxAgeSeconds}`]), ...(overHttps(request) ? ['Secure'] : [])].join('; ');
+export function cookieHeader(
+  request: FastifyRequest,
+  name: string,
+  value: string,
+  path = '/console',
+  maxAgeSeconds?: number,
+): string {
+  return [
+    `${name}=${value}`,
+    `Path=${path}`,
+    'HttpOnly',
+    'SameSite=Strict',
+    ...(maxAgeSeconds === undefined ? [] : [`Max-Age=${maxAgeSeconds}`]),
+    ...(overHttps(request) ? ['Secure'] : []),
+  ].join('; ');
 }

@@ -22,7 +22,8 @@ function firstPair(text: string, complete: boolean): [string, string] | null {
  */
 export function readUrlEncodedForm(request: FastifyRequest, payload: Readable): Promise<URLSearchParams> {
   const limit = request.routeOptions.bodyLimit ?? FORM_LIMIT_BYTES;
-  if (Number(request.headers['content-length']) > limit) return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+  if (Number(request.headers['content-length']) > limit)
+    return Promise.reject(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

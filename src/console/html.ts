@@ -1,10 +1,12 @@
 /** Markup that is already safe: only `html` makes it, so text from the store is always escaped. */
 export class Html {
   constructor(readonly text: string) {}
-  toString(): string { return this.text; }
+  toString(): string {
+    return this.text;
+  }
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ESCAPES[character]!);
@@ -20,6 +22,8 @@ function render(value: unknown): string {
 /** A template whose interpolations are escaped, unless they are `Html` themselves (or lists of it). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let text = strings[0]!;
-  values.forEach((value, index) => { text += render(value) + strings[index + 1]!; });
+  values.forEach((value, index) => {
+    text += render(value) + strings[index + 1]!;
+  });
   return new Html(text);
 }

@@ -13,14 +13,20 @@ export function normalEmail(email: string): string {
 }
 
 function checkPassword(password: string): void {
-  if ([...password].length < MIN_PASSWORD_LENGTH) throw new AdminError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if ([...password].length < MIN_PASSWORD_LENGTH)
+    throw new AdminError(`The password must be at least ${MIN_PASSWORD_LENGTH} characters.`);
   if ([...password].length > 1024) throw new AdminError('The password must be at most 1024 characters.');
 }
 
-export async function addOperator(store: Store, clock: Clock, input: { email: string; name: string; password: string }): Promise<void> {
+export async function addOperator(
+  store: Store,
+  clock: Clock,
+  input: { email: string; name: string; password: string },
+): Promise<void> {
   const email = normalEmail(input.email);
   if (!EMAIL.test(email) || email.length > 254) throw new AdminError('--email must be an e-mail address.');
-  if (input.name.trim().length < 1 || input.name.length > 200) throw new AdminError('--name must be 1 to 200 characters.');
+  if (input.name.trim().length < 1 || input.name.length > 200)
+    throw new AdminError('--name must be 1 to 200 characters.');
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   await store.write(async (tx) => {
@@ -35,7 +41,8 @@ export function operators(store: Store): Promise<Operator[]> {
 
 async function existing(store: Store, email: string): Promise<string> {
   const normal = normalEmail(email);
-  if (!await store.read.operators.find(normal)) throw new AdminError(`No operator ${normal}; see: airorder operator list`);
+  if (!(await store.read.operators.find(normal)))
+    throw new AdminError(`No operator ${normal}; see: airorder operator list`);
   return normal;
 }
 

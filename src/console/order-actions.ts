@@ -10,7 +10,10 @@ export type ConsoleAction = 'involuntaryAccept' | 'involuntaryCancel';
 export type ActionResult = { ok: true } | { ok: false; message: string };
 
 /** What the console's journal calls each act. */
-const JOURNAL_ACTION: Record<ConsoleAction, string> = { involuntaryAccept: 'change accepted', involuntaryCancel: 'cancelled with refund' };
+const JOURNAL_ACTION: Record<ConsoleAction, string> = {
+  involuntaryAccept: 'change accepted',
+  involuntaryCancel: 'cancelled with refund',
+};
 
 /**
  * Acts for the order's agency through the very code its API calls run: the same rules, writes,
@@ -19,14 +22,29 @@ const JOURNAL_ACTION: Record<ConsoleAction, string> = { involuntaryAccept: 'chan
  * order's change itself, so that nothing is stored without them, nor they without it.
  */
 export async function actForAgency(
-  store: Store, clock: Clock, metrics: ServiceMetrics,
-  input: { session: ConsoleSession; agencyId: string; orderId: string; reference: string; action: ConsoleAction; reason: string; requestId: string },
+  store: Store,
+  clock: Clock,
+  metrics: ServiceMetrics,
+  input: {
+    session: ConsoleSession;
+    agencyId: string;
+    orderId: string;
+    reference: string;
+    action: ConsoleAction;
+    reason: string;
+    requestId: string;
+  },
 ): Promise<ActionResult> {
   const outcome = await runOperation(store, clock, {
     operation: input.action,
     actor: {
-      actor: 'operator', agencyId: input.agencyId, tokenId: null, requestId: input.requestId,
-      operation: OPERATIONS[input.action].title, operatorEmail: input.session.email, reason: input.reason,
+      actor: 'operator',
+      agencyId: input.agencyId,
+      tokenId: null,
+      requestId: input.requestId,
+      operation: OPERATIONS[input.action].title,
+      operatorEmail: input.session.email,
+      reason: input.reason,
     },
     orderId: input.orderId,
     references: [input.reference],
@@ -35,7 +53,11 @@ export async function actForAgency(
   });
   if (outcome.kind !== 'processed') return { ok: false, message: `No order ${input.orderId}.` };
   const [item] = outcome.result.items;
-  if (!item?.outcome.ok) return { ok: false, message: item && !item.outcome.ok ? `${item.outcome.code}: ${item.outcome.message}` : 'Nothing was done.' };
+  if (!item?.outcome.ok)
+    return {
+      ok: false,
+      message: item && !item.outcome.ok ? `${item.outcome.code}: ${item.outcome.message}` : 'Nothing was done.',
+    };
   metrics.countRefunds(outcome.result);
   return { ok: true };
 }

@@ -18,7 +18,10 @@ export class RequestTally {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: Store, private readonly onError: (error: unknown) => void = () => {}) {}
+  constructor(
+    private readonly store: Store,
+    private readonly onError: (error: unknown) => void = () => {},
+  ) {}
 
   count(code: string, at = Date.now()): void {
     const minute = Math.floor(at / MINUTE);
@@ -74,9 +77,14 @@ export class RequestTally {
       for (const count of this.pending.values()) {
         if (count.minute >= since) totals.set(count.code, (totals.get(count.code) ?? 0) + count.requests);
       }
-      return [...totals].map(([code, count]) => ({ code, count })).sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
+      return [...totals]
+        .map(([code, count]) => ({ code, count }))
+        .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
     });
-    this.flushing = read.then(() => undefined, () => undefined);
+    this.flushing = read.then(
+      () => undefined,
+      () => undefined,
+    );
     return read;
   }
 }

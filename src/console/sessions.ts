@@ -27,7 +27,12 @@ export function sameSecret(given: string, expected: string): boolean {
 }
 
 /** A new session: its id goes to the browser, only its hash into the store; `record` is written with it. */
-export async function openSession(store: Store, clock: Clock, email: string, record?: (tx: Records) => Promise<void>): Promise<{ sessionId: string }> {
+export async function openSession(
+  store: Store,
+  clock: Clock,
+  email: string,
+  record?: (tx: Records) => Promise<void>,
+): Promise<{ sessionId: string }> {
   const sessionId = randomSecret();
   const now = clock();
   await store.write(async (tx) => {
@@ -49,11 +54,16 @@ export async function resumeSession(store: Store, clock: Clock, sessionId: strin
     return null;
   }
   // One write a minute at most: the idle time is 12 hours, a minute more or less does not matter.
-  if (Date.parse(now) - Date.parse(found.lastSeenAt) >= 60_000) await store.write((tx) => tx.sessions.touch(sessionHash, now));
+  if (Date.parse(now) - Date.parse(found.lastSeenAt) >= 60_000)
+    await store.write((tx) => tx.sessions.touch(sessionHash, now));
   return { sessionHash, email: found.email, name: found.name, csrfToken: found.csrfToken };
 }
 
-export async function closeSession(store: Store, sessionHash: string, record?: (tx: Records) => Promise<void>): Promise<void> {
+export async function closeSession(
+  store: Store,
+  sessionHash: string,
+  record?: (tx: Records) => Promise<void>,
+): Promise<void> {
   await store.write(async (tx) => {
     await tx.sessions.remove(sessionHash);
     await record?.(tx);

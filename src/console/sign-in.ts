@@ -22,7 +22,11 @@ export type SignInResult = { ok: true; email: string } | { ok: false; limited: b
  * nothing more: the failures counted before it stay counted until their window ends
  * (docs/decisions.md, "Limits on wrong passwords").
  */
-export async function signIn(store: Store, clock: Clock, input: { email: string; password: string; address: string }): Promise<SignInResult> {
+export async function signIn(
+  store: Store,
+  clock: Clock,
+  input: { email: string; password: string; address: string },
+): Promise<SignInResult> {
   const email = normalEmail(input.email);
   const emailKey = `email:${email.slice(0, LONGEST_EMAIL)}`;
   const addressKey = `address:${input.address}`;

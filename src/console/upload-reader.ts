@@ -10,7 +10,13 @@ export const UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
 
 /** What the upload form may send besides its file: a token, a kind, a checkbox, and little else. */
 export const UPLOAD_LIMITS = {
-  fieldNameSize: 100, fieldSize: 1024, fields: 8, files: 1, parts: 10, headerPairs: 20, fileSize: UPLOAD_LIMIT_BYTES,
+  fieldNameSize: 100,
+  fieldSize: 1024,
+  fields: 8,
+  files: 1,
+  parts: 10,
+  headerPairs: 20,
+  fileSize: UPLOAD_LIMIT_BYTES,
 };
 
 export interface Upload {

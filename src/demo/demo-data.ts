@@ -11,7 +11,13 @@ export const DEMO_AGENCY = {
   email: 'ops@demo-travel.example',
 } as const;
 
-interface Route { carrier: string; origin: string; destination: string; hours: number; via: string }
+interface Route {
+  carrier: string;
+  origin: string;
+  destination: string;
+  hours: number;
+  via: string;
+}
 
 const ROUTES: Route[] = [
   { carrier: 'LH', origin: 'FRA', destination: 'JFK', hours: 9, via: 'MUC' },
@@ -22,14 +28,15 @@ const ROUTES: Route[] = [
   { carrier: 'AA', origin: 'JFK', destination: 'MIA', hours: 3, via: 'CLT' },
 ];
 /** `taxCode`: the government tax of the departure country, beside the carrier's surcharge YQ. */
-const CURRENCIES: Record<string, { currency: string; fare: number; taxes: number; decimals: number; taxCode: string }> = {
-  LH: { currency: 'EUR', fare: 45_000, taxes: 12_050, decimals: 2, taxCode: 'DE' },
-  BA: { currency: 'GBP', fare: 61_000, taxes: 18_999, decimals: 2, taxCode: 'GB' },
-  NH: { currency: 'JPY', fare: 98_000, taxes: 14_300, decimals: 0, taxCode: 'SW' },
-  KU: { currency: 'KWD', fare: 145_500, taxes: 22_125, decimals: 3, taxCode: 'KW' },
-  LX: { currency: 'CHF', fare: 88_000, taxes: 9_870, decimals: 2, taxCode: 'CH' },
-  AA: { currency: 'USD', fare: 19_900, taxes: 4_567, decimals: 2, taxCode: 'US' },
-};
+const CURRENCIES: Record<string, { currency: string; fare: number; taxes: number; decimals: number; taxCode: string }> =
+  {
+    LH: { currency: 'EUR', fare: 45_000, taxes: 12_050, decimals: 2, taxCode: 'DE' },
+    BA: { currency: 'GBP', fare: 61_000, taxes: 18_999, decimals: 2, taxCode: 'GB' },
+    NH: { currency: 'JPY', fare: 98_000, taxes: 14_300, decimals: 0, taxCode: 'SW' },
+    KU: { currency: 'KWD', fare: 145_500, taxes: 22_125, decimals: 3, taxCode: 'KW' },
+    LX: { currency: 'CHF', fare: 88_000, taxes: 9_870, decimals: 2, taxCode: 'CH' },
+    AA: { currency: 'USD', fare: 19_900, taxes: 4_567, decimals: 2, taxCode: 'US' },
+  };
 
 /**
  * What a voluntary refund needs, made from the ticket's serial rather than drawn from the seeded
@@ -37,8 +44,14 @@ const CURRENCIES: Record<string, { currency: string; fare: number; taxes: number
  * (still in its void window), the taxes split into a government tax and the YQ surcharge, and fare
  * rules that vary: refundable with a percentage or a fixed penalty, non-refundable, or none.
  */
-function fareDetails(serial: number, now: number, baseFare: number, taxes: number, pricing: { decimals: number; taxCode: string }) {
-  const surcharge = Math.floor(taxes * 2 / 5);
+function fareDetails(
+  serial: number,
+  now: number,
+  baseFare: number,
+  taxes: number,
+  pricing: { decimals: number; taxCode: string },
+) {
+  const surcharge = Math.floor((taxes * 2) / 5);
   const rules = [
     { refundable: true, penaltyPercent: '10' },
     { refundable: true, penalty: decimal(Math.floor(baseFare / 4), pricing.decimals) },
@@ -56,7 +69,18 @@ function fareDetails(serial: number, now: number, baseFare: number, taxes: numbe
   };
 }
 const GIVEN = ['ADA', 'ALAN', 'GRACE', 'EDSGER', 'BARBARA', 'DONALD', 'KAREN', 'LINUS', 'MARGARET', 'TIM'];
-const SURNAMES = ['LOVELACE', 'TURING', 'HOPPER', 'DIJKSTRA', 'LISKOV', 'KNUTH', 'SPARCK', 'TORVALDS', 'HAMILTON', 'LEE'];
+const SURNAMES = [
+  'LOVELACE',
+  'TURING',
+  'HOPPER',
+  'DIJKSTRA',
+  'LISKOV',
+  'KNUTH',
+  'SPARCK',
+  'TORVALDS',
+  'HAMILTON',
+  'LEE',
+];
 const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 /** Mulberry32: small, fast and good enough for demo data. */
@@ -69,7 +93,11 @@ function seeded(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!, int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)) };
+  return {
+    next,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+  };
 }
 
 function decimal(minor: number, decimals: number): string {
@@ -120,14 +148,45 @@ export function demoData(count: number, clockNow = Date.now()): DemoData {
       const start = partlyFlown ? now - 20 * 3_600_000 : now + random.int(2, 60) * 86_400_000;
       const segments = connecting
         ? [
-          { segmentId: 'S1', carrier: route.carrier, flightNumber: String(random.int(100, 999)), origin: route.origin, destination: route.via, departure: at(start, 0), arrival: at(start, 2) },
-          { segmentId: 'S2', carrier: route.carrier, flightNumber: String(random.int(100, 999)), origin: route.via, destination: route.destination, departure: at(start, 30), arrival: at(start, 30 + route.hours) },
-        ]
-        : [{ segmentId: 'S1', carrier: route.carrier, flightNumber: String(random.int(100, 999)), origin: route.origin, destination: route.destination, departure: at(start, 0), arrival: at(start, route.hours) }];
-      const types = ['ADT', ...(random.next() < 0.4 ? ['ADT'] : []), ...(random.next() < 0.3 ? ['CHD'] : []), ...(random.next() < 0.15 ? ['INF'] : [])];
+            {
+              segmentId: 'S1',
+              carrier: route.carrier,
+              flightNumber: String(random.int(100, 999)),
+              origin: route.origin,
+              destination: route.via,
+              departure: at(start, 0),
+              arrival: at(start, 2),
+            },
+            {
+              segmentId: 'S2',
+              carrier: route.carrier,
+              flightNumber: String(random.int(100, 999)),
+              origin: route.via,
+              destination: route.destination,
+              departure: at(start, 30),
+              arrival: at(start, 30 + route.hours),
+            },
+          ]
+        : [
+            {
+              segmentId: 'S1',
+              carrier: route.carrier,
+              flightNumber: String(random.int(100, 999)),
+              origin: route.origin,
+              destination: route.destination,
+              departure: at(start, 0),
+              arrival: at(start, route.hours),
+            },
+          ];
+      const types = [
+        'ADT',
+        ...(random.next() < 0.4 ? ['ADT'] : []),
+        ...(random.next() < 0.3 ? ['CHD'] : []),
+        ...(random.next() < 0.15 ? ['INF'] : []),
+      ];
       const passengers = types.map((type, p) => {
         const share = type === 'INF' ? 10 : type === 'CHD' ? 75 : 100;
-        const baseFare = Math.floor(pricing.fare * share / 100);
+        const baseFare = Math.floor((pricing.fare * share) / 100);
         const taxes = type === 'INF' ? Math.floor(pricing.taxes / 4) : pricing.taxes;
         ticketSerial += 1;
         return {
@@ -139,7 +198,10 @@ export function demoData(count: number, clockNow = Date.now()): DemoData {
             ticketNumber: `220${String(ticketSerial).padStart(10, '0')}`,
             baseFare: decimal(baseFare, pricing.decimals),
             taxes: decimal(taxes, pricing.decimals),
-            coupons: segments.map((segment, s) => ({ segmentId: segment.segmentId, status: partlyFlown && s === 0 ? 'USED' : 'OPEN' })),
+            coupons: segments.map((segment, s) => ({
+              segmentId: segment.segmentId,
+              status: partlyFlown && s === 0 ? 'USED' : 'OPEN',
+            })),
             ...fareDetails(ticketSerial, now, baseFare, taxes, pricing),
           },
         };
@@ -151,26 +213,65 @@ export function demoData(count: number, clockNow = Date.now()): DemoData {
       const detectedAt = at(now, -random.int(1, 48));
       // The airline's time limit: from 6 hours (already "approaching") to 4 days ahead, never drawn
       // from `random`, so the demo's orders stay the same as before deadlines existed.
-      const actionDeadline = at(now, 6 + (index * 7 + b * 13) % 91);
+      const actionDeadline = at(now, 6 + ((index * 7 + b * 13) % 91));
       if (roll < 0.2) {
         changes.push({
-          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'SCHEDULE_CHANGE', detectedAt, actionDeadline,
+          changeId: `AIC-${orderId}-${b + 1}`,
+          orderId,
+          gdsBookingReference,
+          kind: 'SCHEDULE_CHANGE',
+          detectedAt,
+          actionDeadline,
           removedSegments: [last.segmentId],
-          addedSegments: [{ ...last, segmentId: `${last.segmentId}B`, departure: at(Date.parse(last.departure), 4), arrival: at(Date.parse(last.arrival), 4) }],
+          addedSegments: [
+            {
+              ...last,
+              segmentId: `${last.segmentId}B`,
+              departure: at(Date.parse(last.departure), 4),
+              arrival: at(Date.parse(last.arrival), 4),
+            },
+          ],
         });
       } else if (roll < 0.35) {
         changes.push({
-          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'FLIGHT_CANCELLATION', detectedAt, actionDeadline,
-          removedSegments: [last.segmentId], addedSegments: [],
+          changeId: `AIC-${orderId}-${b + 1}`,
+          orderId,
+          gdsBookingReference,
+          kind: 'FLIGHT_CANCELLATION',
+          detectedAt,
+          actionDeadline,
+          removedSegments: [last.segmentId],
+          addedSegments: [],
         });
       } else if (roll < 0.45) {
         const departure = Date.parse(last.departure);
         changes.push({
-          changeId: `AIC-${orderId}-${b + 1}`, orderId, gdsBookingReference, kind: 'ROUTING_CHANGE', detectedAt, actionDeadline,
+          changeId: `AIC-${orderId}-${b + 1}`,
+          orderId,
+          gdsBookingReference,
+          kind: 'ROUTING_CHANGE',
+          detectedAt,
+          actionDeadline,
           removedSegments: [last.segmentId],
           addedSegments: [
-            { segmentId: `${last.segmentId}R1`, carrier: last.carrier, flightNumber: String(random.int(100, 999)), origin: last.origin, destination: 'AMS', departure: at(departure, 1), arrival: at(departure, 3) },
-            { segmentId: `${last.segmentId}R2`, carrier: last.carrier, flightNumber: String(random.int(100, 999)), origin: 'AMS', destination: last.destination, departure: at(departure, 5), arrival: at(departure, 6 + route.hours) },
+            {
+              segmentId: `${last.segmentId}R1`,
+              carrier: last.carrier,
+              flightNumber: String(random.int(100, 999)),
+              origin: last.origin,
+              destination: 'AMS',
+              departure: at(departure, 1),
+              arrival: at(departure, 3),
+            },
+            {
+              segmentId: `${last.segmentId}R2`,
+              carrier: last.carrier,
+              flightNumber: String(random.int(100, 999)),
+              origin: 'AMS',
+              destination: last.destination,
+              departure: at(departure, 5),
+              arrival: at(departure, 6 + route.hours),
+            },
           ],
         });
       }

@@ -31,11 +31,16 @@ type BookingShape = { gdsBookingReference: string; passengers: { ticket?: Ticket
  * the previous one was used (refunds included), and touches no other agency's data.
  */
 export async function setUpDemo(store: Store, clock: Clock, count: number): Promise<DemoSummary> {
-  if (!await store.read.agencies.find(DEMO_AGENCY.agencyId)) await addAgency(store, clock, { ...DEMO_AGENCY });
+  if (!(await store.read.agencies.find(DEMO_AGENCY.agencyId))) await addAgency(store, clock, { ...DEMO_AGENCY });
   const data = demoData(count, Date.parse(clock()));
   // Not `--upsert`: that refuses orders with refunds, rightly for the operator's own orders.
   await store.write((tx) => tx.demo.removeActivity(DEMO_AGENCY.agencyId));
-  await importOrders(store, clock, preparedHere(data.orders.map((value, index) => ({ label: `demo order ${index + 1}`, value }))), false);
+  await importOrders(
+    store,
+    clock,
+    preparedHere(data.orders.map((value, index) => ({ label: `demo order ${index + 1}`, value }))),
+    false,
+  );
   await importChanges(store, clock, readRecords(JSON.stringify(data.changes)));
   const { token } = await issueToken(store, clock, DEMO_AGENCY.agencyId, null);
 
@@ -44,15 +49,22 @@ export async function setUpDemo(store: Store, clock: Clock, count: number): Prom
   const unchanged = (data.orders as { orderId: string; bookings: BookingShape[] }[])
     .flatMap((order) => order.bookings.map((booking) => ({ orderId: order.orderId, booking })))
     .filter(({ booking }) => !changed.has(booking.gdsBookingReference));
-  const example = (found: { orderId: string; booking: BookingShape } | undefined) => found ? { orderId: found.orderId, gdsBookingReference: found.booking.gdsBookingReference } : null;
+  const example = (found: { orderId: string; booking: BookingShape } | undefined) =>
+    found ? { orderId: found.orderId, gdsBookingReference: found.booking.gdsBookingReference } : null;
   const quiet = example(unchanged[0]);
   // Every ticket unflown and with fare rules, so the refund succeeds; it may be the cancel example's booking,
   // which a voluntary refund after the cancel then refunds.
-  const refundable = example(unchanged.find(({ booking }) => booking.passengers.every(({ ticket }) =>
-    ticket?.fareRules !== undefined && ticket.coupons.every((coupon) => coupon.status === 'OPEN'))));
+  const refundable = example(
+    unchanged.find(({ booking }) =>
+      booking.passengers.every(
+        ({ ticket }) => ticket?.fareRules !== undefined && ticket.coupons.every((coupon) => coupon.status === 'OPEN'),
+      ),
+    ),
+  );
   const accept = changes.find((change) => change.addedSegments.length > 0);
   const cancel = changes.find((change) => change !== accept) ?? null;
-  const pick = (change: DocumentShape | null | undefined) => change ? { orderId: change.orderId, gdsBookingReference: change.gdsBookingReference } : null;
+  const pick = (change: DocumentShape | null | undefined) =>
+    change ? { orderId: change.orderId, gdsBookingReference: change.gdsBookingReference } : null;
   return {
     agencyId: DEMO_AGENCY.agencyId,
     token,

@@ -7,7 +7,12 @@ import { pathText, type FieldPath } from './field-path.js';
  * `line 7 (order ORD-7): bookings[0].passengers[1].ticket.baseFare must be …`.
  */
 export class DocumentError extends Error {
-  constructor(readonly record: string, readonly field: string, readonly problem: string, readonly orderId: string | null = null) {
+  constructor(
+    readonly record: string,
+    readonly field: string,
+    readonly problem: string,
+    readonly orderId: string | null = null,
+  ) {
     super(`${record}${orderId === null ? '' : ` (order ${orderId})`}: ${field ? `${field} ` : ''}${problem}`);
     this.name = 'DocumentError';
   }
@@ -17,7 +22,10 @@ export class DocumentError extends Error {
 export class FieldError extends Error {
   readonly field: string;
 
-  constructor(path: FieldPath, readonly problem: string) {
+  constructor(
+    path: FieldPath,
+    readonly problem: string,
+  ) {
     const field = pathText(path);
     super(`${field} ${problem}`);
     this.field = field;

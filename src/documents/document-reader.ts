@@ -22,7 +22,12 @@ export function readRecords(content: string): RawRecord[] {
     const firstLine = content.split('\n').find((line) => line.trim() !== '') ?? '';
     if (trimmed.startsWith('[') || !parsesAlone(firstLine)) {
       const at = locateJsonSyntaxError(content);
-      if (at) throw new DocumentError(`line ${at.line}`, '', `is not valid JSON: unexpected ${at.found} at column ${at.column}`);
+      if (at)
+        throw new DocumentError(
+          `line ${at.line}`,
+          '',
+          `is not valid JSON: unexpected ${at.found} at column ${at.column}`,
+        );
       throw new DocumentError('the file', '', `is not valid JSON: ${(error as Error).message.split('\n')[0]}`);
     }
   }
@@ -53,7 +58,8 @@ export function readEach<T>(records: RawRecord[], read: (value: unknown) => T): 
     try {
       return read(value);
     } catch (error) {
-      if (error instanceof FieldError) throw new DocumentError(label, error.field, error.problem, readableOrderId(value));
+      if (error instanceof FieldError)
+        throw new DocumentError(label, error.field, error.problem, readableOrderId(value));
       throw error;
     }
   });

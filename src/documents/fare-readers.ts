@@ -22,10 +22,17 @@ export function readTaxBreakdown(value: unknown, path: FieldPath, currency: stri
     if (raw.refundable !== undefined) line.refundable = bool(raw.refundable, child(linePath, 'refundable'));
     return line;
   });
-  unique(lines.map((line) => line.code), path, 'code');
+  unique(
+    lines.map((line) => line.code),
+    path,
+    'code',
+  );
   const total = sumMinor(lines.map((line) => line.amount));
   if (total !== taxes) {
-    throw new FieldError(path, `amounts add up to ${formatAmount(total, currency)}, not to the ticket's taxes ${formatAmount(taxes, currency)}`);
+    throw new FieldError(
+      path,
+      `amounts add up to ${formatAmount(total, currency)}, not to the ticket's taxes ${formatAmount(taxes, currency)}`,
+    );
   }
   return lines;
 }
@@ -37,7 +44,10 @@ function basisPoints(value: unknown, path: FieldPath): number {
   const match = PERCENT.exec(textValue);
   const points = match ? Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0')) : NaN;
   if (!(points <= WHOLE_IN_BASIS_POINTS)) {
-    throw new FieldError(path, `must be a percentage from 0 to 100 with at most two decimals, got ${JSON.stringify(String(textValue).slice(0, 80))}`);
+    throw new FieldError(
+      path,
+      `must be a percentage from 0 to 100 with at most two decimals, got ${JSON.stringify(String(textValue).slice(0, 80))}`,
+    );
   }
   return points;
 }
@@ -47,9 +57,13 @@ export function readFareRules(value: unknown, path: FieldPath, currency: string)
   const raw = object(value, path);
   const rules: FareRules = { refundable: bool(raw.refundable, child(path, 'refundable')) };
   if (raw.penalty !== undefined && raw.penaltyPercent !== undefined) {
-    throw new FieldError(child(path, 'penaltyPercent'), 'cannot be given with penalty: the penalty is an amount or a percentage');
+    throw new FieldError(
+      child(path, 'penaltyPercent'),
+      'cannot be given with penalty: the penalty is an amount or a percentage',
+    );
   }
   if (raw.penalty !== undefined) rules.penalty = amount(raw.penalty, child(path, 'penalty'), currency);
-  if (raw.penaltyPercent !== undefined) rules.penaltyBasisPoints = basisPoints(raw.penaltyPercent, child(path, 'penaltyPercent'));
+  if (raw.penaltyPercent !== undefined)
+    rules.penaltyBasisPoints = basisPoints(raw.penaltyPercent, child(path, 'penaltyPercent'));
   return rules;
 }

@@ -5,13 +5,15 @@ import { child, type FieldPath } from './field-path.js';
 export type Json = Record<string, unknown>;
 
 export function object(value: unknown, path: FieldPath): Json {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FieldError(path || 'the record', 'must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new FieldError(path || 'the record', 'must be a JSON object');
   return value as Json;
 }
 
 export function array(value: unknown, path: FieldPath, min: number, max: number): unknown[] {
   if (!Array.isArray(value)) throw new FieldError(path, 'must be an array');
-  if (value.length < min || value.length > max) throw new FieldError(path, `must have ${min} to ${max} entries, has ${value.length}`);
+  if (value.length < min || value.length > max)
+    throw new FieldError(path, `must have ${min} to ${max} entries, has ${value.length}`);
   return value;
 }
 
@@ -26,7 +28,8 @@ export function optionalText(value: unknown, path: FieldPath, pattern: RegExp, r
 }
 
 export function bool(value: unknown, path: FieldPath): boolean {
-  if (typeof value !== 'boolean') throw new FieldError(path, value === undefined ? 'is required' : 'must be true or false');
+  if (typeof value !== 'boolean')
+    throw new FieldError(path, value === undefined ? 'is required' : 'must be true or false');
   return value;
 }
 
@@ -48,7 +51,12 @@ export function instant(value: unknown, path: FieldPath): string {
 
 /** The time of an `instant`, in milliseconds since the epoch, for callers that compare instants. */
 export function instantTime(value: unknown, path: FieldPath): number {
-  const raw = text(value, path, ISO_INSTANT, 'must be an ISO-8601 date-time with a time zone, such as 2026-12-01T10:00:00Z');
+  const raw = text(
+    value,
+    path,
+    ISO_INSTANT,
+    'must be an ISO-8601 date-time with a time zone, such as 2026-12-01T10:00:00Z',
+  );
   const time = Date.parse(raw);
   if (Number.isNaN(time)) throw new FieldError(path, `is not a real date-time, got ${JSON.stringify(raw)}`);
   return time;
@@ -60,7 +68,10 @@ export function amount(value: unknown, path: FieldPath, currency: string): Minor
   if (minor === null) {
     const got = JSON.stringify(value.slice(0, 80));
     if (isTooLargeAmount(value, currency)) {
-      throw new FieldError(path, `must be at most ${formatAmount(LARGEST_MINOR, currency)} ${currency} (${LARGEST_MINOR} minor units), got ${got}`);
+      throw new FieldError(
+        path,
+        `must be at most ${formatAmount(LARGEST_MINOR, currency)} ${currency} (${LARGEST_MINOR} minor units), got ${got}`,
+      );
     }
     throw new FieldError(path, `must be a non-negative decimal with at most the decimals of ${currency}, got ${got}`);
   }

@@ -19,14 +19,24 @@ const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
 export function locateJsonSyntaxError(text: string): JsonSyntaxError | null {
   let i = 0;
-  const fail = (): never => { throw new SyntaxPosition(i); };
-  const space = () => { while (i < text.length && ' \t\n\r'.includes(text[i]!)) i += 1; };
-  const expect = (char: string) => { if (text[i] !== char) fail(); i += 1; };
+  const fail = (): never => {
+    throw new SyntaxPosition(i);
+  };
+  const space = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i += 1;
+  };
+  const expect = (char: string) => {
+    if (text[i] !== char) fail();
+    i += 1;
+  };
   const string = () => {
     expect('"');
     for (;;) {
       if (i >= text.length || text.charCodeAt(i) < 0x20) fail();
-      if (text[i] === '"') { i += 1; return; }
+      if (text[i] === '"') {
+        i += 1;
+        return;
+      }
       if (text[i] === '\\') {
         ESCAPE.lastIndex = i;
         if (!ESCAPE.test(text)) fail();
@@ -43,12 +53,23 @@ export function locateJsonSyntaxError(text: string): JsonSyntaxError | null {
       const close = text[i] === '{' ? '}' : ']';
       i += 1;
       space();
-      if (text[i] === close) { i += 1; return; }
+      if (text[i] === close) {
+        i += 1;
+        return;
+      }
       for (;;) {
-        if (close === '}') { space(); string(); space(); expect(':'); }
+        if (close === '}') {
+          space();
+          string();
+          space();
+          expect(':');
+        }
         value();
         space();
-        if (text[i] === ',') { i += 1; continue; }
+        if (text[i] === ',') {
+          i += 1;
+          continue;
+        }
         expect(close);
         return;
       }

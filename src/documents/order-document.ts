@@ -2,8 +2,15 @@ import { isKnownCurrency } from '../domain/currencies.js';
 import { LARGEST_MINOR, splitEvenly } from '../domain/money.js';
 import { couponTotal, ticketTotal, unsafeOrderSum, unsafeSumProblem } from '../domain/order-sums.js';
 import {
-  BOOKING_STATUSES, COUPON_STATUSES, PASSENGER_TYPES,
-  type Booking, type Coupon, type Order, type Passenger, type Segment, type Ticket,
+  BOOKING_STATUSES,
+  COUPON_STATUSES,
+  PASSENGER_TYPES,
+  type Booking,
+  type Coupon,
+  type Order,
+  type Passenger,
+  type Segment,
+  type Ticket,
 } from '../domain/order.js';
 import { FieldError } from './document-error.js';
 import { child, pathOf, pathText, type FieldPath } from './field-path.js';
@@ -24,7 +31,9 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
   // total past the bound gives wrong shares or a wrong comparison, never an exception, and the order is refused.
   const total = ticketTotal(baseFare, taxes);
   const segmentIds = new Set(segments.map((segment) => segment.segmentId));
-  const rawCoupons = array(raw.coupons, child(path, 'coupons'), 1, 16).map((coupon, index) => object(coupon, child(child(path, 'coupons'), index)));
+  const rawCoupons = array(raw.coupons, child(path, 'coupons'), 1, 16).map((coupon, index) =>
+    object(coupon, child(child(path, 'coupons'), index)),
+  );
 
   const withValue = rawCoupons.filter((coupon) => coupon.value !== undefined).length;
   if (withValue !== 0 && withValue !== rawCoupons.length) {
@@ -34,17 +43,26 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
   const coupons: Coupon[] = rawCoupons.map((coupon, index) => {
     const couponPath = child(child(path, 'coupons'), index);
     const segmentId = text(coupon.segmentId, child(couponPath, 'segmentId'), /^.+$/, 'must name a segment');
-    if (!segmentIds.has(segmentId)) throw new FieldError(child(couponPath, 'segmentId'), `names no segment of this booking: ${segmentId}`);
+    if (!segmentIds.has(segmentId))
+      throw new FieldError(child(couponPath, 'segmentId'), `names no segment of this booking: ${segmentId}`);
     return {
       segmentId,
       status: oneOf(coupon.status, child(couponPath, 'status'), COUPON_STATUSES, 'OPEN'),
       value: withValue ? amount(coupon.value, child(couponPath, 'value'), currency) : evenShares[index]!,
     };
   });
-  unique(coupons.map((coupon) => coupon.segmentId), child(path, 'coupons'), 'segment');
+  unique(
+    coupons.map((coupon) => coupon.segmentId),
+    child(path, 'coupons'),
+    'segment',
+  );
   // docs/contract.md §6: one coupon per segment. A changed flight moves its coupon, so every flight needs one.
   const uncovered = segments.find((segment) => !coupons.some((coupon) => coupon.segmentId === segment.segmentId));
-  if (uncovered) throw new FieldError(child(path, 'coupons'), `has no coupon for segment ${uncovered.segmentId}: a ticket has one coupon per segment of its booking`);
+  if (uncovered)
+    throw new FieldError(
+      child(path, 'coupons'),
+      `has no coupon for segment ${uncovered.segmentId}: a ticket has one coupon per segment of its booking`,
+    );
   if (withValue && total <= LARGEST_MINOR && couponTotal(coupons) !== total) {
     throw new FieldError(child(path, 'coupons'), 'values must sum to baseFare + taxes');
   }
@@ -55,33 +73,60 @@ function readTicket(value: unknown, path: FieldPath, currency: string, segments:
     taxes,
     coupons,
     ...(raw.issuedAt === undefined ? {} : { issuedAt: instant(raw.issuedAt, child(path, 'issuedAt')) }),
-    ...(raw.taxBreakdown === undefined ? {} : { taxBreakdown: readTaxBreakdown(raw.taxBreakdown, child(path, 'taxBreakdown'), currency, taxes) }),
-    ...(raw.fareRules === undefined ? {} : { fareRules: readFareRules(raw.fareRules, child(path, 'fareRules'), currency) }),
+    ...(raw.taxBreakdown === undefined
+      ? {}
+      : { taxBreakdown: readTaxBreakdown(raw.taxBreakdown, child(path, 'taxBreakdown'), currency, taxes) }),
+    ...(raw.fareRules === undefined
+      ? {}
+      : { fareRules: readFareRules(raw.fareRules, child(path, 'fareRules'), currency) }),
   };
 }
 
 function readPassenger(value: unknown, path: FieldPath, currency: string, segments: readonly Segment[]): Passenger {
   const raw = object(value, path);
   return {
-    passengerId: text(raw.passengerId, child(path, 'passengerId'), /^[A-Za-z0-9_-]{1,32}$/, 'must be 1 to 32 letters, digits, - or _'),
+    passengerId: text(
+      raw.passengerId,
+      child(path, 'passengerId'),
+      /^[A-Za-z0-9_-]{1,32}$/,
+      'must be 1 to 32 letters, digits, - or _',
+    ),
     type: oneOf(raw.type, child(path, 'type'), PASSENGER_TYPES),
     givenName: text(raw.givenName, child(path, 'givenName'), NAME, 'must be 1 to 100 characters'),
     surname: text(raw.surname, child(path, 'surname'), NAME, 'must be 1 to 100 characters'),
-    ticket: raw.ticket === undefined || raw.ticket === null ? null : readTicket(raw.ticket, child(path, 'ticket'), currency, segments),
+    ticket:
+      raw.ticket === undefined || raw.ticket === null
+        ? null
+        : readTicket(raw.ticket, child(path, 'ticket'), currency, segments),
   };
 }
 
 function readBooking(value: unknown, path: FieldPath, currency: string): Booking {
   const raw = object(value, path);
-  const segments = array(raw.segments, child(path, 'segments'), 1, 16)
-    .map((segment, index) => readSegment(segment, child(child(path, 'segments'), index)));
-  unique(segments.map((segment) => segment.segmentId), child(path, 'segments'), 'segmentId');
-  const passengers = array(raw.passengers, child(path, 'passengers'), 1, 9)
-    .map((passenger, index) => readPassenger(passenger, child(child(path, 'passengers'), index), currency, segments));
-  unique(passengers.map((passenger) => passenger.passengerId), child(path, 'passengers'), 'passengerId');
+  const segments = array(raw.segments, child(path, 'segments'), 1, 16).map((segment, index) =>
+    readSegment(segment, child(child(path, 'segments'), index)),
+  );
+  unique(
+    segments.map((segment) => segment.segmentId),
+    child(path, 'segments'),
+    'segmentId',
+  );
+  const passengers = array(raw.passengers, child(path, 'passengers'), 1, 9).map((passenger, index) =>
+    readPassenger(passenger, child(child(path, 'passengers'), index), currency, segments),
+  );
+  unique(
+    passengers.map((passenger) => passenger.passengerId),
+    child(path, 'passengers'),
+    'passengerId',
+  );
   const status = oneOf(raw.status, child(path, 'status'), BOOKING_STATUSES, 'CONFIRMED');
   return {
-    reference: text(raw.gdsBookingReference, child(path, 'gdsBookingReference'), BOOKING_REFERENCE, 'must be 5 to 8 letters or digits').toUpperCase(),
+    reference: text(
+      raw.gdsBookingReference,
+      child(path, 'gdsBookingReference'),
+      BOOKING_REFERENCE,
+      'must be 5 to 8 letters or digits',
+    ).toUpperCase(),
     status,
     // A booking loaded as cancelled was cancelled outside this service: treated as voluntary.
     cancellation: status === 'CANCELED' ? 'VOLUNTARY' : null,
@@ -107,8 +152,10 @@ function checkTicketNumbers(bookings: readonly Booking[]): void {
       const passengerPath = child(child(child('bookings', bookingIndex), 'passengers'), passengerIndex);
       const first = firstSeen.get(ticket.ticketNumber);
       if (first) {
-        throw new FieldError(child(child(passengerPath, 'ticket'), 'ticketNumber'),
-          `repeats the ticketNumber ${ticket.ticketNumber} of ${pathText(first)}`);
+        throw new FieldError(
+          child(child(passengerPath, 'ticket'), 'ticketNumber'),
+          `repeats the ticketNumber ${ticket.ticketNumber} of ${pathText(first)}`,
+        );
       }
       firstSeen.set(ticket.ticketNumber, passengerPath);
     }
@@ -120,8 +167,14 @@ export function readOrderDocument(value: unknown): Order {
   const raw = object(value, '');
   const currency = text(raw.currency, 'currency', /^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR');
   if (!isKnownCurrency(currency)) throw new FieldError('currency', `is not an ISO 4217 currency: ${currency}`);
-  const bookings = array(raw.bookings, 'bookings', 1, 20).map((booking, index) => readBooking(booking, child('bookings', index), currency));
-  unique(bookings.map((booking) => booking.reference), 'bookings', 'gdsBookingReference');
+  const bookings = array(raw.bookings, 'bookings', 1, 20).map((booking, index) =>
+    readBooking(booking, child('bookings', index), currency),
+  );
+  unique(
+    bookings.map((booking) => booking.reference),
+    'bookings',
+    'gdsBookingReference',
+  );
   checkTicketNumbers(bookings);
   const order: Order = {
     orderId: text(raw.orderId, 'orderId', ORDER_ID, 'must be 1 to 64 letters, digits or - _ . /'),

@@ -3,8 +3,12 @@ import type { FareRules, Order } from '../domain/order.js';
 
 /** Hundredths of a percent as the percentage's decimal text: 3500 → "35", 1250 → "12.5". */
 function percentText(basisPoints: number): string {
-  const fraction = String(basisPoints % 100).padStart(2, '0').replace(/0$/, '');
-  return fraction === '' || fraction === '0' ? String(Math.floor(basisPoints / 100)) : `${Math.floor(basisPoints / 100)}.${fraction}`;
+  const fraction = String(basisPoints % 100)
+    .padStart(2, '0')
+    .replace(/0$/, '');
+  return fraction === '' || fraction === '0'
+    ? String(Math.floor(basisPoints / 100))
+    : `${Math.floor(basisPoints / 100)}.${fraction}`;
 }
 
 /** Fare rules as the order document writes them: the percentage back in percent. */
@@ -36,21 +40,33 @@ export function orderView(order: Order) {
         type: passenger.type,
         givenName: passenger.givenName,
         surname: passenger.surname,
-        ...(passenger.ticket ? {
-          ticket: {
-            ticketNumber: passenger.ticket.ticketNumber,
-            baseFare: money(passenger.ticket.baseFare),
-            taxes: money(passenger.ticket.taxes),
-            coupons: passenger.ticket.coupons.map((coupon) => ({ segmentId: coupon.segmentId, status: coupon.status, value: money(coupon.value) })),
-            ...(passenger.ticket.issuedAt === undefined ? {} : { issuedAt: passenger.ticket.issuedAt }),
-            ...(passenger.ticket.taxBreakdown === undefined ? {} : {
-              taxBreakdown: passenger.ticket.taxBreakdown.map((line) => ({
-                code: line.code, amount: money(line.amount), ...(line.refundable === undefined ? {} : { refundable: line.refundable }),
-              })),
-            }),
-            ...(passenger.ticket.fareRules === undefined ? {} : { fareRules: fareRulesView(passenger.ticket.fareRules, money) }),
-          },
-        } : {}),
+        ...(passenger.ticket
+          ? {
+              ticket: {
+                ticketNumber: passenger.ticket.ticketNumber,
+                baseFare: money(passenger.ticket.baseFare),
+                taxes: money(passenger.ticket.taxes),
+                coupons: passenger.ticket.coupons.map((coupon) => ({
+                  segmentId: coupon.segmentId,
+                  status: coupon.status,
+                  value: money(coupon.value),
+                })),
+                ...(passenger.ticket.issuedAt === undefined ? {} : { issuedAt: passenger.ticket.issuedAt }),
+                ...(passenger.ticket.taxBreakdown === undefined
+                  ? {}
+                  : {
+                      taxBreakdown: passenger.ticket.taxBreakdown.map((line) => ({
+                        code: line.code,
+                        amount: money(line.amount),
+                        ...(line.refundable === undefined ? {} : { refundable: line.refundable }),
+                      })),
+                    }),
+                ...(passenger.ticket.fareRules === undefined
+                  ? {}
+                  : { fareRules: fareRulesView(passenger.ticket.fareRules, money) }),
+              },
+            }
+          : {}),
         ...(passenger.canceled ? { canceledAt: passenger.canceled.at } : {}),
       })),
       changes: booking.changes.map((change) => ({
@@ -70,9 +86,14 @@ export function orderView(order: Order) {
         amount: money(refund.amount),
         quoteType: refund.quoteType,
         createdAt: refund.createdAt,
-        ...(refund.breakdown ? {
-          fare: money(refund.breakdown.fare), taxes: money(refund.breakdown.taxes), penalty: money(refund.breakdown.penalty), quoteId: refund.quoteId,
-        } : {}),
+        ...(refund.breakdown
+          ? {
+              fare: money(refund.breakdown.fare),
+              taxes: money(refund.breakdown.taxes),
+              penalty: money(refund.breakdown.penalty),
+              quoteId: refund.quoteId,
+            }
+          : {}),
       })),
     })),
   };

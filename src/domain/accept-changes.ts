@@ -1,5 +1,12 @@
 import { itemErrors } from '../errors/item-error.js';
-import { changedTo, failed, inDetectionOrder, pendingChanges, unchanged, type BookingOutcome } from './booking-outcome.js';
+import {
+  changedTo,
+  failed,
+  inDetectionOrder,
+  pendingChanges,
+  unchanged,
+  type BookingOutcome,
+} from './booking-outcome.js';
 import { reassignCoupons } from './coupon-reassignment.js';
 import { changeItinerary, orderCoupons } from './itinerary.js';
 import type { Booking } from './order.js';
@@ -26,18 +33,24 @@ export function acceptChanges(booking: Booking): BookingOutcome {
   let { segments, passengers } = booking;
   for (const change of pending) {
     segments = changeItinerary(segments, new Set(change.removedSegments), change.addedSegments);
-    passengers = passengers.map((passenger) => passenger.ticket
-      ? { ...passenger, ticket: reassignCoupons(passenger.ticket, change.removedSegments, change.addedSegments) }
-      : passenger);
+    passengers = passengers.map((passenger) =>
+      passenger.ticket
+        ? { ...passenger, ticket: reassignCoupons(passenger.ticket, change.removedSegments, change.addedSegments) }
+        : passenger,
+    );
   }
-  passengers = passengers.map((passenger) => passenger.ticket
-    ? { ...passenger, ticket: { ...passenger.ticket, coupons: orderCoupons(passenger.ticket.coupons, segments) } }
-    : passenger);
+  passengers = passengers.map((passenger) =>
+    passenger.ticket
+      ? { ...passenger, ticket: { ...passenger.ticket, coupons: orderCoupons(passenger.ticket.coupons, segments) } }
+      : passenger,
+  );
 
   return changedTo({
     ...booking,
     segments,
     passengers,
-    changes: booking.changes.map((change) => change.status === 'PENDING' ? { ...change, status: 'ACCEPTED' } : change),
+    changes: booking.changes.map((change) =>
+      change.status === 'PENDING' ? { ...change, status: 'ACCEPTED' } : change,
+    ),
   });
 }

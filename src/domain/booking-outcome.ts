@@ -16,8 +16,7 @@ export interface QuotedRefund {
  * differs from the stored one, so that retries write nothing.
  */
 export type BookingOutcome =
-  | { ok: true; booking: Booking; changed: boolean; refund?: QuotedRefund }
-  | ({ ok: false } & ItemError);
+  { ok: true; booking: Booking; changed: boolean; refund?: QuotedRefund } | ({ ok: false } & ItemError);
 
 /** A failure from the catalogue (src/errors/item-error.ts): the domain names it, never words it. */
 export function failed(error: ItemError): BookingOutcome {
@@ -39,7 +38,10 @@ export function changedTo(booking: Booking): BookingOutcome {
 export function inDetectionOrder<T extends Pick<AirlineChange, 'detectedAt' | 'changeId'>>(changes: readonly T[]): T[] {
   return changes
     .map((change) => ({ change, at: Date.parse(change.detectedAt) }))
-    .sort((a, b) => a.at - b.at || (a.change.changeId < b.change.changeId ? -1 : a.change.changeId > b.change.changeId ? 1 : 0))
+    .sort(
+      (a, b) =>
+        a.at - b.at || (a.change.changeId < b.change.changeId ? -1 : a.change.changeId > b.change.changeId ? 1 : 0),
+    )
     .map(({ change }) => change);
 }
 

@@ -12,7 +12,6 @@ export function cancelBooking(booking: Booking): BookingOutcome {
     ...booking,
     status: 'CANCELED',
     cancellation: 'VOLUNTARY',
-    changes: booking.changes.map((change) =>
-      change.status === 'PENDING' ? { ...change, status: 'CLOSED' } : change),
+    changes: booking.changes.map((change) => (change.status === 'PENDING' ? { ...change, status: 'CLOSED' } : change)),
   });
 }

@@ -13,9 +13,10 @@ export function reassignCoupons(ticket: Ticket, removed: readonly string[], adde
   if (moved.length === 0) return ticket;
   const removedIds = new Set(removed);
   const kept = ticket.coupons.filter((coupon) => !removedIds.has(coupon.segmentId));
-  const replacements: Coupon[] = moved.length === added.length
-    ? moved.map((coupon, index) => ({ ...coupon, segmentId: added[index]!.segmentId }))
-    : splitValue(moved, added);
+  const replacements: Coupon[] =
+    moved.length === added.length
+      ? moved.map((coupon, index) => ({ ...coupon, segmentId: added[index]!.segmentId }))
+      : splitValue(moved, added);
   return { ...ticket, coupons: [...kept, ...replacements] };
 }
 
@@ -28,6 +29,9 @@ function splitValue(moved: readonly Coupon[], added: readonly Segment[]): Coupon
   const open = moved.filter((coupon) => coupon.status === 'OPEN');
   const source = open.length > 0 ? open : moved;
   const status = source[0]!.status;
-  return splitEvenly(sumMinor(source.map((coupon) => coupon.value)), added.length)
-    .map((value, index) => ({ segmentId: added[index]!.segmentId, status, value }));
+  return splitEvenly(sumMinor(source.map((coupon) => coupon.value)), added.length).map((value, index) => ({
+    segmentId: added[index]!.segmentId,
+    status,
+    value,
+  }));
 }

@@ -7,7 +7,9 @@ import type { AirlineChange, Booking } from './order.js';
 export function dueChanges(booking: Booking, now: string): AirlineChange[] {
   if (booking.status === 'CANCELED') return [];
   const at = Date.parse(now);
-  return pendingChanges(booking).filter((change) => change.actionDeadline !== null && Date.parse(change.actionDeadline) <= at);
+  return pendingChanges(booking).filter(
+    (change) => change.actionDeadline !== null && Date.parse(change.actionDeadline) <= at,
+  );
 }
 
 /**
@@ -18,7 +20,10 @@ export function dueChanges(booking: Booking, now: string): AirlineChange[] {
  * so the itinerary has a hole nothing fills), the booking is cancelled and refunded instead: the
  * airline's default for a flight it no longer operates. Null when nothing is due.
  */
-export function applyDeadlineConsequence(booking: Booking, now: string): { outcome: BookingOutcome; consequence: 'ACCEPT' | 'CANCEL' } | null {
+export function applyDeadlineConsequence(
+  booking: Booking,
+  now: string,
+): { outcome: BookingOutcome; consequence: 'ACCEPT' | 'CANCEL' } | null {
   const due = dueChanges(booking, now);
   if (due.length === 0) return null;
   if (due.every((change) => change.consequenceOfInaction === 'ACCEPT')) {

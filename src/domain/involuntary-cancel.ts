@@ -21,17 +21,22 @@ export function involuntaryCancel(booking: Booking, now: string): BookingOutcome
     ...booking,
     status: 'CANCELED',
     cancellation: 'INVOLUNTARY',
-    passengers: booking.passengers.map((passenger) => passenger.ticket
-      ? {
-        ...passenger,
-        ticket: {
-          ...passenger.ticket,
-          coupons: passenger.ticket.coupons.map((coupon) =>
-            coupon.status === 'OPEN' ? { ...coupon, status: 'REFUNDED' } : coupon),
-        },
-      }
-      : passenger),
-    changes: booking.changes.map((change) => change.status === 'PENDING' ? { ...change, status: 'CANCELED' } : change),
+    passengers: booking.passengers.map((passenger) =>
+      passenger.ticket
+        ? {
+            ...passenger,
+            ticket: {
+              ...passenger.ticket,
+              coupons: passenger.ticket.coupons.map((coupon) =>
+                coupon.status === 'OPEN' ? { ...coupon, status: 'REFUNDED' } : coupon,
+              ),
+            },
+          }
+        : passenger,
+    ),
+    changes: booking.changes.map((change) =>
+      change.status === 'PENDING' ? { ...change, status: 'CANCELED' } : change,
+    ),
     // Passengers refunded voluntarily before keep their refunds.
     refunds: [...booking.refunds, ...refunds],
   });

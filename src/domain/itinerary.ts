@@ -1,7 +1,11 @@
 import type { Coupon, Segment } from './order.js';
 
 /** Removes and adds segments; the result is ordered by departure (stable for equal times). */
-export function changeItinerary(segments: readonly Segment[], removed: ReadonlySet<string>, added: readonly Segment[]): Segment[] {
+export function changeItinerary(
+  segments: readonly Segment[],
+  removed: ReadonlySet<string>,
+  added: readonly Segment[],
+): Segment[] {
   return sortByDeparture([...segments.filter((segment) => !removed.has(segment.segmentId)), ...added]);
 }
 

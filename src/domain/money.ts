@@ -39,7 +39,9 @@ export function parseAmount(text: string, currency: string): Minor | null {
  */
 export function isTooLargeAmount(text: string, currency: string): boolean {
   const match = DECIMAL.exec(text);
-  return match !== null && (match[2] ?? '').length <= currencyExponent(currency) && parseAmount(text, currency) === null;
+  return (
+    match !== null && (match[2] ?? '').length <= currencyExponent(currency) && parseAmount(text, currency) === null
+  );
 }
 
 /** Writes minor units with exactly the currency's decimals: 57050 EUR → "570.50", 1200 JPY → "1200". */

@@ -85,9 +85,13 @@ export function unsafeOrderSum(order: Order): UnsafeSum | null {
 export function unsafeSumProblem(unsafe: UnsafeSum, currency: string): string {
   const limit = `more than ${formatAmount(LARGEST_MINOR, currency)} ${currency} (${LARGEST_MINOR} minor units), the largest sum the service keeps exact`;
   switch (unsafe.sum) {
-    case 'ticket': return `has baseFare + taxes of ${limit}`;
-    case 'coupons': return `values add up to ${limit}`;
-    case 'booking': return `brings the tickets of its booking to ${limit}`;
-    case 'order': return `brings the tickets of the order to ${limit}`;
+    case 'ticket':
+      return `has baseFare + taxes of ${limit}`;
+    case 'coupons':
+      return `values add up to ${limit}`;
+    case 'booking':
+      return `brings the tickets of its booking to ${limit}`;
+    case 'order':
+      return `brings the tickets of the order to ${limit}`;
   }
 }

@@ -17,6 +17,7 @@ export function percentOf(fare: Minor, basisPoints: number): Minor {
 
 /** What the airline keeps of the base fare on a voluntary refund: never more than the fare itself. */
 export function penaltyOf(rules: FareRules, baseFare: Minor): Minor {
-  const penalty = rules.penaltyBasisPoints !== undefined ? percentOf(baseFare, rules.penaltyBasisPoints) : rules.penalty ?? 0;
+  const penalty =
+    rules.penaltyBasisPoints !== undefined ? percentOf(baseFare, rules.penaltyBasisPoints) : (rules.penalty ?? 0);
   return Math.min(penalty, baseFare);
 }

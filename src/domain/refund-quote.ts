@@ -16,7 +16,9 @@ export interface RefundQuote {
  */
 export function refundQuote(booking: Booking): RefundQuote {
   // A passenger who left by a voluntary refund has had theirs already.
-  const tickets = booking.passengers.flatMap((passenger) => passenger.ticket && !passenger.canceled ? [involuntaryRefund(passenger.ticket)] : []);
+  const tickets = booking.passengers.flatMap((passenger) =>
+    passenger.ticket && !passenger.canceled ? [involuntaryRefund(passenger.ticket)] : [],
+  );
   return {
     amount: refundTotal(tickets),
     quoteType: tickets.some((ticket) => ticket.quoteType === 'PARTIAL') ? 'PARTIAL' : 'FULL',

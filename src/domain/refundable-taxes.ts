@@ -9,7 +9,10 @@ const CARRIER_SURCHARGES: ReadonlySet<string> = new Set(['YQ', 'YR']);
  * them; otherwise those flagged refundable and, without a flag, every code but YQ and YR. A ticket
  * without a breakdown has one tax, taken as refundable: it is given back whole and listed as no line.
  */
-export function refundableTaxes(ticket: Ticket, everyTax: boolean): { taxes: Minor; taxLines: RefundBreakdown['taxLines'] } {
+export function refundableTaxes(
+  ticket: Ticket,
+  everyTax: boolean,
+): { taxes: Minor; taxLines: RefundBreakdown['taxLines'] } {
   if (!ticket.taxBreakdown) return { taxes: ticket.taxes, taxLines: [] };
   const taxLines = ticket.taxBreakdown.map((line) => ({
     code: line.code,

@@ -43,8 +43,14 @@ export function voidWindowEnd(ticket: Ticket, voidWindowMs: number): number | nu
  * everything back. Otherwise, unflown and with fare rules: FULL, the fare less its penalty and
  * every tax when the fare is refundable, only the refundable taxes when it is not.
  */
-export function quoteTicket(ticket: Ticket, passengerId: string, now: number, voidWindowMs: number): Quoted<TicketQuote> {
-  if (ticket.coupons.some((coupon) => coupon.status === 'USED')) return { ok: false, error: itemErrors.partlyFlown(ticket.ticketNumber) };
+export function quoteTicket(
+  ticket: Ticket,
+  passengerId: string,
+  now: number,
+  voidWindowMs: number,
+): Quoted<TicketQuote> {
+  if (ticket.coupons.some((coupon) => coupon.status === 'USED'))
+    return { ok: false, error: itemErrors.partlyFlown(ticket.ticketNumber) };
   if (!ticket.coupons.every((coupon) => coupon.status === 'OPEN')) {
     return { ok: false, error: itemErrors.ticketRefunded(ticket.ticketNumber) };
   }
@@ -52,14 +58,30 @@ export function quoteTicket(ticket: Ticket, passengerId: string, now: number, vo
   const base = { passengerId, ticketNumber: ticket.ticketNumber };
   if (windowEnd !== null && now < windowEnd) {
     const { taxes, taxLines } = refundableTaxes(ticket, true);
-    return { ok: true, value: { ...base, quoteType: 'VOID', amount: sumMinor([ticket.baseFare, taxes]), breakdown: { fare: ticket.baseFare, taxes, penalty: 0, taxLines } } };
+    return {
+      ok: true,
+      value: {
+        ...base,
+        quoteType: 'VOID',
+        amount: sumMinor([ticket.baseFare, taxes]),
+        breakdown: { fare: ticket.baseFare, taxes, penalty: 0, taxLines },
+      },
+    };
   }
   const rules = ticket.fareRules;
   if (!rules) return { ok: false, error: itemErrors.noFareRules(ticket.ticketNumber) };
   const fare = rules.refundable ? ticket.baseFare : 0;
   const penalty = rules.refundable ? penaltyOf(rules, ticket.baseFare) : 0;
   const { taxes, taxLines } = refundableTaxes(ticket, rules.refundable);
-  return { ok: true, value: { ...base, quoteType: 'FULL', amount: sumMinor([fare, taxes]) - penalty, breakdown: { fare, taxes, penalty, taxLines } } };
+  return {
+    ok: true,
+    value: {
+      ...base,
+      quoteType: 'FULL',
+      amount: sumMinor([fare, taxes]) - penalty,
+      breakdown: { fare, taxes, penalty, taxLines },
+    },
+  };
 }
 
 /** The passengers a quote is for: those named (each must be in the booking), or all that are still in it. */
@@ -82,7 +104,12 @@ function selectPassengers(booking: Booking, passengerIds: readonly string[] | nu
  * ticket, and until when that holds. It changes nothing; the first ticket that cannot be refunded
  * here fails the booking's item, so that a quote is always for every passenger asked.
  */
-export function quoteBooking(booking: Booking, passengerIds: readonly string[] | null, now: string, settings: QuoteSettings): Quoted<BookingQuote> {
+export function quoteBooking(
+  booking: Booking,
+  passengerIds: readonly string[] | null,
+  now: string,
+  settings: QuoteSettings,
+): Quoted<BookingQuote> {
   const selected = selectPassengers(booking, passengerIds);
   if (!selected.ok) return selected;
   const at = Date.parse(now);
@@ -93,12 +120,18 @@ export function quoteBooking(booking: Booking, passengerIds: readonly string[] |
     const quoted = quoteTicket(passenger.ticket, passenger.passengerId, at, settings.voidWindowMs);
     if (!quoted.ok) return quoted;
     // No void is confirmed after its window: the quote ends with the first window it relies on.
-    if (quoted.value.quoteType === 'VOID') expires = Math.min(expires, voidWindowEnd(passenger.ticket, settings.voidWindowMs)!);
+    if (quoted.value.quoteType === 'VOID')
+      expires = Math.min(expires, voidWindowEnd(passenger.ticket, settings.voidWindowMs)!);
     tickets.push(quoted.value);
   }
   return {
     ok: true,
-    value: { reference: booking.reference, passengerIds: selected.value.map((passenger) => passenger.passengerId), tickets, expiresAt: new Date(expires).toISOString() },
+    value: {
+      reference: booking.reference,
+      passengerIds: selected.value.map((passenger) => passenger.passengerId),
+      tickets,
+      expiresAt: new Date(expires).toISOString(),
+    },
   };
 }
 

@@ -34,18 +34,26 @@ export function confirmRefund(booking: Booking, quote: QuoteToConfirm, now: stri
   const passengers = booking.passengers.map((passenger) => {
     if (!leaving.has(passenger.passengerId)) return passenger;
     const quoted = passenger.ticket && byTicket.get(passenger.ticket.ticketNumber);
-    const ticket = passenger.ticket && quoted
-      ? {
-        ...passenger.ticket,
-        coupons: passenger.ticket.coupons.map((coupon) => coupon.status === 'OPEN'
-          ? { ...coupon, status: quoted.quoteType === 'VOID' ? 'VOIDED' as const : 'REFUNDED' as const }
-          : coupon),
-      }
-      : passenger.ticket;
+    const ticket =
+      passenger.ticket && quoted
+        ? {
+            ...passenger.ticket,
+            coupons: passenger.ticket.coupons.map((coupon) =>
+              coupon.status === 'OPEN'
+                ? { ...coupon, status: quoted.quoteType === 'VOID' ? ('VOIDED' as const) : ('REFUNDED' as const) }
+                : coupon,
+            ),
+          }
+        : passenger.ticket;
     return { ...passenger, ticket, canceled: { at: now, quoteId } };
   });
   const refunds: Refund[] = part.tickets.map((ticket) => ({
-    ticketNumber: ticket.ticketNumber, amount: ticket.amount, quoteType: ticket.quoteType, createdAt: now, breakdown: ticket.breakdown, quoteId,
+    ticketNumber: ticket.ticketNumber,
+    amount: ticket.amount,
+    quoteType: ticket.quoteType,
+    createdAt: now,
+    breakdown: ticket.breakdown,
+    quoteId,
   }));
   const ended = passengers.every((passenger) => passenger.canceled);
   const after: Booking = {
@@ -54,10 +62,12 @@ export function confirmRefund(booking: Booking, quote: QuoteToConfirm, now: stri
     refunds: [...booking.refunds, ...refunds],
     ...(ended && booking.status !== 'CANCELED'
       ? {
-        status: 'CANCELED' as const,
-        cancellation: 'VOLUNTARY' as const,
-        changes: booking.changes.map((change) => change.status === 'PENDING' ? { ...change, status: 'CLOSED' as const } : change),
-      }
+          status: 'CANCELED' as const,
+          cancellation: 'VOLUNTARY' as const,
+          changes: booking.changes.map((change) =>
+            change.status === 'PENDING' ? { ...change, status: 'CLOSED' as const } : change,
+          ),
+        }
       : {}),
   };
   return { ok: true, booking: after, changed: true, refund };

@@ -7,7 +7,12 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   /** `status` differs from the catalogue's only for REQUEST_REFUSED, which keeps the 4xx it was refused with. */
-  constructor(code: RequestErrorCode, message?: string, headers: Record<string, string> = {}, status: number = REQUEST_ERRORS[code].status) {
+  constructor(
+    code: RequestErrorCode,
+    message?: string,
+    headers: Record<string, string> = {},
+    status: number = REQUEST_ERRORS[code].status,
+  ) {
     super(message ?? REQUEST_ERRORS[code].message);
     this.name = 'ApiError';
     this.code = code;
@@ -21,7 +26,8 @@ export const errors = {
   authInvalid: () => new ApiError('AUTH_INVALID', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' }),
   senderMismatch: (field: string) => new ApiError('SENDER_MISMATCH', `${field} names another agency than the token's.`),
   forbidden: (message?: string) => new ApiError('FORBIDDEN', message),
-  invalidJson: (detail?: string) => new ApiError('INVALID_JSON', detail ? `The body is not valid JSON: ${detail}` : undefined),
+  invalidJson: (detail?: string) =>
+    new ApiError('INVALID_JSON', detail ? `The body is not valid JSON: ${detail}` : undefined),
   invalidRequest: (message: string) => new ApiError('INVALID_REQUEST', message),
   unsupportedMediaType: () => new ApiError('UNSUPPORTED_MEDIA_TYPE'),
   payloadTooLarge: () => new ApiError('PAYLOAD_TOO_LARGE'),
@@ -32,5 +38,6 @@ export const errors = {
   rateLimited: (headers: Record<string, string>) => new ApiError('RATE_LIMITED', undefined, headers),
   refused: (status: number, message: string) => new ApiError('REQUEST_REFUSED', message, {}, status),
   internal: () => new ApiError('INTERNAL_ERROR'),
-  unavailable: (retryAfterSeconds: number) => new ApiError('UNAVAILABLE', undefined, { 'retry-after': String(retryAfterSeconds) }),
+  unavailable: (retryAfterSeconds: number) =>
+    new ApiError('UNAVAILABLE', undefined, { 'retry-after': String(retryAfterSeconds) }),
 };

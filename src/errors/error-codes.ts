@@ -11,13 +11,19 @@ export const REQUEST_ERRORS = {
   ORDER_NOT_FOUND: { status: 404, message: 'No such order for this agency.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'No such route.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: 'This Idempotency-Key was used with a different body.' },
-  IDEMPOTENCY_KEY_IN_USE: { status: 409, message: 'Another request with this Idempotency-Key is being processed; retry shortly.' },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    message: 'Another request with this Idempotency-Key is being processed; retry shortly.',
+  },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full in time.' },
   REQUEST_HEADER_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   REQUEST_REFUSED: { status: 403, message: 'The request was refused.' },
   RATE_LIMITED: { status: 429, message: 'Too many requests for this token; retry after the delay in Retry-After.' },
   INTERNAL_ERROR: { status: 500, message: 'An internal error occurred; nothing was changed.' },
-  UNAVAILABLE: { status: 503, message: 'The service is temporarily unavailable; retry after the delay in Retry-After.' },
+  UNAVAILABLE: {
+    status: 503,
+    message: 'The service is temporarily unavailable; retry after the delay in Retry-After.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type RequestErrorCode = keyof typeof REQUEST_ERRORS;
@@ -36,7 +42,7 @@ export const ITEM_ERRORS = {
   ALREADY_REFUNDED: 'A ticket to refund has no OPEN coupon left: it was refunded or voided already.',
   NO_FARE_RULES: 'A ticket has no fare rules: it can be voided in its void window, not refunded.',
   PARTLY_FLOWN: 'A ticket has a flown coupon: the airline prices what was flown, not this service.',
-  QUOTE_NOT_FOUND: 'The refund quote is unknown, another agency\'s, or does not cover this booking.',
+  QUOTE_NOT_FOUND: "The refund quote is unknown, another agency's, or does not cover this booking.",
   QUOTE_EXPIRED: 'The refund quote expired before it was confirmed; nothing was refunded.',
   QUOTE_OUTDATED: 'The booking changed after the quote; nothing was refunded. Ask for a new quote.',
 } as const;

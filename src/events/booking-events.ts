@@ -22,8 +22,12 @@ function availableActions(booking: Booking): string[] {
  * A change that awaits the agency, with what it can do and what cancelling would refund:
  * `airline_change.detected` and `airline_change.deadline_approaching`.
  */
-export function changeNotice(type: Extract<EventType, 'airline_change.detected' | 'airline_change.deadline_approaching'>,
-  order: OrderHead, booking: Booking, change: AirlineChange): AgencyEvent {
+export function changeNotice(
+  type: Extract<EventType, 'airline_change.detected' | 'airline_change.deadline_approaching'>,
+  order: OrderHead,
+  booking: Booking,
+  change: AirlineChange,
+): AgencyEvent {
   const actions = availableActions(booking);
   return {
     agencyId: order.agencyId,
@@ -49,16 +53,25 @@ export function bookingEvents(order: OrderHead, before: Booking, after: Booking,
   const previous = new Map(before.changes.map((change) => [change.changeId, change.status]));
   for (const change of after.changes) {
     if (previous.get(change.changeId) !== 'PENDING' || change.status === 'PENDING') continue;
-    events.push({ agencyId: order.agencyId, type: 'airline_change.resolved', data: { ...base, Change: wireChange(change), ResolvedBy: by } });
+    events.push({
+      agencyId: order.agencyId,
+      type: 'airline_change.resolved',
+      data: { ...base, Change: wireChange(change), ResolvedBy: by },
+    });
   }
   if (before.status !== 'CANCELED' && after.status === 'CANCELED') {
     // Ended by a voluntary refund: what the booking's refunds came to, in the order's currency.
     const voluntary = after.refunds.length > before.refunds.length && after.refunds.at(-1)!.quoteId !== undefined;
     events.push({
-      agencyId: order.agencyId, type: 'booking.canceled',
+      agencyId: order.agencyId,
+      type: 'booking.canceled',
       data: {
-        ...base, Cancellation: after.cancellation, CanceledBy: by,
-        ...(voluntary ? { Currency: order.currency, RefundAmount: toWireAmount(refundTotal(after.refunds), order.currency) } : {}),
+        ...base,
+        Cancellation: after.cancellation,
+        CanceledBy: by,
+        ...(voluntary
+          ? { Currency: order.currency, RefundAmount: toWireAmount(refundTotal(after.refunds), order.currency) }
+          : {}),
       },
     });
   }
@@ -72,12 +85,18 @@ export function bookingEvents(order: OrderHead, before: Booking, after: Booking,
         Currency: order.currency,
         RefundAmount: toWireAmount(refundTotal(refunds), order.currency),
         Tickets: refunds.map((refund) => ({
-          TicketNumber: refund.ticketNumber, Amount: toWireAmount(refund.amount, order.currency), QuoteType: refund.quoteType,
+          TicketNumber: refund.ticketNumber,
+          Amount: toWireAmount(refund.amount, order.currency),
+          QuoteType: refund.quoteType,
           // A voluntary refund's breakdown, as its AirOrderRefund item shows it.
-          ...(refund.breakdown ? {
-            Fare: toWireAmount(refund.breakdown.fare, order.currency), Taxes: toWireAmount(refund.breakdown.taxes, order.currency),
-            Penalty: toWireAmount(refund.breakdown.penalty, order.currency), QuoteID: refund.quoteId,
-          } : {}),
+          ...(refund.breakdown
+            ? {
+                Fare: toWireAmount(refund.breakdown.fare, order.currency),
+                Taxes: toWireAmount(refund.breakdown.taxes, order.currency),
+                Penalty: toWireAmount(refund.breakdown.penalty, order.currency),
+                QuoteID: refund.quoteId,
+              }
+            : {}),
         })),
         RefundedBy: by,
       },

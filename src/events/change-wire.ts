@@ -36,6 +36,9 @@ export function wireRefundQuote(quote: RefundQuote, currency: string) {
   return {
     Amount: toWireAmount(quote.amount, currency),
     QuoteType: quote.quoteType,
-    Tickets: quote.tickets.map((ticket) => ({ TicketNumber: ticket.ticketNumber, Amount: toWireAmount(ticket.amount, currency) })),
+    Tickets: quote.tickets.map((ticket) => ({
+      TicketNumber: ticket.ticketNumber,
+      Amount: toWireAmount(ticket.amount, currency),
+    })),
   };
 }

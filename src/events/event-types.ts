@@ -7,7 +7,7 @@ export const EVENT_TYPES = [
   'booking.refunded',
 ] as const;
 
-export type EventType = typeof EVENT_TYPES[number];
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** An event before it is stored: the agency it is for, its type and its data in the interface's PascalCase. */
 export interface AgencyEvent {

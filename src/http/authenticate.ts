@@ -24,8 +24,10 @@ export function checkSender(request: FastifyRequest, rootKey: string): void {
   if (!agency) return;
   const body = request.body as Record<string, Record<string, unknown>>;
   const party = body[rootKey]?.Party;
-  const sender = isObject(party) && isObject(party.Sender) && isObject(party.Sender.TravelAgencySender)
-    ? party.Sender.TravelAgencySender : {};
+  const sender =
+    isObject(party) && isObject(party.Sender) && isObject(party.Sender.TravelAgencySender)
+      ? party.Sender.TravelAgencySender
+      : {};
   if (typeof sender.IATA_Number === 'string' && sender.IATA_Number !== (agency.iataNumber ?? '')) {
     throw errors.senderMismatch('Party.Sender.TravelAgencySender.IATA_Number');
   }

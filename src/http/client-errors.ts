@@ -25,12 +25,18 @@ export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
   answer(error, socket, this.log);
 }
 
-function failureOf(error: NodeJS.ErrnoException): { code: 'REQUEST_HEADER_TOO_LARGE' | 'REQUEST_TIMEOUT' | 'INVALID_REQUEST'; message: string } {
+function failureOf(error: NodeJS.ErrnoException): {
+  code: 'REQUEST_HEADER_TOO_LARGE' | 'REQUEST_TIMEOUT' | 'INVALID_REQUEST';
+  message: string;
+} {
   switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW': return { code: 'REQUEST_HEADER_TOO_LARGE', message: REQUEST_ERRORS.REQUEST_HEADER_TOO_LARGE.message };
+    case 'HPE_HEADER_OVERFLOW':
+      return { code: 'REQUEST_HEADER_TOO_LARGE', message: REQUEST_ERRORS.REQUEST_HEADER_TOO_LARGE.message };
     // Headers or body still incomplete at RECEIVE_TIMEOUT_MS: the client is too slow, or gone silent.
-    case 'ERR_HTTP_REQUEST_TIMEOUT': return { code: 'REQUEST_TIMEOUT', message: REQUEST_ERRORS.REQUEST_TIMEOUT.message };
-    default: return { code: 'INVALID_REQUEST', message: 'The HTTP request is malformed.' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { code: 'REQUEST_TIMEOUT', message: REQUEST_ERRORS.REQUEST_TIMEOUT.message };
+    default:
+      return { code: 'INVALID_REQUEST', message: 'The HTTP request is malformed.' };
   }
 }
 
@@ -43,10 +49,14 @@ function answer(error: NodeJS.ErrnoException, socket: Socket, log: FastifyBaseLo
   const status = REQUEST_ERRORS[code].status;
   const requestId = randomUUID();
   const body = JSON.stringify({ Errors: [{ Code: code, Message: message }] });
-  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n`
-    + `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${security}`
-    + `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`);
+  const security = Object.entries(SECURITY_HEADERS)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${security}` +
+      `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+  );
   // The request log line's fields (http/request-log.ts), but for what is not known of a request no
   // route saw: its agency, operation and start; `cause` is what Node's parser reported.
   log.info({ requestId, agency: null, operation: null, code, status, cause: error.code ?? null }, 'request');

@@ -28,9 +28,10 @@ export interface EnvelopeParts {
 
 /** The operation's response envelope: the same shape on every outcome (docs/contract.md §4). */
 export function buildEnvelope(parts: EnvelopeParts) {
-  const outcome = parts.failures.length === 0
-    ? { Success: {} }
-    : { Errors: distinct(parts.failures).map((failure) => ({ Code: failure.code, Message: failure.message })) };
+  const outcome =
+    parts.failures.length === 0
+      ? { Success: {} }
+      : { Errors: distinct(parts.failures).map((failure) => ({ Code: failure.code, Message: failure.message })) };
   return {
     [parts.operation.responseRoot]: {
       Document: { Name: parts.serviceName, ReferenceVersion: parts.referenceVersion ?? DEFAULT_REFERENCE_VERSION },

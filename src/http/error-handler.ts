@@ -28,7 +28,8 @@ export function routeFrameworkError(error: FastifyError, request: FastifyRequest
 function notFoundError(request: FastifyRequest): ApiError {
   const failed = unroutable.get(request.raw);
   if (!failed) return errors.routeNotFound(request.method, pathOf(request.url));
-  if (failed.error.code === 'FST_ERR_BAD_URL') return errors.invalidRequest(`The request path is not a valid URL: ${pathOf(failed.url)}.`);
+  if (failed.error.code === 'FST_ERR_BAD_URL')
+    return errors.invalidRequest(`The request path is not a valid URL: ${pathOf(failed.url)}.`);
   return errors.internal();
 }
 
@@ -42,14 +43,21 @@ function pathOf(url: string): string {
  * the client's doing (it gave up waiting, on a paused process, say), and nobody is left to answer.
  */
 function clientLeft(error: unknown, request: FastifyRequest): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' && request.raw.socket?.destroyed !== false;
+  return (
+    (error as { code?: unknown } | null)?.code === 'ERR_STREAM_PREMATURE_CLOSE' &&
+    request.raw.socket?.destroyed !== false
+  );
 }
 
 /**
  * The one place where request-level failures become responses: the operation's envelope with the
  * catalogue's code and HTTP status. Details of 5xx errors go to the log, never to the client.
  */
-export function installErrorHandler(app: FastifyInstance, serviceName: string, isStoreUnavailable: (error: unknown) => boolean): void {
+export function installErrorHandler(
+  app: FastifyInstance,
+  serviceName: string,
+  isStoreUnavailable: (error: unknown) => boolean,
+): void {
   app.setErrorHandler((error, request, reply) => {
     if (clientLeft(error, request)) {
       request.outcomeCode = 'CLIENT_CLOSED';
@@ -59,9 +67,13 @@ export function installErrorHandler(app: FastifyInstance, serviceName: string, i
     }
     const operation = request.routeOptions.config?.operation;
     // A request no route took is answered as such whatever its body, which Fastify parses before the not-found handler runs.
-    const apiError = request.is404 ? notFoundError(request) : toApiError(error, operation?.requestRoot, isStoreUnavailable);
-    if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: unroutable.get(request.raw)?.error ?? error }, 'request failed');
-    else if (apiError.code === 'UNAVAILABLE') request.log.warn({ cause: (error as Error).message }, 'store unavailable');
+    const apiError = request.is404
+      ? notFoundError(request)
+      : toApiError(error, operation?.requestRoot, isStoreUnavailable);
+    if (apiError.code === 'INTERNAL_ERROR')
+      request.log.error({ err: unroutable.get(request.raw)?.error ?? error }, 'request failed');
+    else if (apiError.code === 'UNAVAILABLE')
+      request.log.warn({ cause: (error as Error).message }, 'store unavailable');
     request.outcomeCode = apiError.code;
     void reply.code(apiError.status).headers(apiError.headers);
     const failure = { code: apiError.code, message: apiError.message };
@@ -69,18 +81,21 @@ export function installErrorHandler(app: FastifyInstance, serviceName: string, i
 
     const input = request.envelopeInput;
     const name = operation.name;
-    const items = input?.references && input.orderId && name !== 'eventList'
-      ? input.references.map((reference) => failedItem(name, input.orderId!, reference, failure))
-      : [];
-    return reply.send(buildEnvelope({
-      operation,
-      serviceName,
-      referenceVersion: input?.referenceVersion ?? null,
-      requestId: request.id,
-      agency: request.agency,
-      items,
-      failures: [failure],
-    }));
+    const items =
+      input?.references && input.orderId && name !== 'eventList'
+        ? input.references.map((reference) => failedItem(name, input.orderId!, reference, failure))
+        : [];
+    return reply.send(
+      buildEnvelope({
+        operation,
+        serviceName,
+        referenceVersion: input?.referenceVersion ?? null,
+        requestId: request.id,
+        agency: request.agency,
+        items,
+        failures: [failure],
+      }),
+    );
   });
 
   app.setNotFoundHandler((request) => {

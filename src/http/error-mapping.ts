@@ -12,9 +12,12 @@ export const STORE_RETRY_AFTER_SECONDS = 1;
  */
 export function refusalError(refusal: OperationRefusal): ApiError {
   switch (refusal) {
-    case 'idempotency-key-reused': return errors.idempotencyKeyReused();
-    case 'idempotency-key-in-use': return errors.idempotencyKeyInUse();
-    case 'out-of-time': return errors.unavailable(STORE_RETRY_AFTER_SECONDS);
+    case 'idempotency-key-reused':
+      return errors.idempotencyKeyReused();
+    case 'idempotency-key-in-use':
+      return errors.idempotencyKeyInUse();
+    case 'out-of-time':
+      return errors.unavailable(STORE_RETRY_AFTER_SECONDS);
   }
 }
 
@@ -22,7 +25,11 @@ export function refusalError(refusal: OperationRefusal): ApiError {
  * Maps anything thrown while serving a request to the catalogue: the store being unreachable or
  * overloaded is UNAVAILABLE (503, retry later); unknown errors are INTERNAL_ERROR.
  */
-export function toApiError(error: unknown, rootKey: string | undefined, isStoreUnavailable: (error: unknown) => boolean): ApiError {
+export function toApiError(
+  error: unknown,
+  rootKey: string | undefined,
+  isStoreUnavailable: (error: unknown) => boolean,
+): ApiError {
   if (error instanceof ApiError) return error;
   if (isStoreUnavailable(error)) return errors.unavailable(STORE_RETRY_AFTER_SECONDS);
   const fastifyError = error as Partial<FastifyError> & { validation?: unknown[] };
@@ -55,9 +62,11 @@ export function toApiError(error: unknown, rootKey: string | undefined, isStoreU
   }
   // A body the JSON parser refused (Fastify marks it 400). Any other SyntaxError is ours, e.g. a
   // stored document that does not parse, and must not be blamed on the client.
-  if (error instanceof SyntaxError && (error as SyntaxError & { statusCode?: number }).statusCode === 400) return errors.invalidJson(error.message);
+  if (error instanceof SyntaxError && (error as SyntaxError & { statusCode?: number }).statusCode === 400)
+    return errors.invalidJson(error.message);
   const status = fastifyError.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) return clientRefusal(status, fastifyError.message ?? '');
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return clientRefusal(status, fastifyError.message ?? '');
   return errors.internal();
 }
 
@@ -67,12 +76,24 @@ export function toApiError(error: unknown, rootKey: string | undefined, isStoreU
  */
 function clientRefusal(status: number, message: string): ApiError {
   switch (status) {
-    case 400: return errors.invalidRequest(message || 'The request could not be read.');
-    case 404: return new ApiError('ROUTE_NOT_FOUND');
-    case 408: return new ApiError('REQUEST_TIMEOUT');
-    case 413: return errors.payloadTooLarge();
-    case 415: return errors.unsupportedMediaType();
-    case 431: return new ApiError('REQUEST_HEADER_TOO_LARGE');
-    default: return errors.refused(status, status === 403 ? 'The request is for something the service does not serve.' : `The request was refused (${message || status}).`);
+    case 400:
+      return errors.invalidRequest(message || 'The request could not be read.');
+    case 404:
+      return new ApiError('ROUTE_NOT_FOUND');
+    case 408:
+      return new ApiError('REQUEST_TIMEOUT');
+    case 413:
+      return errors.payloadTooLarge();
+    case 415:
+      return errors.unsupportedMediaType();
+    case 431:
+      return new ApiError('REQUEST_HEADER_TOO_LARGE');
+    default:
+      return errors.refused(
+        status,
+        status === 403
+          ? 'The request is for something the service does not serve.'
+          : `The request was refused (${message || status}).`,
+      );
   }
 }

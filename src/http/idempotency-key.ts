@@ -17,7 +17,11 @@ export function readIdempotencyKey(request: FastifyRequest): { key: string; requ
   if (header === undefined) return null;
   // Node joins a repeated header into one value ("x1, y1"), which could also be one key with ", " in
   // it: only the raw headers tell the two apart.
-  if (typeof header !== 'string' || timesSent(request.raw.rawHeaders, 'idempotency-key') > 1 || !PRINTABLE.test(header)) {
+  if (
+    typeof header !== 'string' ||
+    timesSent(request.raw.rawHeaders, 'idempotency-key') > 1 ||
+    !PRINTABLE.test(header)
+  ) {
     throw errors.invalidRequest('The Idempotency-Key header must be 1 to 255 printable ASCII characters, sent once.');
   }
   return { key: header, requestHash: createHash('sha256').update(jsonText(request.body)).digest('hex') };
@@ -59,7 +63,14 @@ export function jsonText(body: unknown): string {
       value.forEach((item, index) => inner.push(...(index > 0 ? [{ text: ',' }] : []), { value: item }));
     } else {
       // Code-unit order, not locale order: the same on every machine.
-      Object.keys(value).sort().forEach((key, index) => inner.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: (value as Record<string, unknown>)[key] }));
+      Object.keys(value)
+        .sort()
+        .forEach((key, index) =>
+          inner.push(
+            { text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` },
+            { value: (value as Record<string, unknown>)[key] },
+          ),
+        );
     }
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];
     pending.push({ text: close }, ...inner.reverse(), { text: open });

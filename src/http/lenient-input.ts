@@ -1,6 +1,12 @@
 import { normaliseReferences } from '../domain/booking-references.js';
 import type { EnvelopeInput } from './request-context.js';
-import { isBookingReferenceList, isOrderId, isReferenceVersionNumber, REFERENCE_VERSION_PATTERN, referenceVersionText } from './schemas/field-rules.js';
+import {
+  isBookingReferenceList,
+  isOrderId,
+  isReferenceVersionNumber,
+  REFERENCE_VERSION_PATTERN,
+  referenceVersionText,
+} from './schemas/field-rules.js';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -38,7 +44,7 @@ export function readEnvelopeInput(body: unknown, rootKey: string): EnvelopeInput
   const readable = isOrderId(query.OrderID) && isBookingReferenceList(query.GdsBookingReference);
   return {
     referenceVersion: typeof version === 'string' && VERSION.test(version) ? version : null,
-    orderId: readable ? query.OrderID as string : null,
+    orderId: readable ? (query.OrderID as string) : null,
     references: readable ? normaliseReferences(query.GdsBookingReference as string[]) : null,
   };
 }

@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import { errors } from '../errors/api-error.js';
 import { tokenFromHeader } from './access-token.js';
 
-const REFUSAL = 'The metrics are served to loopback, to the addresses of METRICS_ALLOW, and with the METRICS_TOKEN bearer token only.';
+const REFUSAL =
+  'The metrics are served to loopback, to the addresses of METRICS_ALLOW, and with the METRICS_TOKEN bearer token only.';
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
@@ -16,7 +17,9 @@ function digest(text: string): Buffer {
  * METRICS_ALLOW by the connection's peer address, anyone else only with METRICS_TOKEN. Every
  * refusal is the same 403, a wrong token included, so a caller learns nothing of which it lacked.
  */
-export function metricsAccess(config: Pick<Config, 'metricsAllow' | 'metricsToken'>): (request: FastifyRequest) => Promise<void> {
+export function metricsAccess(
+  config: Pick<Config, 'metricsAllow' | 'metricsToken'>,
+): (request: FastifyRequest) => Promise<void> {
   const allowed = addressMatcher([...LOOPBACK_RANGES, ...config.metricsAllow]);
   // Digests have one length whatever was sent, which timingSafeEqual needs; comparing them takes
   // the same time however much of the token a guess got right.

@@ -15,14 +15,20 @@ function wireBooking(booking: Booking, currency: string) {
       Type: passenger.type,
       GivenName: passenger.givenName,
       Surname: passenger.surname,
-      ...(passenger.ticket ? {
-        Ticket: {
-          TicketNumber: passenger.ticket.ticketNumber,
-          BaseFare: money(passenger.ticket.baseFare),
-          Taxes: money(passenger.ticket.taxes),
-          Coupons: passenger.ticket.coupons.map((coupon) => ({ SegmentID: coupon.segmentId, Status: coupon.status, Value: money(coupon.value) })),
-        },
-      } : {}),
+      ...(passenger.ticket
+        ? {
+            Ticket: {
+              TicketNumber: passenger.ticket.ticketNumber,
+              BaseFare: money(passenger.ticket.baseFare),
+              Taxes: money(passenger.ticket.taxes),
+              Coupons: passenger.ticket.coupons.map((coupon) => ({
+                SegmentID: coupon.segmentId,
+                Status: coupon.status,
+                Value: money(coupon.value),
+              })),
+            },
+          }
+        : {}),
       ...(passenger.canceled ? { CanceledAt: passenger.canceled.at } : {}),
     })),
     AirlineChanges: booking.changes.map(wireChange),
@@ -31,16 +37,24 @@ function wireBooking(booking: Booking, currency: string) {
       Amount: money(refund.amount),
       QuoteType: refund.quoteType,
       CreatedAt: refund.createdAt,
-      ...(refund.breakdown ? {
-        Fare: money(refund.breakdown.fare),
-        Taxes: money(refund.breakdown.taxes),
-        Penalty: money(refund.breakdown.penalty),
-        TaxBreakdown: refund.breakdown.taxLines.map((line) => ({ TaxCode: line.code, Amount: money(line.amount), Refundable: line.refundable })),
-        QuoteID: refund.quoteId,
-      } : {}),
+      ...(refund.breakdown
+        ? {
+            Fare: money(refund.breakdown.fare),
+            Taxes: money(refund.breakdown.taxes),
+            Penalty: money(refund.breakdown.penalty),
+            TaxBreakdown: refund.breakdown.taxLines.map((line) => ({
+              TaxCode: line.code,
+              Amount: money(line.amount),
+              Refundable: line.refundable,
+            })),
+            QuoteID: refund.quoteId,
+          }
+        : {}),
     })),
     // What AirOrderInvoluntaryCancel would refund now: shown while there is a change to answer.
-    ...(booking.status === 'CONFIRMED' && pendingChanges(booking).length > 0 ? { RefundQuote: wireRefundQuote(refundQuote(booking), currency) } : {}),
+    ...(booking.status === 'CONFIRMED' && pendingChanges(booking).length > 0
+      ? { RefundQuote: wireRefundQuote(refundQuote(booking), currency) }
+      : {}),
   };
 }
 

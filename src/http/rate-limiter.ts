@@ -8,12 +8,18 @@ export interface RateDecision {
   headers: Record<string, string>;
 }
 
-interface Bucket { tokens: number; updatedAt: number }
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
 
 export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(private readonly ratePerSecond: number, private readonly burst: number) {}
+  constructor(
+    private readonly ratePerSecond: number,
+    private readonly burst: number,
+  ) {}
 
   take(key: string, nowMs: number): RateDecision {
     const bucket = this.buckets.get(key) ?? { tokens: this.burst, updatedAt: nowMs };
@@ -39,7 +45,8 @@ export class RateLimiter {
   /** A bucket that has refilled is the same as no bucket: dropping it bounds memory. */
   private forgetFullBuckets(nowMs: number): void {
     for (const [key, bucket] of this.buckets) {
-      if (bucket.tokens + ((nowMs - bucket.updatedAt) / 1000) * this.ratePerSecond >= this.burst) this.buckets.delete(key);
+      if (bucket.tokens + ((nowMs - bucket.updatedAt) / 1000) * this.ratePerSecond >= this.burst)
+        this.buckets.delete(key);
     }
   }
 }

@@ -10,14 +10,18 @@ export function installRequestLog(app: FastifyInstance): void {
     void reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
-    request.log.info({
-      agency: request.agency?.agencyId ?? null,
-      operation: request.routeOptions.config?.operation?.title ?? `${request.method} ${request.routeOptions.url ?? ''}`,
-      code: request.outcomeCode ?? (reply.statusCode < 400 ? 'OK' : String(reply.statusCode)),
-      status: reply.statusCode,
-      latencyMs: Math.round(reply.elapsedTime * 100) / 100,
-      // A replay answers with the first request's X-Request-Id: searching the log for it finds both.
-      ...(request.replayOf ? { replayOf: request.replayOf } : {}),
-    }, 'request');
+    request.log.info(
+      {
+        agency: request.agency?.agencyId ?? null,
+        operation:
+          request.routeOptions.config?.operation?.title ?? `${request.method} ${request.routeOptions.url ?? ''}`,
+        code: request.outcomeCode ?? (reply.statusCode < 400 ? 'OK' : String(reply.statusCode)),
+        status: reply.statusCode,
+        latencyMs: Math.round(reply.elapsedTime * 100) / 100,
+        // A replay answers with the first request's X-Request-Id: searching the log for it finds both.
+        ...(request.replayOf ? { replayOf: request.replayOf } : {}),
+      },
+      'request',
+    );
   });
 }

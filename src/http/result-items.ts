@@ -39,7 +39,11 @@ function voluntaryRefundItem(orderId: string, reference: string, refund: QuotedR
       Fare: money(ticket.breakdown.fare),
       Taxes: money(ticket.breakdown.taxes),
       Penalty: money(ticket.breakdown.penalty),
-      TaxBreakdown: ticket.breakdown.taxLines.map((line) => ({ TaxCode: line.code, Amount: money(line.amount), Refundable: line.refundable })),
+      TaxBreakdown: ticket.breakdown.taxLines.map((line) => ({
+        TaxCode: line.code,
+        Amount: money(line.amount),
+        Refundable: line.refundable,
+      })),
     })),
     QuoteID: refund.quoteId,
     ExpiresAt: refund.expiresAt,
@@ -47,7 +51,14 @@ function voluntaryRefundItem(orderId: string, reference: string, refund: QuotedR
 }
 
 /** AirOrderRetrieve's items are AirOrderCancel's: the booking's status as it stands. */
-export function successItem(operation: ItemOperationName, orderId: string, reference: string, booking: Booking, currency: string, refund?: QuotedRefund) {
+export function successItem(
+  operation: ItemOperationName,
+  orderId: string,
+  reference: string,
+  booking: Booking,
+  currency: string,
+  refund?: QuotedRefund,
+) {
   switch (operation) {
     case 'refundQuote':
     case 'refund':
@@ -55,7 +66,13 @@ export function successItem(operation: ItemOperationName, orderId: string, refer
       return voluntaryRefundItem(orderId, reference, refund, currency);
     case 'cancel':
     case 'retrieve':
-      return { Status: 'SUCCESS', Msg: '', BookingStatus: booking.status, OrderID: orderId, GdsBookingReference: reference };
+      return {
+        Status: 'SUCCESS',
+        Msg: '',
+        BookingStatus: booking.status,
+        OrderID: orderId,
+        GdsBookingReference: reference,
+      };
     case 'involuntaryAccept':
       return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: '', Status: 'SUCCESS' };
     case 'involuntaryCancel': {
@@ -88,14 +105,26 @@ export function failedItem(operation: ItemOperationName, orderId: string, refere
       return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: text, Status: 'FAILED' };
     case 'involuntaryCancel':
       return {
-        OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: text, Status: 'FAILED',
-        RefundAmount: 0, RefundText: '', RefundPaxWiseFare: [],
+        OrderID: orderId,
+        GdsBookingReference: [reference],
+        ErrorMsg: text,
+        Status: 'FAILED',
+        RefundAmount: 0,
+        RefundText: '',
+        RefundPaxWiseFare: [],
       };
     case 'refundQuote':
     case 'refund':
       return {
-        OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: text, Status: 'FAILED',
-        RefundAmount: 0, RefundText: '', RefundPaxWiseFare: [], QuoteID: '', ExpiresAt: '',
+        OrderID: orderId,
+        GdsBookingReference: [reference],
+        ErrorMsg: text,
+        Status: 'FAILED',
+        RefundAmount: 0,
+        RefundText: '',
+        RefundPaxWiseFare: [],
+        QuoteID: '',
+        ExpiresAt: '',
       };
   }
 }
@@ -110,11 +139,18 @@ export interface RenderedItems {
  * The one renderer of per-booking results, for every operation that has them (the three changes and
  * AirOrderRetrieve) and for the OpenAPI examples made from the same rules.
  */
-export function renderItems(operation: ItemOperationName, orderId: string, currency: string, results: readonly ItemResult[]): RenderedItems {
+export function renderItems(
+  operation: ItemOperationName,
+  orderId: string,
+  currency: string,
+  results: readonly ItemResult[],
+): RenderedItems {
   return {
-    items: results.map(({ reference, outcome }: { reference: string; outcome: BookingOutcome }) => outcome.ok
-      ? successItem(operation, orderId, reference, outcome.booking, currency, outcome.refund)
-      : failedItem(operation, orderId, reference, outcome)),
-    failures: results.flatMap(({ outcome }) => outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }]),
+    items: results.map(({ reference, outcome }: { reference: string; outcome: BookingOutcome }) =>
+      outcome.ok
+        ? successItem(operation, orderId, reference, outcome.booking, currency, outcome.refund)
+        : failedItem(operation, orderId, reference, outcome),
+    ),
+    failures: results.flatMap(({ outcome }) => (outcome.ok ? [] : [{ code: outcome.code, message: outcome.message }])),
   };
 }

@@ -20,7 +20,10 @@ interface Cached {
 export class TokenLookup {
   private readonly cached = new Map<string, Cached>();
 
-  constructor(private readonly store: Store, private readonly uses: TokenUses | null = null) {}
+  constructor(
+    private readonly store: Store,
+    private readonly uses: TokenUses | null = null,
+  ) {}
 
   async find(tokenHash: string, now: string): Promise<ActiveToken | null> {
     // Read before the lookup: a change in between leaves an entry under the old marker, never used.

@@ -25,7 +25,10 @@ export class TokenUses {
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
 
-  constructor(private readonly store: Store, private readonly onError: (error: unknown) => void) {}
+  constructor(
+    private readonly store: Store,
+    private readonly onError: (error: unknown) => void,
+  ) {}
 
   used(tokenId: string, now: string): void {
     const at = Date.parse(now);
@@ -35,7 +38,9 @@ export class TokenUses {
     this.noted.set(tokenId, at);
     this.batch.set(tokenId, now);
     // Unref'd: a batch waiting never keeps a process alive; close() writes it.
-    this.timer ??= setTimeout(() => { this.flush(); }, LAST_USE_WRITE_DELAY_MS).unref();
+    this.timer ??= setTimeout(() => {
+      this.flush();
+    }, LAST_USE_WRITE_DELAY_MS).unref();
   }
 
   /** Writes what is noted and not yet written, and waits for every write begun. */
@@ -50,10 +55,12 @@ export class TokenUses {
     if (this.batch.size === 0) return;
     const uses: TokenUse[] = [...this.batch].map(([tokenId, usedAt]) => ({ tokenId, usedAt }));
     this.batch = new Map();
-    this.writing = this.writing.then(() => this.store.write((records) => records.tokens.recordUses(uses))).catch((error: unknown) => {
-      // Noted again at the token's next use rather than lost for the whole interval.
-      for (const use of uses) this.noted.delete(use.tokenId);
-      this.onError(error);
-    });
+    this.writing = this.writing
+      .then(() => this.store.write((records) => records.tokens.recordUses(uses)))
+      .catch((error: unknown) => {
+        // Noted again at the token's next use rather than lost for the whole interval.
+        for (const use of uses) this.noted.delete(use.tokenId);
+        this.onError(error);
+      });
   }
 }

@@ -3,8 +3,14 @@ import { FIELD_RULES } from './schemas/field-rules.js';
 
 /** Turns the first schema violation into a message that names the field path, e.g. `OrderCancelRQ.Query.OrderID`. */
 export function validationMessage(issue: FastifySchemaValidationError, rootKey: string): string {
-  const segments = issue.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const path = segments.reduce((text, segment) => /^\d+$/.test(segment) ? `${text}[${segment}]` : text ? `${text}.${segment}` : segment, '');
+  const segments = issue.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = segments.reduce(
+    (text, segment) => (/^\d+$/.test(segment) ? `${text}[${segment}]` : text ? `${text}.${segment}` : segment),
+    '',
+  );
   const params = issue.params as Record<string, unknown>;
 
   if (path === '' && issue.keyword === 'additionalProperties') {

@@ -25,9 +25,11 @@ export function withDeadline<T>(work: (deadline: Deadline) => Promise<T>, ms: nu
       if (deadline.expire()) reject(errors.unavailable(1));
       else grace = setTimeout(() => reject(errors.unavailable(1)), ms);
     }, ms);
-    work(deadline).then(resolve, reject).finally(() => {
-      clearTimeout(timer);
-      clearTimeout(grace);
-    });
+    work(deadline)
+      .then(resolve, reject)
+      .finally(() => {
+        clearTimeout(timer);
+        clearTimeout(grace);
+      });
   });
 }

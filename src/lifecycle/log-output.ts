@@ -43,7 +43,8 @@ export function survivePipeErrors(): void {
  */
 function logDescriptor(): number {
   try {
-    if (fs.fstatSync(1).isFIFO()) return fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
+    if (fs.fstatSync(1).isFIFO())
+      return fs.openSync('/proc/self/fd/1', fs.constants.O_WRONLY | fs.constants.O_NONBLOCK);
   } catch {
     // No /proc, or the reader is gone already (ENXIO): standard output as it is.
   }
@@ -63,9 +64,14 @@ export function openLogOutput(): LogOutput {
   let giveUpAt = Number.POSITIVE_INFINITY;
   // Registered before the destination, so it runs before pino's own flush at exit, which would
   // otherwise wait for a reader that never comes.
-  process.once('exit', () => { giveUpAt = Math.min(giveUpAt, Date.now() + UNPLANNED_EXIT_FLUSH_MS); });
+  process.once('exit', () => {
+    giveUpAt = Math.min(giveUpAt, Date.now() + UNPLANNED_EXIT_FLUSH_MS);
+  });
   const destination = pino.destination({
-    dest: logDescriptor(), sync: false, minLength: LOG_CHUNK_BYTES, maxWrite: LOG_WRITE_BYTES,
+    dest: logDescriptor(),
+    sync: false,
+    minLength: LOG_CHUNK_BYTES,
+    maxWrite: LOG_WRITE_BYTES,
     retryEAGAIN: () => Date.now() < giveUpAt,
   });
   // pino stops writing after EPIPE by itself; any other failure of standard output costs lines only.

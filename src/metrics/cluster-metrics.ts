@@ -26,14 +26,29 @@ const COLLECTED = 'airorder:metrics:collected';
 const WORKER_WAIT_MS = 3_000;
 const SCRAPE_WAIT_MS = 5_000;
 
-interface Message { type?: unknown; id?: unknown; text?: unknown; error?: unknown; metrics?: unknown }
+interface Message {
+  type?: unknown;
+  id?: unknown;
+  text?: unknown;
+  error?: unknown;
+  metrics?: unknown;
+}
 
 let lastId = 0;
 
 /** Waits for the one answer of type `type` with `id` that `listen` hears, or fails after `ms`. */
-function answer<T>(listen: (handler: (message: Message) => void) => () => void, type: string, id: number, ms: number, send: () => void): Promise<T> {
+function answer<T>(
+  listen: (handler: (message: Message) => void) => () => void,
+  type: string,
+  id: number,
+  ms: number,
+  send: () => void,
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { stop(); reject(new Error(`no answer to ${type} ${id} within ${ms} ms`)); }, ms);
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`no answer to ${type} ${id} within ${ms} ms`));
+    }, ms);
     const stop = listen((message) => {
       if (message?.type !== type || message.id !== id) return;
       clearTimeout(timer);
@@ -65,7 +80,9 @@ function fromPrimary(handler: (message: Message) => void): () => void {
 
 /** Only counters and histograms outlive their worker: a gone process's memory or pending count means nothing. */
 function lasting(metrics: MetricsJson): MetricsJson {
-  return metrics.filter((metric) => ['counter', 'histogram'].includes(String(metric.type)) && (metric.aggregator ?? 'sum') === 'sum');
+  return metrics.filter(
+    (metric) => ['counter', 'histogram'].includes(String(metric.type)) && (metric.aggregator ?? 'sum') === 'sum',
+  );
 }
 
 /**
@@ -80,7 +97,9 @@ export function aggregateWorkerMetrics(): void {
   const collect = async (worker: Worker): Promise<void> => {
     const id = ++lastId;
     try {
-      const reply = await answer<{ metrics: MetricsJson }>(fromWorker(worker), COLLECTED, id, WORKER_WAIT_MS, () => worker.send({ type: COLLECT, id }));
+      const reply = await answer<{ metrics: MetricsJson }>(fromWorker(worker), COLLECTED, id, WORKER_WAIT_MS, () =>
+        worker.send({ type: COLLECT, id }),
+      );
       if (!worker.isDead()) lastReport.set(worker.id, reply.metrics);
     } catch {
       // Not in time (or gone): its last report stands in for it.
@@ -96,7 +115,9 @@ export function aggregateWorkerMetrics(): void {
   };
 
   const scrape = async (): Promise<string> => {
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && worker.isConnected());
+    const workers = Object.values(cluster.workers ?? {}).filter(
+      (worker): worker is Worker => worker !== undefined && worker.isConnected(),
+    );
     await Promise.all(workers.map(collect));
     const text = await AggregatorRegistry.aggregate([...lastReport.values(), ...retired]).metrics();
     await foldRetired();
@@ -108,7 +129,10 @@ export function aggregateWorkerMetrics(): void {
     const reply = (body: { text: string } | { error: string }) => {
       if (worker.isConnected()) worker.send({ type: SCRAPED, id: message.id, ...body });
     };
-    scrape().then((text) => reply({ text }), (error: unknown) => reply({ error: (error as Error).message }));
+    scrape().then(
+      (text) => reply({ text }),
+      (error: unknown) => reply({ error: (error as Error).message }),
+    );
   });
   cluster.on('exit', (worker) => {
     const last = lastReport.get(worker.id);
@@ -133,7 +157,9 @@ export function scrapeFor(registry: Registry): () => Promise<string> {
   });
   return async () => {
     const id = ++lastId;
-    const reply = await answer<{ text: string }>(fromPrimary, SCRAPED, id, SCRAPE_WAIT_MS, () => process.send!({ type: SCRAPE, id }));
+    const reply = await answer<{ text: string }>(fromPrimary, SCRAPED, id, SCRAPE_WAIT_MS, () =>
+      process.send!({ type: SCRAPE, id }),
+    );
     return reply.text;
   };
 }

@@ -23,27 +23,42 @@ export interface StoreFigures {
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
-    name: 'airorder_requests_total', help: 'Requests answered, by operation and outcome code.',
-    labelNames: ['operation', 'code'] as const, registers: [this.registry],
+    name: 'airorder_requests_total',
+    help: 'Requests answered, by operation and outcome code.',
+    labelNames: ['operation', 'code'] as const,
+    registers: [this.registry],
   });
   readonly requestSeconds = new Histogram({
-    name: 'airorder_request_duration_seconds', help: 'Time to answer a request, by operation.',
-    labelNames: ['operation'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry],
+    name: 'airorder_request_duration_seconds',
+    help: 'Time to answer a request, by operation.',
+    labelNames: ['operation'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
   });
   readonly refunds = new Counter({
-    name: 'airorder_refunds_total', help: 'Tickets refunded, by currency.', labelNames: ['currency'] as const, registers: [this.registry],
+    name: 'airorder_refunds_total',
+    help: 'Tickets refunded, by currency.',
+    labelNames: ['currency'] as const,
+    registers: [this.registry],
   });
   readonly refundedMinor = new Counter({
-    name: 'airorder_refunded_minor_units_total', help: 'Amount refunded in the currency\'s minor units, by currency.',
-    labelNames: ['currency'] as const, registers: [this.registry],
+    name: 'airorder_refunded_minor_units_total',
+    help: "Amount refunded in the currency's minor units, by currency.",
+    labelNames: ['currency'] as const,
+    registers: [this.registry],
   });
   readonly webhookDeliveries = new Counter({
-    name: 'airorder_webhook_deliveries_total', help: 'Webhook attempts made, by outcome: delivered, retry, failed, disabled.',
-    labelNames: ['outcome'] as const, registers: [this.registry],
+    name: 'airorder_webhook_deliveries_total',
+    help: 'Webhook attempts made, by outcome: delivered, retry, failed, disabled.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
   });
   readonly storeSeconds = new Histogram({
-    name: 'airorder_store_transaction_duration_seconds', help: 'Time of an operation\'s store transaction, by operation.',
-    labelNames: ['operation'] as const, buckets: LATENCY_BUCKETS, registers: [this.registry],
+    name: 'airorder_store_transaction_duration_seconds',
+    help: "Time of an operation's store transaction, by operation.",
+    labelNames: ['operation'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
   });
 
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
@@ -56,16 +71,20 @@ export class ServiceMetrics {
     let pending = 0;
     let oldest = 0;
     new Gauge({
-      name: 'airorder_pending_airline_changes', help: 'Airline-initiated changes awaiting an agency\'s decision (read at scrape).',
-      aggregator: 'max', registers: [this.registry],
+      name: 'airorder_pending_airline_changes',
+      help: "Airline-initiated changes awaiting an agency's decision (read at scrape).",
+      aggregator: 'max',
+      registers: [this.registry],
       async collect() {
         pending = await store.pendingChanges().catch(() => pending);
         this.set(pending);
       },
     });
     new Gauge({
-      name: 'airorder_webhook_oldest_undelivered_seconds', help: 'Age of the oldest event still waiting for a webhook delivery; 0 when none waits (read at scrape).',
-      aggregator: 'max', registers: [this.registry],
+      name: 'airorder_webhook_oldest_undelivered_seconds',
+      help: 'Age of the oldest event still waiting for a webhook delivery; 0 when none waits (read at scrape).',
+      aggregator: 'max',
+      registers: [this.registry],
       async collect() {
         oldest = await store.oldestUndeliveredSeconds().catch(() => oldest);
         this.set(oldest);
@@ -75,8 +94,10 @@ export class ServiceMetrics {
       // Kept by this process's checkpoint thread; with --workers each has its own, on the same log.
       let counted = { passes: 0, restarts: 0 };
       const checkpoints = new Counter({
-        name: 'airorder_sqlite_wal_checkpoints_total', help: 'Passes of the checkpoint thread over SQLite\'s write-ahead log, by kind: passive, or restart (the log started over).',
-        labelNames: ['kind'] as const, registers: [this.registry],
+        name: 'airorder_sqlite_wal_checkpoints_total',
+        help: "Passes of the checkpoint thread over SQLite's write-ahead log, by kind: passive, or restart (the log started over).",
+        labelNames: ['kind'] as const,
+        registers: [this.registry],
         collect() {
           const figures = store.logFigures();
           if (!figures) return;
@@ -88,20 +109,30 @@ export class ServiceMetrics {
       checkpoints.inc({ kind: 'passive' }, 0);
       checkpoints.inc({ kind: 'restart' }, 0);
       new Gauge({
-        name: 'airorder_sqlite_wal_peak_bytes', help: 'The largest SQLite\'s write-ahead log has been since the service started, as the checkpoint thread saw it (SQLITE_WAL_LIMIT_MB).',
-        aggregator: 'max', registers: [this.registry],
-        collect() { this.set(store.logFigures()?.peakBytes ?? 0); },
+        name: 'airorder_sqlite_wal_peak_bytes',
+        help: "The largest SQLite's write-ahead log has been since the service started, as the checkpoint thread saw it (SQLITE_WAL_LIMIT_MB).",
+        aggregator: 'max',
+        registers: [this.registry],
+        collect() {
+          this.set(store.logFigures()?.peakBytes ?? 0);
+        },
       });
     }
     // Two of the hand-made metrics that came before prom-client's own, kept for the dashboards that read them.
     new Gauge({
-      name: 'nodejs_heap_used_bytes', help: 'V8 heap in use.', registers: [this.registry],
-      collect() { this.set(process.memoryUsage().heapUsed); },
+      name: 'nodejs_heap_used_bytes',
+      help: 'V8 heap in use.',
+      registers: [this.registry],
+      collect() {
+        this.set(process.memoryUsage().heapUsed);
+      },
     });
     const loopDelay = this.loopDelay;
     new Gauge({
-      name: 'nodejs_eventloop_delay_p99_seconds', help: 'Event loop delay, 99th percentile since the last scrape (the worst process\'s).',
-      aggregator: 'max', registers: [this.registry],
+      name: 'nodejs_eventloop_delay_p99_seconds',
+      help: "Event loop delay, 99th percentile since the last scrape (the worst process's).",
+      aggregator: 'max',
+      registers: [this.registry],
       collect() {
         this.set(loopDelay.percentile(99) / 1e9);
         loopDelay.reset();

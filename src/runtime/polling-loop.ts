@@ -10,9 +10,11 @@ export function pollEvery(everyMs: number, run: () => Promise<unknown>, failed: 
   let current: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   const loop = () => {
-    current = run().catch(failed).finally(() => {
-      if (!stopped) timer = setTimeout(loop, everyMs);
-    });
+    current = run()
+      .catch(failed)
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, everyMs);
+      });
   };
   timer = setTimeout(loop, everyMs);
   return {

@@ -25,9 +25,18 @@ export interface IssuedToken {
 }
 
 /** Issues a token for an agency. The secret is returned once and only its hash is stored. */
-export async function issueToken(store: Store, clock: Clock, agencyId: string, expiresInMs: number | null, record?: RecordAction<IssuedToken>): Promise<IssuedToken> {
+export async function issueToken(
+  store: Store,
+  clock: Clock,
+  agencyId: string,
+  expiresInMs: number | null,
+  record?: RecordAction<IssuedToken>,
+): Promise<IssuedToken> {
   const issued = await store.write(async (records) => {
-    if (!await records.agencies.find(agencyId)) throw new AdminError(`No agency ${agencyId}; create it first with: airorder agency add --agency-id ${agencyId} --name NAME`);
+    if (!(await records.agencies.find(agencyId)))
+      throw new AdminError(
+        `No agency ${agencyId}; create it first with: airorder agency add --agency-id ${agencyId} --name NAME`,
+      );
     const now = clock();
     const token = generateToken();
     const issued = {
@@ -35,7 +44,10 @@ export async function issueToken(store: Store, clock: Clock, agencyId: string, e
       tokenId: `tok_${randomBytes(8).toString('hex')}`,
       expiresAt: expiresInMs === null ? null : new Date(Date.parse(now) + expiresInMs).toISOString(),
     };
-    await records.tokens.add({ tokenId: issued.tokenId, agencyId, tokenHash: hashToken(token), expiresAt: issued.expiresAt }, now);
+    await records.tokens.add(
+      { tokenId: issued.tokenId, agencyId, tokenHash: hashToken(token), expiresAt: issued.expiresAt },
+      now,
+    );
     await record?.(records, issued);
     return issued;
   });
@@ -47,15 +59,17 @@ export type TokenToRevoke = { tokenId: string } | { token: string };
 
 /** Revokes a token at once; revoking it again keeps the first revocation's time. */
 export async function revokeToken(store: Store, clock: Clock, which: TokenToRevoke): Promise<RevokedToken> {
-  const revoked = await store.write((records) => ('tokenId' in which
-    ? records.tokens.revokeById(which.tokenId, clock())
-    : records.tokens.revokeByHash(hashToken(which.token.trim()), clock())));
+  const revoked = await store.write((records) =>
+    'tokenId' in which
+      ? records.tokens.revokeById(which.tokenId, clock())
+      : records.tokens.revokeByHash(hashToken(which.token.trim()), clock()),
+  );
   if (!revoked) throw new AdminError('tokenId' in which ? `No token ${which.tokenId}.` : 'No such token.');
   return revoked;
 }
 
 /** An agency's tokens, oldest first, without secrets. */
 export async function listTokens(store: Store, agencyId: string): Promise<TokenListing[]> {
-  if (!await store.read.agencies.find(agencyId)) throw new AdminError(`No agency ${agencyId}.`);
+  if (!(await store.read.agencies.find(agencyId))) throw new AdminError(`No agency ${agencyId}.`);
   return store.read.tokens.listing(agencyId);
 }

@@ -18,7 +18,13 @@ export interface ChangeImportSummary {
   alreadyKnown: number;
 }
 
-export const OPERATOR_CHANGE_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'changes import' };
+export const OPERATOR_CHANGE_IMPORT: Actor = {
+  actor: 'operator',
+  agencyId: null,
+  tokenId: null,
+  requestId: null,
+  operation: 'changes import',
+};
 
 /**
  * Checks a new change against its booking. Accepted, the pending changes apply in detection order,
@@ -28,25 +34,51 @@ export const OPERATOR_CHANGE_IMPORT: Actor = { actor: 'operator', agencyId: null
  */
 function checkAgainstBooking(document: ChangeDocument, booking: Booking, label: string): void {
   const { change } = document;
-  const everUsed = new Set([...booking.segments.map((segment) => segment.segmentId),
-    ...booking.changes.flatMap((earlier) => earlier.addedSegments.map((segment) => segment.segmentId))]);
+  const everUsed = new Set([
+    ...booking.segments.map((segment) => segment.segmentId),
+    ...booking.changes.flatMap((earlier) => earlier.addedSegments.map((segment) => segment.segmentId)),
+  ]);
   change.addedSegments.forEach((segment, index) => {
     if (everUsed.has(segment.segmentId)) {
-      throw new DocumentError(label, `addedSegments[${index}].segmentId`, `${segment.segmentId} is already a segment of booking ${booking.reference}`, document.orderId);
+      throw new DocumentError(
+        label,
+        `addedSegments[${index}].segmentId`,
+        `${segment.segmentId} is already a segment of booking ${booking.reference}`,
+        document.orderId,
+      );
     }
   });
   change.removedSegments.forEach((id, index) => {
-    const flown = booking.passengers.some((passenger) => passenger.ticket?.coupons.some((coupon) => coupon.segmentId === id && coupon.status === 'USED'));
-    if (flown) throw new DocumentError(label, `removedSegments[${index}]`, `${id} has been flown and cannot be changed`, document.orderId);
+    const flown = booking.passengers.some((passenger) =>
+      passenger.ticket?.coupons.some((coupon) => coupon.segmentId === id && coupon.status === 'USED'),
+    );
+    if (flown)
+      throw new DocumentError(
+        label,
+        `removedSegments[${index}]`,
+        `${id} has been flown and cannot be changed`,
+        document.orderId,
+      );
   });
 
   const segments = new Set(booking.segments.map((segment) => segment.segmentId));
   for (const step of inDetectionOrder([...pendingChanges(booking), change])) {
     step.removedSegments.forEach((id, index) => {
       if (segments.has(id)) return;
-      if (step === change) throw new DocumentError(label, `removedSegments[${index}]`, `names no segment of booking ${booking.reference}: ${id}`, document.orderId);
+      if (step === change)
+        throw new DocumentError(
+          label,
+          `removedSegments[${index}]`,
+          `names no segment of booking ${booking.reference}: ${id}`,
+          document.orderId,
+        );
       // The new change, detected earlier, takes away a segment that a pending change detected later removes.
-      throw new DocumentError(label, 'removedSegments', `removes ${id}, which change ${step.changeId}, detected later (${step.detectedAt}), removes too`, document.orderId);
+      throw new DocumentError(
+        label,
+        'removedSegments',
+        `removes ${id}, which change ${step.changeId}, detected later (${step.detectedAt}), removes too`,
+        document.orderId,
+      );
     });
     step.removedSegments.forEach((id) => segments.delete(id));
     step.addedSegments.forEach((segment) => segments.add(segment.segmentId));
@@ -55,7 +87,10 @@ function checkAgainstBooking(document: ChangeDocument, booking: Booking, label: 
 
 const BATCH = 500;
 
-interface Pending { label: string; document: ChangeDocument }
+interface Pending {
+  label: string;
+  document: ChangeDocument;
+}
 
 /**
  * Imports airline-change documents, all or nothing, in batches inside one transaction. Each change
@@ -66,31 +101,43 @@ interface Pending { label: string; document: ChangeDocument }
  * the import (the console's journal row) in the same transaction.
  */
 export async function importChanges(
-  store: Store, clock: Clock, records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
-  onProgress: (read: number) => void = () => {}, actor: Actor = OPERATOR_CHANGE_IMPORT,
+  store: Store,
+  clock: Clock,
+  records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
+  onProgress: (read: number) => void = () => {},
+  actor: Actor = OPERATOR_CHANGE_IMPORT,
   record: (tx: Records, summary: ChangeImportSummary) => Promise<void> = async () => {},
 ): Promise<ChangeImportSummary> {
-  return store.write(async (tx) => {
-    const now = clock();
-    const summary: ChangeImportSummary = { imported: 0, alreadyKnown: 0 };
-    let batch: Pending[] = [];
-    for await (const record of records) {
-      const [document] = readEach([record], readChangeDocument) as [ChangeDocument];
-      batch.push({ label: record.label, document });
-      if (batch.length >= BATCH) {
-        await writeBatch(tx, batch, now, summary, actor);
-        onProgress(summary.imported + summary.alreadyKnown);
-        batch = [];
+  return store.write(
+    async (tx) => {
+      const now = clock();
+      const summary: ChangeImportSummary = { imported: 0, alreadyKnown: 0 };
+      let batch: Pending[] = [];
+      for await (const record of records) {
+        const [document] = readEach([record], readChangeDocument) as [ChangeDocument];
+        batch.push({ label: record.label, document });
+        if (batch.length >= BATCH) {
+          await writeBatch(tx, batch, now, summary, actor);
+          onProgress(summary.imported + summary.alreadyKnown);
+          batch = [];
+        }
       }
-    }
-    await writeBatch(tx, batch, now, summary, actor);
-    onProgress(summary.imported + summary.alreadyKnown);
-    await record(tx, summary);
-    return summary;
-  }, { large: true });
+      await writeBatch(tx, batch, now, summary, actor);
+      onProgress(summary.imported + summary.alreadyKnown);
+      await record(tx, summary);
+      return summary;
+    },
+    { large: true },
+  );
 }
 
-async function writeBatch(tx: Records, batch: Pending[], now: string, summary: ChangeImportSummary, actor: Actor): Promise<void> {
+async function writeBatch(
+  tx: Records,
+  batch: Pending[],
+  now: string,
+  summary: ChangeImportSummary,
+  actor: Actor,
+): Promise<void> {
   if (batch.length === 0) return;
   const ids = batch.map(({ document }) => document.change.changeId);
   const keys = batch.map(({ document }) => ({ orderId: document.orderId, reference: document.reference }));
@@ -108,23 +155,39 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     if (stored) {
       // A resend is a no-op; the same id for another booking is not a resend, and dropping it would lose the change.
       if (stored.orderId !== document.orderId || stored.reference !== document.reference) {
-        throw new DocumentError(label, 'changeId', `${document.change.changeId} is already the id of a change of order ${stored.orderId}, booking ${stored.reference}`, document.orderId);
+        throw new DocumentError(
+          label,
+          'changeId',
+          `${document.change.changeId} is already the id of a change of order ${stored.orderId}, booking ${stored.reference}`,
+          document.orderId,
+        );
       }
       summary.alreadyKnown += 1;
       continue;
     }
     const booking = bookings.get(bookingKey(document));
     if (!booking) {
-      if (!orders.has(document.orderId)) throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`, document.orderId);
-      throw new DocumentError(label, 'gdsBookingReference', `is not a booking of order ${document.orderId}: ${document.reference}`, document.orderId);
+      if (!orders.has(document.orderId))
+        throw new DocumentError(label, 'orderId', `names no order: ${document.orderId}`, document.orderId);
+      throw new DocumentError(
+        label,
+        'gdsBookingReference',
+        `is not a booking of order ${document.orderId}: ${document.reference}`,
+        document.orderId,
+      );
     }
     // Imports refuse such amounts, but an order stored before they did (or before the bound came down
     // to what a JSON number keeps exact) may hold them: the refund quote below would overflow, or not
     // be exact on the wire. Refused like any bad record, so nothing of the file is stored.
     const sum = bookingSum(booking);
     if (typeof sum !== 'number') {
-      throw new DocumentError(label, 'orderId', `${document.orderId} was stored before imports bounded its amounts: in booking ${booking.reference}, `
-        + `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.row.currency)}; correct the order and import it again (orders import --upsert)`, document.orderId);
+      throw new DocumentError(
+        label,
+        'orderId',
+        `${document.orderId} was stored before imports bounded its amounts: in booking ${booking.reference}, ` +
+          `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.row.currency)}; correct the order and import it again (orders import --upsert)`,
+        document.orderId,
+      );
     }
     const status = booking.status === 'CANCELED' ? 'CLOSED' : 'PENDING';
     if (status === 'PENDING') checkAgainstBooking(document, booking, label);
@@ -133,8 +196,12 @@ async function writeBatch(tx: Records, batch: Pending[], now: string, summary: C
     booking.changes.push(change);
     known.set(change.changeId, { orderId: document.orderId, reference: document.reference });
     accepted.push({ orderId: document.orderId, reference: document.reference, change });
-    events.push({ orderId: document.orderId, reference: document.reference, event: 'CHANGE_RECORDED',
-      detail: { changeId: change.changeId, kind: change.kind, status } });
+    events.push({
+      orderId: document.orderId,
+      reference: document.reference,
+      event: 'CHANGE_RECORDED',
+      detail: { changeId: change.changeId, kind: change.kind, status },
+    });
     // The booking as it now stands, with this change among its pending ones: what the agency can do about it.
     announced.push(changeNotice('airline_change.detected', orders.get(document.orderId)!.row, booking, change));
   }

@@ -8,7 +8,13 @@ import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from '../runtime/clock.js';
 
-const DEADLINE_ACTOR: Actor = { actor: 'system', agencyId: null, tokenId: null, requestId: null, operation: 'deadline' };
+const DEADLINE_ACTOR: Actor = {
+  actor: 'system',
+  agencyId: null,
+  tokenId: null,
+  requestId: null,
+  operation: 'deadline',
+};
 
 /**
  * Applies the consequence of every passed deadline on the order's bookings (all of them, or the
@@ -17,24 +23,46 @@ const DEADLINE_ACTOR: Actor = { actor: 'system', agencyId: null, tokenId: null, 
  * events. Decided on the order as it is stored, so a request or another process that got there
  * first leaves nothing to do. Returns how many bookings it changed.
  */
-export async function applyDueDeadlines(store: Store, clock: Clock, orderId: string, references?: readonly string[]): Promise<number> {
-  return store.changeOrder({ orderId, agencyId: null, references: references ?? null, idempotency: null }, ({ order, bookings }): OrderDecision<number> => {
-    if (!order) return { value: 0, update: null };
-    const now = clock();
-    const update: OrderUpdate = { now, bookings: [], audit: { actor: DEADLINE_ACTOR, events: [] }, events: [], keep: null };
-    for (const booking of bookings) {
-      const applied = applyDeadlineConsequence(booking, now);
-      if (!applied || !applied.outcome.ok || !applied.outcome.changed) continue;
-      const after = applied.outcome.booking;
-      update.bookings.push({ before: booking, after });
-      update.audit!.events.push({ orderId, reference: booking.reference, event: 'DEADLINE_PASSED', detail: {
-        consequence: applied.consequence,
-        changeIds: dueChanges(booking, now).map((change) => change.changeId),
-      } }, ...bookingAuditEvents(orderId, order.currency, booking, after));
-      update.events.push(...bookingEvents(order, booking, after, 'DEADLINE'));
-    }
-    return { value: update.bookings.length, update: update.bookings.length > 0 ? update : null };
-  });
+export async function applyDueDeadlines(
+  store: Store,
+  clock: Clock,
+  orderId: string,
+  references?: readonly string[],
+): Promise<number> {
+  return store.changeOrder(
+    { orderId, agencyId: null, references: references ?? null, idempotency: null },
+    ({ order, bookings }): OrderDecision<number> => {
+      if (!order) return { value: 0, update: null };
+      const now = clock();
+      const update: OrderUpdate = {
+        now,
+        bookings: [],
+        audit: { actor: DEADLINE_ACTOR, events: [] },
+        events: [],
+        keep: null,
+      };
+      for (const booking of bookings) {
+        const applied = applyDeadlineConsequence(booking, now);
+        if (!applied || !applied.outcome.ok || !applied.outcome.changed) continue;
+        const after = applied.outcome.booking;
+        update.bookings.push({ before: booking, after });
+        update.audit!.events.push(
+          {
+            orderId,
+            reference: booking.reference,
+            event: 'DEADLINE_PASSED',
+            detail: {
+              consequence: applied.consequence,
+              changeIds: dueChanges(booking, now).map((change) => change.changeId),
+            },
+          },
+          ...bookingAuditEvents(orderId, order.currency, booking, after),
+        );
+        update.events.push(...bookingEvents(order, booking, after, 'DEADLINE'));
+      }
+      return { value: update.bookings.length, update: update.bookings.length > 0 ? update : null };
+    },
+  );
 }
 
 /**
@@ -110,14 +138,27 @@ export async function deadlineRound(store: Store, clock: Clock, warningMs: numbe
     const passed = await store.read.changes.passedDeadlines(clock(), BATCH);
     let progress = 0;
     for (const [orderId, changes] of byOrder(passed)) {
-      const applied = await applyDueDeadlines(store, clock, orderId, [...new Set(changes.map((change) => change.reference))]);
+      const applied = await applyDueDeadlines(store, clock, orderId, [
+        ...new Set(changes.map((change) => change.reference)),
+      ]);
       round.applied += applied;
-      progress += applied + await settleResolved(store, orderId, changes.map((change) => change.changeId));
+      progress +=
+        applied +
+        (await settleResolved(
+          store,
+          orderId,
+          changes.map((change) => change.changeId),
+        ));
     }
     if (passed.length < BATCH || progress === 0) break;
   }
   const now = clock();
-  const approaching = await store.read.changes.approachingDeadlines(now, new Date(Date.parse(now) + warningMs).toISOString(), 10_000);
-  for (const [orderId, changes] of byOrder(approaching)) round.warned += await warnOrder(store, clock, orderId, changes);
+  const approaching = await store.read.changes.approachingDeadlines(
+    now,
+    new Date(Date.parse(now) + warningMs).toISOString(),
+    10_000,
+  );
+  for (const [orderId, changes] of byOrder(approaching))
+    round.warned += await warnOrder(store, clock, orderId, changes);
   return round;
 }

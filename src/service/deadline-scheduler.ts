@@ -26,7 +26,12 @@ export class DeadlineScheduler {
   private readonly holder = `dl_${randomBytes(8).toString('hex')}`;
   private loop: PollingLoop | null = null;
 
-  constructor(private readonly store: Store, private readonly clock: Clock, private readonly warningMs: number, private readonly log: SchedulerLog) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly warningMs: number,
+    private readonly log: SchedulerLog,
+  ) {}
 
   /** One round, if this process holds the lease; null when another one does. */
   async tick(): Promise<DeadlineRound | null> {
@@ -40,8 +45,11 @@ export class DeadlineScheduler {
   }
 
   start(): void {
-    this.loop = pollEvery(DEADLINE_POLL_MS, () => this.tick(),
-      (error) => this.log.warn({ cause: (error as Error).message }, 'deadline round failed; trying again'));
+    this.loop = pollEvery(
+      DEADLINE_POLL_MS,
+      () => this.tick(),
+      (error) => this.log.warn({ cause: (error as Error).message }, 'deadline round failed; trying again'),
+    );
   }
 
   /** Waits for the round under way, and lets another process take over at once. */

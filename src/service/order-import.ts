@@ -9,7 +9,13 @@ export interface ImportSummary {
   replaced: number;
 }
 
-export const OPERATOR_IMPORT: Actor = { actor: 'operator', agencyId: null, tokenId: null, requestId: null, operation: 'orders import' };
+export const OPERATOR_IMPORT: Actor = {
+  actor: 'operator',
+  agencyId: null,
+  tokenId: null,
+  requestId: null,
+  operation: 'orders import',
+};
 
 /**
  * Imports order documents, all or nothing: batches of checked documents (`preparedHere`, or
@@ -20,32 +26,50 @@ export const OPERATOR_IMPORT: Actor = { actor: 'operator', agencyId: null, token
  * import (the console's journal row) in the same transaction.
  */
 export async function importOrders(
-  store: Store, clock: Clock, batches: AsyncIterable<PreparedOrder[]>, upsert: boolean,
-  onProgress: (imported: number) => void = () => {}, actor: Actor = OPERATOR_IMPORT,
+  store: Store,
+  clock: Clock,
+  batches: AsyncIterable<PreparedOrder[]>,
+  upsert: boolean,
+  onProgress: (imported: number) => void = () => {},
+  actor: Actor = OPERATOR_IMPORT,
   record: (tx: Records, summary: ImportSummary) => Promise<void> = async () => {},
 ): Promise<ImportSummary> {
-  return store.write(async (tx) => {
-    const now = clock();
-    const summary: ImportSummary = { imported: 0, replaced: 0 };
-    const knownAgencies = new Set<string>();
-    for await (const batch of batches) {
-      await writeBatch(tx, batch, upsert, now, knownAgencies, summary, actor);
+  return store.write(
+    async (tx) => {
+      const now = clock();
+      const summary: ImportSummary = { imported: 0, replaced: 0 };
+      const knownAgencies = new Set<string>();
+      for await (const batch of batches) {
+        await writeBatch(tx, batch, upsert, now, knownAgencies, summary, actor);
+        onProgress(summary.imported);
+      }
       onProgress(summary.imported);
-    }
-    onProgress(summary.imported);
-    await record(tx, summary);
-    return summary;
-  }, { large: true });
+      await record(tx, summary);
+      return summary;
+    },
+    { large: true },
+  );
 }
 
 async function writeBatch(
-  tx: Records, batch: PreparedOrder[], upsert: boolean, now: string, knownAgencies: Set<string>, summary: ImportSummary, actor: Actor,
+  tx: Records,
+  batch: PreparedOrder[],
+  upsert: boolean,
+  now: string,
+  knownAgencies: Set<string>,
+  summary: ImportSummary,
+  actor: Actor,
 ): Promise<void> {
   if (batch.length === 0) return;
   for (const order of batch) {
     if (knownAgencies.has(order.agencyId)) continue;
-    if (!await tx.agencies.find(order.agencyId)) {
-      throw new DocumentError(order.label, 'agencyId', `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`, order.orderId);
+    if (!(await tx.agencies.find(order.agencyId))) {
+      throw new DocumentError(
+        order.label,
+        'agencyId',
+        `names no agency: ${order.agencyId} (create it with: airorder agency add --agency-id ${order.agencyId} --name NAME)`,
+        order.orderId,
+      );
     }
     knownAgencies.add(order.agencyId);
   }
@@ -67,8 +91,10 @@ async function writeBatch(
     const createdAt = existing.get(orderId);
     if (createdAt === undefined) continue;
     // Written by this very import (same transaction, same time): an earlier record of the file.
-    if (createdAt === now) throw new DocumentError(label, 'orderId', `repeats ${orderId} of an earlier record`, orderId);
-    if (!upsert) throw new DocumentError(label, 'orderId', `${orderId} exists already (use --upsert to replace it)`, orderId);
+    if (createdAt === now)
+      throw new DocumentError(label, 'orderId', `repeats ${orderId} of an earlier record`, orderId);
+    if (!upsert)
+      throw new DocumentError(label, 'orderId', `${orderId} exists already (use --upsert to replace it)`, orderId);
   }
   if (existing.size > 0) {
     const replaced = [...existing.keys()];
@@ -76,7 +102,12 @@ async function writeBatch(
     const refunded = await tx.orders.withRefunds(replaced);
     const first = batch.find((order) => refunded.has(order.orderId));
     if (first) {
-      throw new DocumentError(first.label, 'orderId', `${first.orderId} has refunds: replacing it would erase them and let its tickets be refunded again`, first.orderId);
+      throw new DocumentError(
+        first.label,
+        'orderId',
+        `${first.orderId} has refunds: replacing it would erase them and let its tickets be refunded again`,
+        first.orderId,
+      );
     }
     // Bookings, changes and refunds go with the order.
     await tx.orders.remove(replaced);
@@ -90,7 +121,9 @@ async function writeBatch(
   }));
   // Each order's row of the audit log goes into its record's trail; a replaced order's trail goes on.
   const keys = await tx.audit.append(actor, events, now);
-  const trails = new Map(batch.map((order) => [order.orderId, [...(stored.get(order.orderId)?.trail ?? []), keys.get(order.orderId)!]]));
+  const trails = new Map(
+    batch.map((order) => [order.orderId, [...(stored.get(order.orderId)?.trail ?? []), keys.get(order.orderId)!]]),
+  );
   await tx.orders.add(batch, now, versions, trails);
   summary.imported += batch.length;
 }

@@ -23,13 +23,14 @@ export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel'
 /** How long the first response to an Idempotency-Key is kept (docs/contract.md §8.1). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 
-const RULES: Record<OperationName, (booking: Booking, now: string, refund: RefundInput | undefined) => BookingOutcome> = {
-  cancel: (booking) => cancelBooking(booking),
-  involuntaryAccept: (booking) => acceptChanges(booking),
-  involuntaryCancel: (booking, now) => involuntaryCancel(booking, now),
-  refundQuote: (booking, now, refund) => refundQuoteRule(booking, now, refund ?? missing()),
-  refund: (booking, now, refund) => refundRule(booking, now, refund ?? missing()),
-};
+const RULES: Record<OperationName, (booking: Booking, now: string, refund: RefundInput | undefined) => BookingOutcome> =
+  {
+    cancel: (booking) => cancelBooking(booking),
+    involuntaryAccept: (booking) => acceptChanges(booking),
+    involuntaryCancel: (booking, now) => involuntaryCancel(booking, now),
+    refundQuote: (booking, now, refund) => refundQuoteRule(booking, now, refund ?? missing()),
+    refund: (booking, now, refund) => refundRule(booking, now, refund ?? missing()),
+  };
 
 /** The routes give the refund operations their input; a caller that does not is a bug. */
 function missing(): never {
@@ -105,9 +106,20 @@ export type OperationOutcome =
   | { kind: 'refused'; refusal: OperationRefusal };
 
 /** The rules on each requested booking, and what storing them takes. */
-function applyRules(order: OrderRow, bookings: readonly Booking[], request: OperationRequest, now: string): { result: OperationResult; update: OrderUpdate } {
+function applyRules(
+  order: OrderRow,
+  bookings: readonly Booking[],
+  request: OperationRequest,
+  now: string,
+): { result: OperationResult; update: OrderUpdate } {
   const items: ItemResult[] = [];
-  const update: OrderUpdate = { now, bookings: [], audit: { actor: request.actor, events: [] }, events: [], keep: null };
+  const update: OrderUpdate = {
+    now,
+    bookings: [],
+    audit: { actor: request.actor, events: [] },
+    events: [],
+    keep: null,
+  };
   const by: EventActor = request.actor.actor === 'agency' ? 'AGENCY' : 'OPERATOR';
   const quoted: { booking: Booking; outcome: BookingOutcome }[] = [];
   for (const reference of request.references) {
@@ -131,7 +143,11 @@ function applyRules(order: OrderRow, bookings: readonly Booking[], request: Oper
     if (update.quote) update.audit!.events.push(...quoteAuditEvents(order.orderId, order.currency, update.quote));
   }
   if (request.operatorRecord && request.actor.operatorEmail && items.some((item) => item.outcome.ok)) {
-    update.operatorAction = { email: request.actor.operatorEmail, ...request.operatorRecord, reason: request.actor.reason ?? null };
+    update.operatorAction = {
+      email: request.actor.operatorEmail,
+      ...request.operatorRecord,
+      reason: request.actor.reason ?? null,
+    };
   }
   return { result: { orderId: order.orderId, currency: order.currency, items }, update };
 }
@@ -183,14 +199,28 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
   const deadline = request.deadline;
   const timeLeft = deadline ? () => deadline.remainingMs() : undefined;
   try {
-    return await store.changeOrder({ orderId: request.orderId, agencyId: request.actor.agencyId, references: request.references, idempotency, timeLeft },
+    return await store.changeOrder(
+      {
+        orderId: request.orderId,
+        agencyId: request.actor.agencyId,
+        references: request.references,
+        idempotency,
+        timeLeft,
+      },
       ({ order, bookings, kept }): OrderDecision<OperationOutcome> => {
         // Waiting for the store may have used up the request's time: the caller has answered already.
         if (request.deadline?.expired) return refused('out-of-time');
         const now = clock();
         if (kept && request.idempotency && kept.expiresAt > now) {
           if (kept.requestHash !== request.idempotency.requestHash) return refused('idempotency-key-reused');
-          return { value: { kind: 'replayed', response: { status: kept.status, body: kept.body }, originalRequestId: kept.requestId }, update: null };
+          return {
+            value: {
+              kind: 'replayed',
+              response: { status: kept.status, body: kept.body },
+              originalRequestId: kept.requestId,
+            },
+            update: null,
+          };
         }
         if (!order) return { value: { kind: 'order-not-found' }, update: null };
         if (bookings.some((booking) => dueChanges(booking, now).length > 0)) throw new DeadlinePassed();
@@ -200,13 +230,19 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
           response = request.idempotency.respond(result);
           const expiresAt = new Date(Date.parse(now) + IDEMPOTENCY_TTL_MS).toISOString();
           update.keep = {
-            requestHash: request.idempotency.requestHash, status: response.status, body: response.body, requestId: request.actor.requestId ?? '', expiresAt,
+            requestHash: request.idempotency.requestHash,
+            status: response.status,
+            body: response.body,
+            requestId: request.actor.requestId ?? '',
+            expiresAt,
           };
         }
-        const changes = update.bookings.length > 0 || update.keep !== null || Boolean(update.operatorAction) || Boolean(update.quote);
+        const changes =
+          update.bookings.length > 0 || update.keep !== null || Boolean(update.operatorAction) || Boolean(update.quote);
         if (changes && request.deadline && !request.deadline.claimCommit()) return refused('out-of-time');
         return { value: { kind: 'processed', result, kept: response }, update: changes ? update : null };
-      });
+      },
+    );
   } catch (error) {
     // Another request with this key, for another order, finished first: ours is undone.
     if (error instanceof KeptResponseTaken) return { kind: 'refused', refusal: 'idempotency-key-in-use' };

@@ -9,7 +9,9 @@ export interface PreparerData {
 }
 
 /** The writer took a batch: the thread may prepare one more. */
-export interface Ack { type: 'ack' }
+export interface Ack {
+  type: 'ack';
+}
 
 export type FromPreparer =
   | { type: 'batch'; orders: PreparedOrder[]; bytesRead: number }

@@ -40,7 +40,10 @@ export function preparedInThread(file: string): PreparedInput {
     worker.on('exit', (code) => arrive({ type: 'failed', message: `the import thread stopped (exit code ${code})` }));
     try {
       for (;;) {
-        while (arrived.length === 0) await new Promise<void>((resolve) => { wake = resolve; });
+        while (arrived.length === 0)
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
         const message = arrived.shift()!;
         switch (message.type) {
           case 'batch':

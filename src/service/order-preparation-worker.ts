@@ -28,17 +28,32 @@ const input = file === '-' ? fs.createReadStream('', { fd: 0, autoClose: false }
 async function send(batch: PreparedOrder[]): Promise<void> {
   post({ type: 'batch', orders: batch, bytesRead: input.bytesRead });
   unacknowledged += 1;
-  while (unacknowledged >= BATCHES_AHEAD) await new Promise<void>((wake) => { resume = wake; });
+  while (unacknowledged >= BATCHES_AHEAD)
+    await new Promise<void>((wake) => {
+      resume = wake;
+    });
 }
 
 try {
   for await (const batch of preparedHere(streamRecords(input))) await send(batch);
   post({ type: 'done' });
 } catch (error) {
-  post(error instanceof DocumentError
-    ? { type: 'document-error', record: error.record, field: error.field, problem: error.problem, orderId: error.orderId }
-    : { type: 'failed', message: error instanceof Error ? error.message : String(error), code: (error as NodeJS.ErrnoException | null)?.code,
-      stack: error instanceof Error ? error.stack : undefined });
+  post(
+    error instanceof DocumentError
+      ? {
+          type: 'document-error',
+          record: error.record,
+          field: error.field,
+          problem: error.problem,
+          orderId: error.orderId,
+        }
+      : {
+          type: 'failed',
+          message: error instanceof Error ? error.message : String(error),
+          code: (error as NodeJS.ErrnoException | null)?.code,
+          stack: error instanceof Error ? error.stack : undefined,
+        },
+  );
 } finally {
   input.destroy();
 }

@@ -33,7 +33,9 @@ export function prepareOrder(record: RawRecord): PreparedOrder {
 }
 
 /** Records prepared on this thread, in batches: for imports small enough not to need another. */
-export async function* preparedHere(records: Iterable<RawRecord> | AsyncIterable<RawRecord>): AsyncGenerator<PreparedOrder[]> {
+export async function* preparedHere(
+  records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
+): AsyncGenerator<PreparedOrder[]> {
   let batch: PreparedOrder[] = [];
   for await (const record of records) {
     batch.push(prepareOrder(record));

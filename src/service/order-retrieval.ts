@@ -25,14 +25,22 @@ export interface RetrievedOrder {
  * event). One read-only transaction, so that the bookings, their changes and their refunds are read
  * at one instant. Another agency's order is null, exactly like a missing one.
  */
-export async function retrieveOrder(store: Store, clock: Clock, request: RetrievalRequest): Promise<RetrievedOrder | null> {
+export async function retrieveOrder(
+  store: Store,
+  clock: Clock,
+  request: RetrievalRequest,
+): Promise<RetrievedOrder | null> {
   const read = () => store.snapshot((records) => records.orders.load(request.orderId, request.agencyId));
   let order = await read();
   if (!order) return null;
   // A deadline that has passed is applied before the order is shown, as a change would apply it:
   // what the agency reads never depends on whether the scheduler got there first.
   const now = clock();
-  if (order.bookings.some((booking) => request.references.includes(booking.reference) && dueChanges(booking, now).length > 0)) {
+  if (
+    order.bookings.some(
+      (booking) => request.references.includes(booking.reference) && dueChanges(booking, now).length > 0,
+    )
+  ) {
     await applyDueDeadlines(store, clock, request.orderId, request.references);
     order = await read();
     if (!order) return null;

@@ -35,18 +35,39 @@ export function refundQuoteRule(booking: Booking, now: string, input: RefundInpu
 export function refundRule(booking: Booking, now: string, input: RefundInput): BookingOutcome {
   const part = input.quote?.parts.find((candidate) => candidate.reference === booking.reference);
   if (!part) return failed(itemErrors.quoteNotFound(input.quoteId, booking.reference));
-  return confirmRefund(booking, { quoteId: input.quoteId, part, unchangedSinceQuote: bookingFingerprint(booking) === part.fingerprint }, now);
+  return confirmRefund(
+    booking,
+    { quoteId: input.quoteId, part, unchangedSinceQuote: bookingFingerprint(booking) === part.fingerprint },
+    now,
+  );
 }
 
 /** The quote to keep, made of the bookings quoted successfully; null when none was. */
-export function quoteToStore(orderId: string, agencyId: string, now: string, input: RefundInput,
-  quoted: readonly { booking: Booking; outcome: BookingOutcome }[]): StoredRefundQuote | null {
-  const parts = quoted.flatMap(({ booking, outcome }) => outcome.ok && outcome.refund ? [{
-    reference: booking.reference, fingerprint: bookingFingerprint(booking), passengerIds: outcome.refund.passengerIds,
-    tickets: outcome.refund.tickets, expiresAt: outcome.refund.expiresAt,
-  }] : []);
+export function quoteToStore(
+  orderId: string,
+  agencyId: string,
+  now: string,
+  input: RefundInput,
+  quoted: readonly { booking: Booking; outcome: BookingOutcome }[],
+): StoredRefundQuote | null {
+  const parts = quoted.flatMap(({ booking, outcome }) =>
+    outcome.ok && outcome.refund
+      ? [
+          {
+            reference: booking.reference,
+            fingerprint: bookingFingerprint(booking),
+            passengerIds: outcome.refund.passengerIds,
+            tickets: outcome.refund.tickets,
+            expiresAt: outcome.refund.expiresAt,
+          },
+        ]
+      : [],
+  );
   if (parts.length === 0) return null;
-  const expiresAt = parts.map((part) => part.expiresAt).sort().at(-1)!;
+  const expiresAt = parts
+    .map((part) => part.expiresAt)
+    .sort()
+    .at(-1)!;
   return { quoteId: input.quoteId, agencyId, orderId, createdAt: now, expiresAt, parts };
 }
 
@@ -57,8 +78,16 @@ export function quoteAuditEvents(orderId: string, currency: string, quote: Store
     reference: part.reference,
     event: 'REFUND_QUOTED',
     detail: {
-      quoteId: quote.quoteId, passengerIds: part.passengerIds, amountMinor: quoteAmount(part.tickets), currency, expiresAt: part.expiresAt,
-      tickets: part.tickets.map((ticket) => ({ ticketNumber: ticket.ticketNumber, quoteType: ticket.quoteType, amountMinor: ticket.amount })),
+      quoteId: quote.quoteId,
+      passengerIds: part.passengerIds,
+      amountMinor: quoteAmount(part.tickets),
+      currency,
+      expiresAt: part.expiresAt,
+      tickets: part.tickets.map((ticket) => ({
+        ticketNumber: ticket.ticketNumber,
+        quoteType: ticket.quoteType,
+        amountMinor: ticket.amount,
+      })),
     },
   }));
 }

@@ -16,10 +16,15 @@ export const SECRET_OVERLAP_MS = 24 * 3_600_000;
 /** `--events a,b`: known types, no repeats; absent: every type. */
 function readEventTypes(text: string | undefined): string[] {
   if (text === undefined) return ['*'];
-  const types = text.split(',').map((type) => type.trim()).filter(Boolean);
+  const types = text
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
   const unknown = types.filter((type) => !isEventType(type));
   if (types.length === 0 || unknown.length > 0) {
-    throw new AdminError(`--events must list event types separated by commas (${EVENT_TYPES.join(', ')}), got ${JSON.stringify(text)}.`);
+    throw new AdminError(
+      `--events must list event types separated by commas (${EVENT_TYPES.join(', ')}), got ${JSON.stringify(text)}.`,
+    );
   }
   return [...new Set(types)];
 }
@@ -28,7 +33,12 @@ function readEventTypes(text: string | undefined): string[] {
 export type AddedEndpoint = WebhookEndpoint & { warning: string | null };
 
 /** Registers an endpoint, once its URL passes the guard; the secret is returned this once. */
-export async function addEndpoint(store: Store, clock: Clock, policy: GuardPolicy, input: { agencyId: string; url: string; events?: string }): Promise<AddedEndpoint> {
+export async function addEndpoint(
+  store: Store,
+  clock: Clock,
+  policy: GuardPolicy,
+  input: { agencyId: string; url: string; events?: string },
+): Promise<AddedEndpoint> {
   const events = readEventTypes(input.events);
   let warning: string | null;
   try {
@@ -38,10 +48,21 @@ export async function addEndpoint(store: Store, clock: Clock, policy: GuardPolic
     throw error;
   }
   const endpoint = await store.write(async (tx) => {
-    if (!await tx.agencies.find(input.agencyId)) throw new AdminError(`No agency ${input.agencyId}; create it first with: airorder agency add --agency-id ${input.agencyId} --name NAME`);
+    if (!(await tx.agencies.find(input.agencyId)))
+      throw new AdminError(
+        `No agency ${input.agencyId}; create it first with: airorder agency add --agency-id ${input.agencyId} --name NAME`,
+      );
     const endpoint: WebhookEndpoint = {
-      endpointId: `we_${randomBytes(12).toString('hex')}`, agencyId: input.agencyId, url: input.url, events, status: 'ENABLED',
-      statusReason: null, secret: newSecret(), previousSecret: null, previousSecretUntil: null, createdAt: clock(),
+      endpointId: `we_${randomBytes(12).toString('hex')}`,
+      agencyId: input.agencyId,
+      url: input.url,
+      events,
+      status: 'ENABLED',
+      statusReason: null,
+      secret: newSecret(),
+      previousSecret: null,
+      previousSecretUntil: null,
+      createdAt: clock(),
     };
     await tx.webhooks.add(endpoint);
     return endpoint;
@@ -61,7 +82,9 @@ export function endpoints(store: Store, agencyId: string | null): Promise<Webhoo
 
 export async function setEnabled(store: Store, endpointId: string, enabled: boolean): Promise<void> {
   await existing(store, endpointId);
-  await store.write((tx) => tx.webhooks.setStatus(endpointId, enabled ? 'ENABLED' : 'DISABLED', enabled ? null : 'disabled by the operator'));
+  await store.write((tx) =>
+    tx.webhooks.setStatus(endpointId, enabled ? 'ENABLED' : 'DISABLED', enabled ? null : 'disabled by the operator'),
+  );
 }
 
 export async function removeEndpoint(store: Store, endpointId: string): Promise<void> {
@@ -70,7 +93,11 @@ export async function removeEndpoint(store: Store, endpointId: string): Promise<
 }
 
 /** A new secret; the old one signs beside it for 24 hours, so receivers can switch without losing a delivery. */
-export async function rotateSecret(store: Store, clock: Clock, endpointId: string): Promise<{ secret: string; previousSecretUntil: string }> {
+export async function rotateSecret(
+  store: Store,
+  clock: Clock,
+  endpointId: string,
+): Promise<{ secret: string; previousSecretUntil: string }> {
   const endpoint = await existing(store, endpointId);
   const secret = newSecret();
   const previousSecretUntil = new Date(Date.parse(clock()) + SECRET_OVERLAP_MS).toISOString();
@@ -86,19 +113,32 @@ export function deliveries(store: Store, filter: DeliveryFilter): Promise<Webhoo
  * Queues an event again, due now: for one endpoint of the event's agency, or for every enabled
  * endpoint of it that subscribes to the event's type. Returns the endpoints it was queued for.
  */
-export async function redeliver(store: Store, clock: Clock, eventId: string, endpointId?: string, record?: RecordAction): Promise<string[]> {
+export async function redeliver(
+  store: Store,
+  clock: Clock,
+  eventId: string,
+  endpointId?: string,
+  record?: RecordAction,
+): Promise<string[]> {
   const event = await store.read.events.load(eventId);
   if (!event) throw new AdminError(`No event ${eventId} (events are kept 30 days).`);
   let targets: string[];
   if (endpointId !== undefined) {
     const endpoint = await existing(store, endpointId);
-    if (endpoint.agencyId !== event.agencyId) throw new AdminError(`Endpoint ${endpointId} belongs to agency ${endpoint.agencyId}, not to ${event.agencyId}, whose event ${eventId} is.`);
+    if (endpoint.agencyId !== event.agencyId)
+      throw new AdminError(
+        `Endpoint ${endpointId} belongs to agency ${endpoint.agencyId}, not to ${event.agencyId}, whose event ${eventId} is.`,
+      );
     targets = [endpointId];
   } else {
     targets = (await store.read.webhooks.list(event.agencyId))
-      .filter((endpoint) => endpoint.status === 'ENABLED' && (endpoint.events.includes('*') || endpoint.events.includes(event.type)))
+      .filter(
+        (endpoint) =>
+          endpoint.status === 'ENABLED' && (endpoint.events.includes('*') || endpoint.events.includes(event.type)),
+      )
       .map((endpoint) => endpoint.endpointId);
-    if (targets.length === 0) throw new AdminError(`Agency ${event.agencyId} has no enabled endpoint for ${event.type}.`);
+    if (targets.length === 0)
+      throw new AdminError(`Agency ${event.agencyId} has no enabled endpoint for ${event.type}.`);
   }
   await store.write(async (tx) => {
     await tx.deliveries.queueRedelivery(eventId, event.agencyId, targets, clock());
@@ -108,10 +148,20 @@ export async function redeliver(store: Store, clock: Clock, eventId: string, end
 }
 
 /** Sends a `ping` event to the endpoint now, outside the outbox, and answers what the receiver did. */
-export async function pingEndpoint(store: Store, clock: Clock, policy: GuardPolicy, timeoutMs: number, endpointId: string): Promise<AttemptResult & { eventId: string }> {
+export async function pingEndpoint(
+  store: Store,
+  clock: Clock,
+  policy: GuardPolicy,
+  timeoutMs: number,
+  endpointId: string,
+): Promise<AttemptResult & { eventId: string }> {
   const endpoint = await existing(store, endpointId);
   const now = clock();
   const eventId = nextEventId();
-  const attempt = attemptOf(endpoint, { eventId, type: 'ping', occurredAt: now, data: { EndpointID: endpoint.endpointId, AgencyID: endpoint.agencyId } }, new Date(now));
-  return { ...await sendAttempt(attempt, policy, timeoutMs), eventId };
+  const attempt = attemptOf(
+    endpoint,
+    { eventId, type: 'ping', occurredAt: now, data: { EndpointID: endpoint.endpointId, AgencyID: endpoint.agencyId } },
+    new Date(now),
+  );
+  return { ...(await sendAttempt(attempt, policy, timeoutMs)), eventId };
 }

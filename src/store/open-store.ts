@@ -15,7 +15,9 @@ function sqliteFileError(databaseUrl: string, file: string, error: unknown): unk
   const code = String((error as { code?: unknown } | null)?.code);
   const aboutTheFile = isSystemError(error) || (code.startsWith('SQLITE_') && !/^SQLITE_(BUSY|LOCKED)/.test(code));
   if (!aboutTheFile) return error;
-  const reason = isDirectory(file) ? `${file} is a directory, not a database file` : `${file}: ${(error as Error).message}`;
+  const reason = isDirectory(file)
+    ? `${file} is a directory, not a database file`
+    : `${file}: ${(error as Error).message}`;
   return new ConfigError(`DATABASE_URL "${databaseUrl}" cannot be used: ${reason}.`);
 }
 
@@ -30,9 +32,10 @@ function isDirectory(file: string): boolean {
 
 /** pg's own messages ("Invalid URL") never hold the URL, so the password stays out of this one. */
 function postgresUrlError(databaseUrl: string, error: unknown): ConfigError {
-  const reason = (error as { code?: unknown } | null)?.code === 'ERR_INVALID_URL'
-    ? 'it is not a valid URL (the form is postgres://user:password@host:port/database)'
-    : (error as Error).message;
+  const reason =
+    (error as { code?: unknown } | null)?.code === 'ERR_INVALID_URL'
+      ? 'it is not a valid URL (the form is postgres://user:password@host:port/database)'
+      : (error as Error).message;
   return new ConfigError(`DATABASE_URL "${withoutPassword(databaseUrl)}" cannot be used: ${reason}.`);
 }
 
@@ -41,7 +44,10 @@ export function openStore(config: Config, { serving = false }: { serving?: boole
   if (config.databaseUrl.startsWith('sqlite:')) {
     const file = sqlitePath(config.databaseUrl);
     try {
-      return openSqliteStore(file, config.durability, { backgroundCheckpoints: serving, walLimitBytes: config.sqliteWalLimitBytes });
+      return openSqliteStore(file, config.durability, {
+        backgroundCheckpoints: serving,
+        walLimitBytes: config.sqliteWalLimitBytes,
+      });
     } catch (error) {
       throw sqliteFileError(config.databaseUrl, file, error);
     }

@@ -75,7 +75,10 @@ export interface OrderDecision<T> {
  * atomically, only if the order is still as it was read; otherwise reads again and decides again.
  * `decide` may throw to abandon the change (nothing is stored) and may run more than once.
  */
-export type ChangeOrder = <T>(scope: OrderChangeScope, decide: (snapshot: OrderSnapshot) => OrderDecision<T>) => Promise<T>;
+export type ChangeOrder = <T>(
+  scope: OrderChangeScope,
+  decide: (snapshot: OrderSnapshot) => OrderDecision<T>,
+) => Promise<T>;
 
 /**
  * What an update stores besides the kept response (which each engine stores its own way): the
@@ -84,7 +87,12 @@ export type ChangeOrder = <T>(scope: OrderChangeScope, decide: (snapshot: OrderS
  * the events, the operator's act and the difference it makes to the pending changes' tally. No
  * record when the update changes nothing of the order: a response kept alone leaves it as it is.
  */
-export function orderUpdateWrites(recordIn: string, stored: StoredOrder, update: OrderUpdate, version?: number | string): { record: Statement | null; rest: Statement[] } {
+export function orderUpdateWrites(
+  recordIn: string,
+  stored: StoredOrder,
+  update: OrderUpdate,
+  version?: number | string,
+): { record: Statement | null; rest: Statement[] } {
   const rest: Statement[] = [];
   let trailKey: string | null = null;
   if (update.audit && update.audit.events.length > 0) {
@@ -92,14 +100,26 @@ export function orderUpdateWrites(recordIn: string, stored: StoredOrder, update:
     trailKey = audit.key;
     rest.push(audit.statement);
   }
-  const tally = tallyWrite(pendingIn(update.bookings.map(({ after }) => after)) - pendingIn(update.bookings.map(({ before }) => before)));
+  const tally = tallyWrite(
+    pendingIn(update.bookings.map(({ after }) => after)) - pendingIn(update.bookings.map(({ before }) => before)),
+  );
   if (tally) rest.push(tally);
   rest.push(...eventWrites(update.events, update.now));
   if (update.operatorAction) rest.push(operatorActionInsert(update.operatorAction, update.now));
   if (update.quote) rest.push(refundQuoteInsert(update.quote));
   const changed = update.bookings.length > 0 || trailKey !== null;
   const record = changed
-    ? recordWrite(recordIn, stored.row.orderId, recordAfter(stored.record, update.bookings.map(({ after }) => after), update.now, trailKey), version)
+    ? recordWrite(
+        recordIn,
+        stored.row.orderId,
+        recordAfter(
+          stored.record,
+          update.bookings.map(({ after }) => after),
+          update.now,
+          trailKey,
+        ),
+        version,
+      )
     : null;
   return { record, rest };
 }

@@ -38,16 +38,26 @@ export function parseOrderRecord(json: string): OrderRecord {
 
 function changeOf(stored: StoredChange): AirlineChange {
   return {
-    changeId: stored.changeId, kind: stored.kind, detectedAt: stored.detectedAt, removedSegments: stored.removedSegments,
-    addedSegments: stored.addedSegments, status: stored.status, actionDeadline: stored.actionDeadline,
+    changeId: stored.changeId,
+    kind: stored.kind,
+    detectedAt: stored.detectedAt,
+    removedSegments: stored.removedSegments,
+    addedSegments: stored.addedSegments,
+    status: stored.status,
+    actionDeadline: stored.actionDeadline,
     consequenceOfInaction: stored.consequenceOfInaction,
   };
 }
 
 export function bookingOf(stored: StoredBooking): Booking {
   return {
-    reference: stored.reference, status: stored.status, cancellation: stored.cancellation, segments: stored.segments,
-    passengers: stored.passengers, changes: stored.changes.map(changeOf), refunds: stored.refunds,
+    reference: stored.reference,
+    status: stored.status,
+    cancellation: stored.cancellation,
+    segments: stored.segments,
+    passengers: stored.passengers,
+    changes: stored.changes.map(changeOf),
+    refunds: stored.refunds,
   };
 }
 
@@ -57,7 +67,12 @@ export function bookingsOf(record: OrderRecord, references?: readonly string[] |
   return record.bookings.filter((booking) => !wanted || wanted.has(booking.reference)).map(bookingOf);
 }
 
-export function orderOf(orderId: string, agencyId: string, record: OrderRecord, references?: readonly string[] | null): Order {
+export function orderOf(
+  orderId: string,
+  agencyId: string,
+  record: OrderRecord,
+  references?: readonly string[] | null,
+): Order {
   return { orderId, agencyId, currency: record.currency, bookings: bookingsOf(record, references) };
 }
 
@@ -66,7 +81,12 @@ export function orderOf(orderId: string, agencyId: string, record: OrderRecord, 
  * stored one, its changes keep when they were recorded, a change whose status moved is resolved at
  * `now`, and the change's row in the audit log (`trailKey`) joins the trail.
  */
-export function recordAfter(record: OrderRecord, changed: readonly Booking[], now: string, trailKey: string | null): OrderRecord {
+export function recordAfter(
+  record: OrderRecord,
+  changed: readonly Booking[],
+  now: string,
+  trailKey: string | null,
+): OrderRecord {
   const byReference = new Map(changed.map((booking) => [booking.reference, booking]));
   return {
     currency: record.currency,
@@ -81,7 +101,7 @@ export function recordAfter(record: OrderRecord, changed: readonly Booking[], no
 }
 
 function trailAfter(record: OrderRecord, trailKey: string | null): string[] {
-  return trailKey === null ? record.trail ?? [] : [...(record.trail ?? []), trailKey];
+  return trailKey === null ? (record.trail ?? []) : [...(record.trail ?? []), trailKey];
 }
 
 function storedBooking(booking: Booking, before: readonly StoredChange[], now: string): StoredBooking {
@@ -97,8 +117,12 @@ function storedBooking(booking: Booking, before: readonly StoredChange[], now: s
 }
 
 /** The record with airline changes added to its bookings (an import of changes), recorded at `now`. */
-export function recordWithChanges(record: OrderRecord, added: readonly { reference: string; change: AirlineChange }[], now: string,
-  trailKey: string | null): OrderRecord {
+export function recordWithChanges(
+  record: OrderRecord,
+  added: readonly { reference: string; change: AirlineChange }[],
+  now: string,
+  trailKey: string | null,
+): OrderRecord {
   return {
     ...record,
     trail: trailAfter(record, trailKey),
@@ -106,7 +130,10 @@ export function recordWithChanges(record: OrderRecord, added: readonly { referen
     bookings: record.bookings.map((booking) => {
       const mine = added.filter((item) => item.reference === booking.reference);
       if (mine.length === 0) return booking;
-      const changes = [...booking.changes, ...mine.map(({ change }) => ({ ...change, createdAt: now, resolvedAt: null }))];
+      const changes = [
+        ...booking.changes,
+        ...mine.map(({ change }) => ({ ...change, createdAt: now, resolvedAt: null })),
+      ];
       return { ...booking, changes: changes.sort(inDetectionOrder) };
     }),
   };
@@ -122,10 +149,18 @@ function inDetectionOrder(a: AirlineChange, b: AirlineChange): number {
  * A new order's record as JSON text, from bookings already serialised where that costs most (their
  * itinerary and passengers, on the import's preparing thread): put together as text, not encoded again.
  */
-export function newRecordJson(currency: string, bookings: readonly BookingToStore[], now: string, trail: readonly string[]): string {
+export function newRecordJson(
+  currency: string,
+  bookings: readonly BookingToStore[],
+  now: string,
+  trail: readonly string[],
+): string {
   const at = JSON.stringify(now);
-  const stored = bookings.map((booking) => `{"reference":${JSON.stringify(booking.reference)},"status":${JSON.stringify(booking.status)},`
-    + `"cancellation":${JSON.stringify(booking.cancellation)},"segments":${booking.segmentsJson},"passengers":${booking.passengersJson},`
-    + '"changes":[],"refunds":[]}');
+  const stored = bookings.map(
+    (booking) =>
+      `{"reference":${JSON.stringify(booking.reference)},"status":${JSON.stringify(booking.status)},` +
+      `"cancellation":${JSON.stringify(booking.cancellation)},"segments":${booking.segmentsJson},"passengers":${booking.passengersJson},` +
+      '"changes":[],"refunds":[]}',
+  );
   return `{"currency":${JSON.stringify(currency)},"createdAt":${at},"updatedAt":${at},"bookings":[${stored.join(',')}],"trail":${JSON.stringify(trail)}}`;
 }

@@ -44,13 +44,21 @@ function rowValues(rows: readonly (readonly unknown[])[], start: number, end: nu
 }
 
 /** Inserts rows with as few statements as the parameter limit allows. */
-export async function insertRows(db: Executor, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
+export async function insertRows(
+  db: Executor,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): Promise<void> {
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   const tuple = `(${placeholders(columns.length)})`;
   for (let start = 0; start < rows.length; start += perStatement) {
     const end = Math.min(rows.length, start + perStatement);
-    await runSql(db, `insert into ${table} (${columns.join(', ')}) values ${new Array<string>(end - start).fill(tuple).join(', ')}`,
-      rowValues(rows, start, end, columns.length));
+    await runSql(
+      db,
+      `insert into ${table} (${columns.join(', ')}) values ${new Array<string>(end - start).fill(tuple).join(', ')}`,
+      rowValues(rows, start, end, columns.length),
+    );
   }
 }
 

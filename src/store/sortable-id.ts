@@ -28,8 +28,9 @@ export function nextEventId(): string {
  * sort after every id this process made before, as `nextEventId`'s do.
  */
 export function nextEventIdBlock(count: number): string[] {
-  if (count < 1 || count > EVENT_ID_BLOCK) throw new RangeError(`a block holds 1 to ${EVENT_ID_BLOCK} ids, not ${count}`);
-  const first = (Math.floor(counter / EVENT_ID_BLOCK) + 1) * EVENT_ID_BLOCK % 0x1_0000_0000;
+  if (count < 1 || count > EVENT_ID_BLOCK)
+    throw new RangeError(`a block holds 1 to ${EVENT_ID_BLOCK} ids, not ${count}`);
+  const first = ((Math.floor(counter / EVENT_ID_BLOCK) + 1) * EVENT_ID_BLOCK) % 0x1_0000_0000;
   counter = first + count - 1;
   const time = eventIdAt(Date.now());
   return Array.from({ length: count }, (_, index) => idOf(time, first + index));

@@ -23,8 +23,13 @@ export function storeOver(engine: SqlEngine): SqlStore {
   const read = recordsOn(engine.reader);
   return Object.assign(engine, {
     read,
-    write: <T>(work: (records: Records) => Promise<T>, options?: WriteOptions) => engine.transaction((tx) => work(recordsOn(tx)), options),
-    snapshot: <T>(work: (records: Records) => Promise<T>) => engine.reader.transaction().setIsolationLevel('repeatable read')
-      .setAccessMode('read only').execute((tx) => work(recordsOn(tx))),
+    write: <T>(work: (records: Records) => Promise<T>, options?: WriteOptions) =>
+      engine.transaction((tx) => work(recordsOn(tx)), options),
+    snapshot: <T>(work: (records: Records) => Promise<T>) =>
+      engine.reader
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .setAccessMode('read only')
+        .execute((tx) => work(recordsOn(tx))),
   });
 }

@@ -3,7 +3,10 @@ import type { BookingQuote } from '../domain/voluntary-quote.js';
 
 // What the service hands the store to write, and the keys it reads back by: plain data, no SQL.
 
-export interface BookingKey { orderId: string; reference: string }
+export interface BookingKey {
+  orderId: string;
+  reference: string;
+}
 
 export function bookingKey(key: BookingKey): string {
   return `${key.orderId}\u0000${key.reference}`;
@@ -23,8 +26,11 @@ export interface BookingToStore {
 
 export function bookingsToStore(order: Order): BookingToStore[] {
   return order.bookings.map((booking) => ({
-    reference: booking.reference, status: booking.status, cancellation: booking.cancellation,
-    segmentsJson: JSON.stringify(booking.segments), passengersJson: JSON.stringify(booking.passengers),
+    reference: booking.reference,
+    status: booking.status,
+    cancellation: booking.cancellation,
+    segmentsJson: JSON.stringify(booking.segments),
+    passengersJson: JSON.stringify(booking.passengers),
   }));
 }
 

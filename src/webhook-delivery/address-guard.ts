@@ -11,16 +11,40 @@ import net from 'node:net';
  */
 const NOT_PUBLIC = new net.BlockList();
 for (const [address, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NOT_PUBLIC.addSubnet(address, prefix, 'ipv4');
 // ::/96 holds ::, ::1 and the deprecated IPv4-compatible form (`[::127.0.0.1]` is written ::7f00:1);
 // ::ffff:0:0:0/96 the IPv4-translated one. Neither names a public host: both are refused outright.
 for (const [address, prefix] of [
-  ['::', 96], ['::ffff:0:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32], ['2002::', 16],
-  ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NOT_PUBLIC.addSubnet(address, prefix, 'ipv6');
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  NOT_PUBLIC.addSubnet(address, prefix, 'ipv6');
 
 /** Every address a host name resolves to, in the resolver's order. */
 export type HostLookup = (host: string) => Promise<{ address: string; family: number }[]>;
@@ -41,7 +65,11 @@ const NOT_RESOLVING = new Set(['ENOTFOUND', 'ENODATA', 'EAI_AGAIN']);
 
 /** The host has no address (now): refused at an attempt, only a warning at registration. */
 class HostDoesNotResolve extends RefusedUrl {
-  constructor(readonly host: string, readonly code: string | undefined, detail: string) {
+  constructor(
+    readonly host: string,
+    readonly code: string | undefined,
+    detail: string,
+  ) {
     super(`its host ${host} does not resolve${detail ? ` (${detail})` : ''}`);
   }
 }
@@ -79,11 +107,14 @@ export function checkUrlForm(text: string, policy: GuardPolicy): URL {
     throw new RefusedUrl(`${JSON.stringify(text)} is not a URL`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
-    throw new RefusedUrl(url.protocol === 'http:'
-      ? 'the URL must be https (plain http is allowed only with WEBHOOK_ALLOW_HTTP=true)'
-      : `the URL must be https, got ${url.protocol.replace(/:$/, '')}`);
+    throw new RefusedUrl(
+      url.protocol === 'http:'
+        ? 'the URL must be https (plain http is allowed only with WEBHOOK_ALLOW_HTTP=true)'
+        : `the URL must be https, got ${url.protocol.replace(/:$/, '')}`,
+    );
   }
-  if (url.username || url.password) throw new RefusedUrl('the URL must not hold a user name or password (they would be logged and shown)');
+  if (url.username || url.password)
+    throw new RefusedUrl('the URL must not hold a user name or password (they would be logged and shown)');
   if (url.hash) throw new RefusedUrl('the URL must not have a #fragment');
   if (text.length > 2048) throw new RefusedUrl('the URL is longer than 2048 characters');
   return url;
@@ -95,7 +126,9 @@ export async function vetTarget(text: string, policy: GuardPolicy): Promise<Vett
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: { address: string; family: number }[];
   try {
-    addresses = net.isIP(host) ? [{ address: host, family: net.isIP(host) }] : await (policy.lookup ?? systemLookup)(host);
+    addresses = net.isIP(host)
+      ? [{ address: host, family: net.isIP(host) }]
+      : await (policy.lookup ?? systemLookup)(host);
   } catch (error) {
     const code = (error as { code?: string } | null)?.code;
     throw new HostDoesNotResolve(host, code, code ?? (error as Error).message);
@@ -104,11 +137,16 @@ export async function vetTarget(text: string, policy: GuardPolicy): Promise<Vett
   if (!policy.allowPrivateNetworks) {
     const inside = addresses.find((candidate) => !isPublicAddress(candidate.address));
     if (inside) {
-      throw new RefusedUrl(`its host ${host} resolves to ${inside.address}, a loopback, private or reserved address `
-        + '(allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)');
+      throw new RefusedUrl(
+        `its host ${host} resolves to ${inside.address}, a loopback, private or reserved address ` +
+          '(allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true)',
+      );
     }
   }
-  return { url, addresses: addresses.map((candidate) => ({ address: candidate.address, family: candidate.family === 6 ? 6 : 4 })) };
+  return {
+    url,
+    addresses: addresses.map((candidate) => ({ address: candidate.address, family: candidate.family === 6 ? 6 : 4 })),
+  };
 }
 
 /**
@@ -122,8 +160,10 @@ export async function vetRegistration(text: string, policy: GuardPolicy): Promis
     return null;
   } catch (error) {
     if (error instanceof HostDoesNotResolve && NOT_RESOLVING.has(error.code ?? '')) {
-      return `the host ${error.host} does not resolve yet (${error.code}): the endpoint is registered, and every delivery `
-        + 'resolves it and checks its addresses again';
+      return (
+        `the host ${error.host} does not resolve yet (${error.code}): the endpoint is registered, and every delivery ` +
+        'resolves it and checks its addresses again'
+      );
     }
     throw error;
   }

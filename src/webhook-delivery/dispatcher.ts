@@ -34,14 +34,25 @@ export interface DispatcherLog {
 /** The secrets that sign now: the current one, and a rotated-out one during its 24 hours. */
 export function signingSecrets(endpoint: WebhookEndpoint, now: string): string[] {
   return endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > now
-    ? [endpoint.secret, endpoint.previousSecret] : [endpoint.secret];
+    ? [endpoint.secret, endpoint.previousSecret]
+    : [endpoint.secret];
 }
 
 /** One event to one endpoint, signed for this attempt. */
-export function attemptOf(endpoint: WebhookEndpoint, event: Pick<StoredEvent, 'eventId' | 'type' | 'occurredAt' | 'data'>, now: Date) {
+export function attemptOf(
+  endpoint: WebhookEndpoint,
+  event: Pick<StoredEvent, 'eventId' | 'type' | 'occurredAt' | 'data'>,
+  now: Date,
+) {
   const body = JSON.stringify(webhookPayload({ ...event, agencyId: endpoint.agencyId }));
   const timestamp = Math.floor(now.getTime() / 1000);
-  return { url: endpoint.url, id: event.eventId, body, timestamp, signature: signatureHeader(signingSecrets(endpoint, now.toISOString()), event.eventId, timestamp, body) };
+  return {
+    url: endpoint.url,
+    id: event.eventId,
+    body,
+    timestamp,
+    signature: signatureHeader(signingSecrets(endpoint, now.toISOString()), event.eventId, timestamp, body),
+  };
 }
 
 /**
@@ -96,7 +107,8 @@ export class WebhookDispatcher {
         if (free <= 0) continue;
         const endpoint = await tx.webhooks.find(endpointId);
         if (!endpoint) continue;
-        for (const delivery of await tx.deliveries.claim(endpointId, this.owner, now, leaseUntil, free)) work.push({ endpoint, delivery });
+        for (const delivery of await tx.deliveries.claim(endpointId, this.owner, now, leaseUntil, free))
+          work.push({ endpoint, delivery });
       }
       return work;
     });
@@ -107,7 +119,8 @@ export class WebhookDispatcher {
 
   /** Resolves once every attempt started so far, and every claim that followed one, has ended and been recorded. */
   async settle(): Promise<void> {
-    while (this.attempts.size > 0 || this.followUps.size > 0) await Promise.allSettled([...this.attempts, ...this.followUps]);
+    while (this.attempts.size > 0 || this.followUps.size > 0)
+      await Promise.allSettled([...this.attempts, ...this.followUps]);
   }
 
   /**
@@ -118,7 +131,11 @@ export class WebhookDispatcher {
   private followUp(): void {
     if (!this.backlog || this.stopped) return;
     this.backlog = false;
-    const next: Promise<void> = this.tick().then(() => {}, (error: unknown) => this.log.warn({ cause: (error as Error).message }, 'webhook claims failed; trying again'))
+    const next: Promise<void> = this.tick()
+      .then(
+        () => {},
+        (error: unknown) => this.log.warn({ cause: (error as Error).message }, 'webhook claims failed; trying again'),
+      )
       .finally(() => this.followUps.delete(next));
     this.followUps.add(next);
   }
@@ -126,7 +143,12 @@ export class WebhookDispatcher {
   private begin(endpoint: WebhookEndpoint, delivery: ClaimedDelivery): void {
     this.inFlight.set(endpoint.endpointId, (this.inFlight.get(endpoint.endpointId) ?? 0) + 1);
     const attempt = this.attempt(endpoint, delivery)
-      .catch((error: unknown) => this.log.warn({ endpoint: endpoint.endpointId, eventId: delivery.eventId, cause: (error as Error).message }, 'webhook attempt not recorded; retried when its lease ends'))
+      .catch((error: unknown) =>
+        this.log.warn(
+          { endpoint: endpoint.endpointId, eventId: delivery.eventId, cause: (error as Error).message },
+          'webhook attempt not recorded; retried when its lease ends',
+        ),
+      )
       .finally(() => {
         this.attempts.delete(attempt);
         const left = (this.inFlight.get(endpoint.endpointId) ?? 1) - 1;
@@ -138,23 +160,53 @@ export class WebhookDispatcher {
   }
 
   private async attempt(endpoint: WebhookEndpoint, delivery: ClaimedDelivery): Promise<void> {
-    const event = { eventId: delivery.eventId, type: delivery.eventType as StoredEvent['type'], occurredAt: delivery.occurredAt, data: delivery.data };
-    const result = await sendAttempt(attemptOf(endpoint, event, new Date(this.clock())), this.settings.policy, this.settings.timeoutMs);
+    const event = {
+      eventId: delivery.eventId,
+      type: delivery.eventType as StoredEvent['type'],
+      occurredAt: delivery.occurredAt,
+      data: delivery.data,
+    };
+    const result = await sendAttempt(
+      attemptOf(endpoint, event, new Date(this.clock())),
+      this.settings.policy,
+      this.settings.timeoutMs,
+    );
     const outcome = await this.record(endpoint, delivery, result);
     // A lease that ran out meanwhile made the delivery another attempt's: its outcome is counted there.
     if (outcome !== 'superseded') this.count(outcome);
     // Never the body nor the secret: what happened, to which endpoint, for which event.
-    this.log.info({
-      endpoint: endpoint.endpointId, eventId: delivery.eventId, attempt: delivery.attempts + 1, status: result.status,
-      durationMs: result.ms, outcome, ...(result.delivered ? {} : { error: result.error }),
-    }, 'webhook attempt');
+    this.log.info(
+      {
+        endpoint: endpoint.endpointId,
+        eventId: delivery.eventId,
+        attempt: delivery.attempts + 1,
+        status: result.status,
+        durationMs: result.ms,
+        outcome,
+        ...(result.delivered ? {} : { error: result.error }),
+      },
+      'webhook attempt',
+    );
   }
 
-  private async record(endpoint: WebhookEndpoint, delivery: ClaimedDelivery, result: AttemptResult): Promise<DeliveryOutcome | 'superseded'> {
+  private async record(
+    endpoint: WebhookEndpoint,
+    delivery: ClaimedDelivery,
+    result: AttemptResult,
+  ): Promise<DeliveryOutcome | 'superseded'> {
     const at = this.clock();
     const failedAttempts = delivery.attempts + 1;
-    const next = result.delivered || result.status === 410 ? null : nextAttemptAt(this.settings.retrySchedule, failedAttempts, Date.parse(at));
-    const outcome: DeliveryOutcome = result.delivered ? 'delivered' : result.status === 410 ? 'disabled' : next === null ? 'failed' : 'retry';
+    const next =
+      result.delivered || result.status === 410
+        ? null
+        : nextAttemptAt(this.settings.retrySchedule, failedAttempts, Date.parse(at));
+    const outcome: DeliveryOutcome = result.delivered
+      ? 'delivered'
+      : result.status === 410
+        ? 'disabled'
+        : next === null
+          ? 'failed'
+          : 'retry';
     return this.store.write(async (tx) => {
       const recorded = await tx.deliveries.recordAttempt(delivery.eventId, endpoint.endpointId, this.owner, {
         status: outcome === 'delivered' ? 'DELIVERED' : outcome === 'retry' ? 'PENDING' : 'FAILED',
@@ -165,14 +217,18 @@ export class WebhookDispatcher {
       });
       if (!recorded) return 'superseded';
       // The receiver says the endpoint is gone for good: no more attempts until the operator enables it again.
-      if (outcome === 'disabled') await tx.webhooks.setStatus(endpoint.endpointId, 'DISABLED', `the receiver answered 410 Gone at ${at}`);
+      if (outcome === 'disabled')
+        await tx.webhooks.setStatus(endpoint.endpointId, 'DISABLED', `the receiver answered 410 Gone at ${at}`);
       return outcome;
     });
   }
 
   start(): void {
-    this.loop = pollEvery(POLL_MS, () => this.tick(),
-      (error) => this.log.warn({ cause: (error as Error).message }, 'webhook claims failed; trying again'));
+    this.loop = pollEvery(
+      POLL_MS,
+      () => this.tick(),
+      (error) => this.log.warn({ cause: (error as Error).message }, 'webhook claims failed; trying again'),
+    );
   }
 
   /** Stops claiming and waits, up to `graceMs`, for attempts under way; leases of the others run out. */

@@ -36,11 +36,15 @@ export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeout
     target = await Promise.race([
       vetTarget(attempt.url, policy),
       new Promise<never>((_resolve, reject) => {
-        resolveTimer = setTimeout(() => reject(new RefusedUrl(`its host did not resolve within ${timeoutMs} ms`)), timeoutMs);
+        resolveTimer = setTimeout(
+          () => reject(new RefusedUrl(`its host did not resolve within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       }),
     ]);
   } catch (error) {
-    if (error instanceof RefusedUrl) return { delivered: false, status: null, error: `refused: ${error.message}`, ms: ms() };
+    if (error instanceof RefusedUrl)
+      return { delivered: false, status: null, error: `refused: ${error.message}`, ms: ms() };
     throw error;
   } finally {
     clearTimeout(resolveTimer);
@@ -48,7 +52,11 @@ export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeout
   // Node asks for every address when it tries them in turn (happy eyeballs), or for one.
   const pinned: LookupFunction = (_hostname, options, callback) => {
     const [first] = target.addresses;
-    if ((options as { all?: boolean }).all) (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(null, target.addresses);
+    if ((options as { all?: boolean }).all)
+      (callback as unknown as (error: null, addresses: { address: string; family: number }[]) => void)(
+        null,
+        target.addresses,
+      );
     else callback(null, first!.address, first!.family);
   };
   const client = target.url.protocol === 'https:' ? https : http;
@@ -61,34 +69,57 @@ export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeout
       request.destroy();
       resolve(result);
     };
-    const request = client.request(target.url, {
-      method: 'POST',
-      lookup: pinned,
-      agent: false,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(attempt.body),
-        'user-agent': 'airorder-webhooks/1',
-        'webhook-id': attempt.id,
-        'webhook-timestamp': String(attempt.timestamp),
-        'webhook-signature': attempt.signature,
+    const request = client.request(
+      target.url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(attempt.body),
+          'user-agent': 'airorder-webhooks/1',
+          'webhook-id': attempt.id,
+          'webhook-timestamp': String(attempt.timestamp),
+          'webhook-signature': attempt.signature,
+        },
       },
-    }, (response) => {
-      const status = response.statusCode ?? 0;
-      let read = 0;
-      response.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        // The answer is read to its end, so that "answered" means answered; one that goes on and on is cut off.
-        if (read > MAX_ANSWER_BYTES) finish(status >= 200 && status < 300 ? { delivered: true, status, ms: ms() } : { delivered: false, status, error: `HTTP ${status}`, ms: ms() });
-      });
-      response.on('end', () => finish(status >= 200 && status < 300
-        ? { delivered: true, status, ms: ms() }
-        : { delivered: false, status, error: status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`, ms: ms() }));
-      response.on('error', (error) => finish({ delivered: false, status, error: error.message, ms: ms() }));
-    });
-    const timer = setTimeout(() => finish({ delivered: false, status: null, error: `no answer within ${timeoutMs} ms`, ms: ms() }),
-      Math.max(0, timeoutMs - ms()));
-    request.on('error', (error: NodeJS.ErrnoException) => finish({ delivered: false, status: null, error: error.code ?? error.message, ms: ms() }));
+      (response) => {
+        const status = response.statusCode ?? 0;
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          // The answer is read to its end, so that "answered" means answered; one that goes on and on is cut off.
+          if (read > MAX_ANSWER_BYTES)
+            finish(
+              status >= 200 && status < 300
+                ? { delivered: true, status, ms: ms() }
+                : { delivered: false, status, error: `HTTP ${status}`, ms: ms() },
+            );
+        });
+        response.on('end', () =>
+          finish(
+            status >= 200 && status < 300
+              ? { delivered: true, status, ms: ms() }
+              : {
+                  delivered: false,
+                  status,
+                  error:
+                    status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`,
+                  ms: ms(),
+                },
+          ),
+        );
+        response.on('error', (error) => finish({ delivered: false, status, error: error.message, ms: ms() }));
+      },
+    );
+    const timer = setTimeout(
+      () => finish({ delivered: false, status: null, error: `no answer within ${timeoutMs} ms`, ms: ms() }),
+      Math.max(0, timeoutMs - ms()),
+    );
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      finish({ delivered: false, status: null, error: error.code ?? error.message, ms: ms() }),
+    );
     request.end(attempt.body);
   });
 }

@@ -5,25 +5,47 @@ import { CliSandbox } from '../helpers/cli.js';
 import { bearer, cancelRQ } from '../helpers/documents.js';
 
 const sandbox = new CliSandbox();
-before(async () => { await sandbox.ok(['migrate']); });
+before(async () => {
+  await sandbox.ok(['migrate']);
+});
 after(() => sandbox.cleanup());
 
 const TOKEN_LINE = /^aot_[A-Za-z0-9_-]{20,}\n$/;
 
 describe('agency add', () => {
   test('registers an agency with its IATA number and e-mail', async () => {
-    const result = await sandbox.run(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One', '--iata', '12345678', '--email', 'ops@agency-one.example']);
+    const result = await sandbox.run([
+      'agency',
+      'add',
+      '--agency-id',
+      'AG1',
+      '--name',
+      'Agency One',
+      '--iata',
+      '12345678',
+      '--email',
+      'ops@agency-one.example',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /AG1/);
-    assert.deepEqual(sandbox.query('select agency_id, name, iata_number, email from agencies where agency_id = ?', 'AG1'),
-      [{ agency_id: 'AG1', name: 'Agency One', iata_number: '12345678', email: 'ops@agency-one.example' }]);
+    assert.deepEqual(
+      sandbox.query('select agency_id, name, iata_number, email from agencies where agency_id = ?', 'AG1'),
+      [{ agency_id: 'AG1', name: 'Agency One', iata_number: '12345678', email: 'ops@agency-one.example' }],
+    );
   });
 
   test('IATA number and e-mail are optional', async () => {
     await sandbox.ok(['agency', 'add', '--agency-id', 'AG2', '--name', 'Agency Two', '--iata', '1234567']);
     await sandbox.ok(['agency', 'add', '--agency-id', 'AG3', '--name', 'Agency Three']);
-    assert.deepEqual(sandbox.query("select agency_id, iata_number, email from agencies where agency_id in ('AG2', 'AG3') order by agency_id"),
-      [{ agency_id: 'AG2', iata_number: '1234567', email: null }, { agency_id: 'AG3', iata_number: null, email: null }]);
+    assert.deepEqual(
+      sandbox.query(
+        "select agency_id, iata_number, email from agencies where agency_id in ('AG2', 'AG3') order by agency_id",
+      ),
+      [
+        { agency_id: 'AG2', iata_number: '1234567', email: null },
+        { agency_id: 'AG3', iata_number: null, email: null },
+      ],
+    );
   });
 
   for (const iata of ['123456', '123456789', '1234567a', '']) {
@@ -46,10 +68,21 @@ describe('agency add', () => {
   }
 
   test('a duplicate agency is an error and leaves the first one as it was', async () => {
-    const result = await sandbox.run(['agency', 'add', '--agency-id', 'AG1', '--name', 'Impostor', '--iata', '87654321']);
+    const result = await sandbox.run([
+      'agency',
+      'add',
+      '--agency-id',
+      'AG1',
+      '--name',
+      'Impostor',
+      '--iata',
+      '87654321',
+    ]);
     assert.notEqual(result.code, 0);
     assert.match(result.stderr, /AG1 exists already/);
-    assert.deepEqual(sandbox.query("select name, iata_number from agencies where agency_id = 'AG1'"), [{ name: 'Agency One', iata_number: '12345678' }]);
+    assert.deepEqual(sandbox.query("select name, iata_number from agencies where agency_id = 'AG1'"), [
+      { name: 'Agency One', iata_number: '12345678' },
+    ]);
   });
 
   test('--agency-id and --name are required', async () => {
@@ -69,8 +102,18 @@ describe('token issue and revoke', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, TOKEN_LINE);
     const token = result.stdout.trim();
-    const rows = sandbox.query('select agency_id, token_hash, expires_at, revoked_at from access_tokens where token_hash = ?', createHash('sha256').update(token).digest('hex'));
-    assert.deepEqual(rows, [{ agency_id: 'AG1', token_hash: createHash('sha256').update(token).digest('hex'), expires_at: null, revoked_at: null }]);
+    const rows = sandbox.query(
+      'select agency_id, token_hash, expires_at, revoked_at from access_tokens where token_hash = ?',
+      createHash('sha256').update(token).digest('hex'),
+    );
+    assert.deepEqual(rows, [
+      {
+        agency_id: 'AG1',
+        token_hash: createHash('sha256').update(token).digest('hex'),
+        expires_at: null,
+        revoked_at: null,
+      },
+    ]);
     const bytes = sandbox.databaseBytes();
     assert.ok(bytes.length > 0);
     assert.equal(bytes.includes(token), false, 'the token text is in the database file');
@@ -84,7 +127,12 @@ describe('token issue and revoke', () => {
     assert.equal(sandbox.query("select count(*) as n from access_tokens where agency_id = 'AG2'")[0].n, 2);
   });
 
-  const durations: [string, number][] = [['30s', 30_000], ['15m', 15 * 60_000], ['12h', 12 * 3_600_000], ['90d', 90 * 86_400_000]];
+  const durations: [string, number][] = [
+    ['30s', 30_000],
+    ['15m', 15 * 60_000],
+    ['12h', 12 * 3_600_000],
+    ['90d', 90 * 86_400_000],
+  ];
   for (const [text, ms] of durations) {
     test(`--expires-in ${text} stores an expiry ${text} after issue`, async () => {
       const result = await sandbox.run(['token', 'issue', '--agency-id', 'AG3', '--expires-in', text]);
@@ -150,7 +198,10 @@ describe('token issue and revoke', () => {
 describe('tokens by id: token list and token revoke', () => {
   const TOKEN_ID = /^tok_[0-9a-f]{16}$/;
 
-  async function issue(agencyId: string, extra: string[] = []): Promise<{ token: string; tokenId: string; expiresAt: string | null }> {
+  async function issue(
+    agencyId: string,
+    extra: string[] = [],
+  ): Promise<{ token: string; tokenId: string; expiresAt: string | null }> {
     return JSON.parse((await sandbox.ok(['--json', 'token', 'issue', '--agency-id', agencyId, ...extra])).stdout);
   }
 
@@ -176,7 +227,9 @@ describe('tokens by id: token list and token revoke', () => {
     assert.match(lines[0]!, pattern);
   }
 
-  before(async () => { await sandbox.ok(['agency', 'add', '--agency-id', 'LIST1', '--name', 'Listed Agency']); });
+  before(async () => {
+    await sandbox.ok(['agency', 'add', '--agency-id', 'LIST1', '--name', 'Listed Agency']);
+  });
 
   test('token list prints ids, status, creation, expiry, last use and revocation, and never a secret', async () => {
     const forever = await issue('LIST1');
@@ -185,8 +238,12 @@ describe('tokens by id: token list and token revoke', () => {
     assert.match(forever.tokenId, TOKEN_ID);
     await sandbox.ok(['token', 'revoke', doomed.tokenId]);
     const listed = await list('LIST1', [forever.token, shortLived.token, doomed.token]);
-    assert.deepEqual(listed.map((token) => token.tokenId).sort(), [forever.tokenId, shortLived.tokenId, doomed.tokenId].sort());
-    for (const token of listed) assert.deepEqual(Object.keys(token), ['tokenId', 'status', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt']);
+    assert.deepEqual(
+      listed.map((token) => token.tokenId).sort(),
+      [forever.tokenId, shortLived.tokenId, doomed.tokenId].sort(),
+    );
+    for (const token of listed)
+      assert.deepEqual(Object.keys(token), ['tokenId', 'status', 'createdAt', 'expiresAt', 'lastUsedAt', 'revokedAt']);
     const byId = new Map(listed.map((token) => [token.tokenId, token]));
     assert.equal(byId.get(forever.tokenId).status, 'active');
     assert.equal(byId.get(forever.tokenId).expiresAt, null);
@@ -223,7 +280,8 @@ describe('tokens by id: token list and token revoke', () => {
     assert.equal(three.stdout, `token ${byStdin.tokenId} revoked\n`);
     assert.equal(three.stdout.includes(byStdin.token), false);
     const listed = new Map((await list('LIST1', [])).map((token) => [token.tokenId, token]));
-    for (const revoked of [byId, byArgument, byStdin]) assert.equal(listed.get(revoked.tokenId).status, 'revoked', revoked.tokenId);
+    for (const revoked of [byId, byArgument, byStdin])
+      assert.equal(listed.get(revoked.tokenId).status, 'revoked', revoked.tokenId);
 
     // Again: still revoked, at the first revocation's time.
     const again = await sandbox.run(['--json', 'token', 'revoke', byId.tokenId]);
@@ -233,11 +291,25 @@ describe('tokens by id: token list and token revoke', () => {
 
   test('an unknown id, an empty standard input, or no token at all: one line, exit 1, nothing revoked', async () => {
     const before = sandbox.query('select count(*) as n from access_tokens where revoked_at is not null')[0].n;
-    oneLineError(await sandbox.run(['token', 'revoke', 'tok_0000000000000000']), /^error: No token tok_0000000000000000\.$/);
-    oneLineError(await sandbox.run(['token', 'revoke', '--token-stdin'], { stdin: 'aot_neverIssuedToAnyone0000000000000000000000\n' }), /^error: No such token\.$/);
-    oneLineError(await sandbox.run(['token', 'revoke', '--token-stdin'], { stdin: '\n' }), /^error: --token-stdin: standard input holds no token\.$/);
+    oneLineError(
+      await sandbox.run(['token', 'revoke', 'tok_0000000000000000']),
+      /^error: No token tok_0000000000000000\.$/,
+    );
+    oneLineError(
+      await sandbox.run(['token', 'revoke', '--token-stdin'], {
+        stdin: 'aot_neverIssuedToAnyone0000000000000000000000\n',
+      }),
+      /^error: No such token\.$/,
+    );
+    oneLineError(
+      await sandbox.run(['token', 'revoke', '--token-stdin'], { stdin: '\n' }),
+      /^error: --token-stdin: standard input holds no token\.$/,
+    );
     oneLineError(await sandbox.run(['token', 'revoke']), /^error: Name the token: airorder token revoke TOKEN_ID/);
-    oneLineError(await sandbox.run(['token', 'revoke', 'tok_0000000000000000', '--token-stdin'], { stdin: 'x' }), /^error: Name the token once/);
+    oneLineError(
+      await sandbox.run(['token', 'revoke', 'tok_0000000000000000', '--token-stdin'], { stdin: 'x' }),
+      /^error: Name the token once/,
+    );
     assert.equal(sandbox.query('select count(*) as n from access_tokens where revoked_at is not null')[0].n, before);
   });
 });

@@ -16,7 +16,8 @@ function statusInMainFile(copyTo: string): string | null {
   for (const suffix of ['-wal', '-shm']) fs.rmSync(`${copyTo}${suffix}`, { force: true });
   const db = new Database(copyTo, { readonly: true });
   try {
-    const row = db.prepare("select status from bookings where order_id = 'CKP-1' and reference = 'CKP001'").get() as { status: string } | undefined;
+    const row = db.prepare("select status from bookings where order_id = 'CKP-1' and reference = 'CKP001'").get() as
+      { status: string } | undefined;
     return row?.status ?? null;
   } finally {
     db.close();
@@ -25,7 +26,11 @@ function statusInMainFile(copyTo: string): string | null {
 
 test('on SQLite, a running service copies committed changes into the database file within moments, not only every 1,000 pages', async () => {
   await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
-  await sandbox.ok(['orders', 'import', sandbox.write('orders.ndjson', asNdjson([simpleOrder('CKP-1', 'AG1', 'CKP001')]))]);
+  await sandbox.ok([
+    'orders',
+    'import',
+    sandbox.write('orders.ndjson', asNdjson([simpleOrder('CKP-1', 'AG1', 'CKP001')])),
+  ]);
   const token = (await sandbox.ok(['token', 'issue', '--agency-id', 'AG1'])).stdout.trim();
   const copy = path.join(path.dirname(sandbox.dbFile), 'main-file-only.db');
 
@@ -74,32 +79,52 @@ async function logUnderSustainedWrites(env: Record<string, string>, count: numbe
   try {
     await own.ok(['agency', 'add', '--agency-id', 'AGW', '--name', 'Agency W']);
     const orders = Array.from({ length: count }, (_, index) =>
-      simpleOrder(`WAL-${index}`, 'AGW', `WAL${String(index).padStart(5, '0')}`, `22077${String(index).padStart(8, '0')}`));
+      simpleOrder(
+        `WAL-${index}`,
+        'AGW',
+        `WAL${String(index).padStart(5, '0')}`,
+        `22077${String(index).padStart(8, '0')}`,
+      ),
+    );
     await own.ok(['orders', 'import', own.write('orders.ndjson', asNdjson(orders))]);
     const token = (await own.ok(['token', 'issue', '--agency-id', 'AGW'])).stdout.trim();
     const server = await own.serve([], { env: { RATE_LIMIT_PER_SECOND: '0', ...env } });
-    const writtenSoFar = () => Number(/^wchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${server.child.pid}/io`, 'utf8'))![1]);
+    const writtenSoFar = () =>
+      Number(/^wchar: (\d+)$/m.exec(fs.readFileSync(`/proc/${server.child.pid}/io`, 'utf8'))![1]);
     const metrics = async () => (await server.get('/metrics')).text;
     try {
       const before = writtenSoFar();
       let next = 0;
-      await Promise.all(Array.from({ length: 50 }, async () => {
-        while (next < count) {
-          const index = next++;
-          const response = await server.post('/AirOrderCancel', cancelRQ(`WAL-${index}`, [`WAL${String(index).padStart(5, '0')}`]), bearer(token));
-          assert.equal(response.status, 200, response.text);
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          while (next < count) {
+            const index = next++;
+            const response = await server.post(
+              '/AirOrderCancel',
+              cancelRQ(`WAL-${index}`, [`WAL${String(index).padStart(5, '0')}`]),
+              bearer(token),
+            );
+            assert.equal(response.status, 200, response.text);
+          }
+        }),
+      );
       const written = writtenSoFar() - before;
       // The peak is exact up to the thread's last pass (checkpointer.ts): wait for two passes more,
       // the second begun after the last write was answered, so that it counts the log's last frames too.
       const passes = sample(await metrics(), 'airorder_sqlite_wal_checkpoints_total{kind="passive"}');
       let text = await metrics();
-      for (let attempt = 0; attempt < 100 && sample(text, 'airorder_sqlite_wal_checkpoints_total{kind="passive"}') < passes + 2; attempt += 1) {
+      for (
+        let attempt = 0;
+        attempt < 100 && sample(text, 'airorder_sqlite_wal_checkpoints_total{kind="passive"}') < passes + 2;
+        attempt += 1
+      ) {
         await sleep(50);
         text = await metrics();
       }
-      assert.ok(sample(text, 'airorder_sqlite_wal_checkpoints_total{kind="passive"}') >= passes + 2, 'the checkpoint thread still passes');
+      assert.ok(
+        sample(text, 'airorder_sqlite_wal_checkpoints_total{kind="passive"}') >= passes + 2,
+        'the checkpoint thread still passes',
+      );
       return {
         peak: sample(text, 'airorder_sqlite_wal_peak_bytes'),
         restarts: sample(text, 'airorder_sqlite_wal_checkpoints_total{kind="restart"}'),
@@ -123,5 +148,8 @@ test('on SQLite, writes that never pause keep the write-ahead log within SQLITE_
   assert.ok(peak > 0, 'the checkpoint thread saw the log');
   assert.ok(restarts > 0, 'the log was started over');
   // Started over and cut back at 1 MB; what the writes add while a pass is due comes on top.
-  assert.ok(peak < 10 * MB, `the log grew to ${peak} bytes with a 1 MB limit (${restarts} restarts), while ${written} bytes were written`);
+  assert.ok(
+    peak < 10 * MB,
+    `the log grew to ${peak} bytes with a 1 MB limit (${restarts} restarts), while ${written} bytes were written`,
+  );
 });

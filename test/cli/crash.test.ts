@@ -26,11 +26,15 @@ async function crashScenario(t: TestContext, env: Record<string, string>): Promi
   }
 }
 
-test('SIGKILL four times under load from eight clients: every acknowledged change is stored, nothing refunded twice, the audit trail matches', { timeout: 60_000 }, async (t) => {
-  const log = await crashScenario(t, {});
-  assert.match(log, /"msg":"listening"/);
-  assert.match(log, /"durability":"process"/);
-});
+test(
+  'SIGKILL four times under load from eight clients: every acknowledged change is stored, nothing refunded twice, the audit trail matches',
+  { timeout: 60_000 },
+  async (t) => {
+    const log = await crashScenario(t, {});
+    assert.match(log, /"msg":"listening"/);
+    assert.match(log, /"durability":"process"/);
+  },
+);
 
 // A killed process cannot show what power loss would; this shows the fsync-per-commit setting keeps
 // every guarantee of the default under the same crashes.

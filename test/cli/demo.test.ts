@@ -16,11 +16,23 @@ test('demo --orders N creates N orders and prints a JSON summary with a token th
   assert.match(summary.token, /^aot_[A-Za-z0-9_-]{20,}$/);
 
   assert.equal(sandbox.query("select count(*) as n from orders where agency_id = 'DEMO01'")[0].n, 12);
-  assert.equal(sandbox.query("select count(*) as n from airline_changes where status = 'PENDING'")[0].n, summary.pendingChanges);
+  assert.equal(
+    sandbox.query("select count(*) as n from airline_changes where status = 'PENDING'")[0].n,
+    summary.pendingChanges,
+  );
   assert.ok(summary.pendingChanges > 0, 'some orders have pending changes');
   assert.ok(sandbox.query('select distinct currency from orders').length >= 3, 'several currencies');
-  assert.ok(sandbox.query("select count(*) as n from bookings where passengers like '%\"USED\"%'")[0].n > 0, 'some bookings are partly flown');
-  assert.deepEqual(sandbox.query('select agency_id from access_tokens where token_hash = ?', createHash('sha256').update(summary.token).digest('hex')), [{ agency_id: 'DEMO01' }]);
+  assert.ok(
+    sandbox.query('select count(*) as n from bookings where passengers like \'%"USED"%\'')[0].n > 0,
+    'some bookings are partly flown',
+  );
+  assert.deepEqual(
+    sandbox.query(
+      'select agency_id from access_tokens where token_hash = ?',
+      createHash('sha256').update(summary.token).digest('hex'),
+    ),
+    [{ agency_id: 'DEMO01' }],
+  );
   assert.equal(sandbox.databaseBytes().includes(summary.token), false, 'the token is stored only as a hash');
 
   const { cancel, involuntaryAccept, involuntaryCancel } = summary.examples;
@@ -28,15 +40,35 @@ test('demo --orders N creates N orders and prints a JSON summary with a token th
 
   const server = await sandbox.serve();
   try {
-    const cancelled = await server.post('/AirOrderCancel', cancelRQ(cancel.orderId, [cancel.gdsBookingReference]), bearer(summary.token));
+    const cancelled = await server.post(
+      '/AirOrderCancel',
+      cancelRQ(cancel.orderId, [cancel.gdsBookingReference]),
+      bearer(summary.token),
+    );
     assert.equal(cancelled.status, 200, cancelled.text);
-    assert.deepEqual(cancelled.body.OrderViewRS.Response, [{ Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: cancel.orderId, GdsBookingReference: cancel.gdsBookingReference }]);
+    assert.deepEqual(cancelled.body.OrderViewRS.Response, [
+      {
+        Status: 'SUCCESS',
+        Msg: '',
+        BookingStatus: 'CANCELED',
+        OrderID: cancel.orderId,
+        GdsBookingReference: cancel.gdsBookingReference,
+      },
+    ]);
 
-    const accepted = await server.post('/AirOrderInvoluntaryAccept', acceptRQ(involuntaryAccept.orderId, [involuntaryAccept.gdsBookingReference]), bearer(summary.token));
+    const accepted = await server.post(
+      '/AirOrderInvoluntaryAccept',
+      acceptRQ(involuntaryAccept.orderId, [involuntaryAccept.gdsBookingReference]),
+      bearer(summary.token),
+    );
     assert.equal(accepted.status, 200, accepted.text);
     assert.equal(accepted.body.OrderInvoluntaryAcceptRS.Result[0].Status, 'SUCCESS', accepted.text);
 
-    const refunded = await server.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(involuntaryCancel.orderId, [involuntaryCancel.gdsBookingReference]), bearer(summary.token));
+    const refunded = await server.post(
+      '/AirOrderInvoluntaryCancel',
+      involuntaryCancelRQ(involuntaryCancel.orderId, [involuntaryCancel.gdsBookingReference]),
+      bearer(summary.token),
+    );
     assert.equal(refunded.status, 200, refunded.text);
     const item = refunded.body.OrderInvoluntaryCancelRS.Result[0];
     assert.equal(item.Status, 'SUCCESS', refunded.text);
@@ -48,7 +80,9 @@ test('demo --orders N creates N orders and prints a JSON summary with a token th
   }
 
   const bookingOf = async (example: { orderId: string; gdsBookingReference: string }) =>
-    (await sandbox.show(example.orderId)).bookings.find((b: any) => b.gdsBookingReference === example.gdsBookingReference);
+    (await sandbox.show(example.orderId)).bookings.find(
+      (b: any) => b.gdsBookingReference === example.gdsBookingReference,
+    );
   assert.equal((await bookingOf(cancel)).status, 'CANCELED');
   const acceptedBooking = await bookingOf(involuntaryAccept);
   assert.equal(acceptedBooking.status, 'CONFIRMED');
@@ -59,19 +93,41 @@ test('demo --orders N creates N orders and prints a JSON summary with a token th
   assert.ok(refundedBooking.refunds.every((r: any) => typeof r.amount === 'string' && /^\d+(\.\d+)?$/.test(r.amount)));
 });
 
-test('demo again after refunds starts afresh, and leaves other agencies\' orders alone', async () => {
+test("demo again after refunds starts afresh, and leaves other agencies' orders alone", async () => {
   // The first test refunded a demo booking: an upsert would refuse to replace that order.
-  assert.ok(sandbox.query("select count(*) as n from refunds r join orders o on o.order_id = r.order_id where o.agency_id = 'DEMO01'")[0].n > 0);
+  assert.ok(
+    sandbox.query(
+      "select count(*) as n from refunds r join orders o on o.order_id = r.order_id where o.agency_id = 'DEMO01'",
+    )[0].n > 0,
+  );
   await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
-  await sandbox.ok(['orders', 'import', '-'], { stdin: JSON.stringify(simpleOrder('OWN-1', 'AG1', 'OWN001', '2209999999991')) });
+  await sandbox.ok(['orders', 'import', '-'], {
+    stdin: JSON.stringify(simpleOrder('OWN-1', 'AG1', 'OWN001', '2209999999991')),
+  });
   const again = await sandbox.run(['demo', '--orders', '7']);
   assert.equal(again.code, 0, again.stderr);
   assert.equal(JSON.parse(again.stdout).orders, 7);
   assert.equal(sandbox.query("select count(*) as n from orders where agency_id = 'DEMO01'")[0].n, 7);
-  assert.equal(sandbox.query("select count(*) as n from refunds r join orders o on o.order_id = r.order_id where o.agency_id = 'DEMO01'")[0].n, 0);
-  assert.equal(sandbox.query("select count(*) as n from events where agency_id = 'DEMO01' and type <> 'airline_change.detected'")[0].n, 0);
-  assert.deepEqual(sandbox.query("select order_id, agency_id from orders where agency_id <> 'DEMO01'"), [{ order_id: 'OWN-1', agency_id: 'AG1' }]);
-  assert.equal(sandbox.query("select count(*) as n from audit_events where order_id = 'OWN-1'")[0].n > 0, true, 'the other agency\'s trail is kept');
+  assert.equal(
+    sandbox.query(
+      "select count(*) as n from refunds r join orders o on o.order_id = r.order_id where o.agency_id = 'DEMO01'",
+    )[0].n,
+    0,
+  );
+  assert.equal(
+    sandbox.query(
+      "select count(*) as n from events where agency_id = 'DEMO01' and type <> 'airline_change.detected'",
+    )[0].n,
+    0,
+  );
+  assert.deepEqual(sandbox.query("select order_id, agency_id from orders where agency_id <> 'DEMO01'"), [
+    { order_id: 'OWN-1', agency_id: 'AG1' },
+  ]);
+  assert.equal(
+    sandbox.query("select count(*) as n from audit_events where order_id = 'OWN-1'")[0].n > 0,
+    true,
+    "the other agency's trail is kept",
+  );
 });
 
 test('demo rejects --orders that is not a positive whole number', async () => {

@@ -1,7 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { asNdjson, CliSandbox, type HttpResult } from '../helpers/cli.js';
-import { bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from '../helpers/documents.js';
+import {
+  bearer,
+  booking,
+  cancelRQ,
+  change,
+  involuntaryCancelRQ,
+  order,
+  passenger,
+  segment,
+} from '../helpers/documents.js';
 
 /**
  * docs/contract.md §8.3: an acknowledged change survives `kill -9`. Requests on distinct bookings are sent
@@ -13,7 +22,11 @@ const ORDERS = 40;
 const KILL_AFTER_ACKS = 25;
 const IN_FLIGHT = 4;
 
-interface Target { orderId: string; reference: string; operation: 'cancel' | 'involuntaryCancel' }
+interface Target {
+  orderId: string;
+  reference: string;
+  operation: 'cancel' | 'involuntaryCancel';
+}
 const targets: Target[] = [];
 let token = '';
 
@@ -32,10 +45,34 @@ before(async () => {
       targets.push({ orderId, reference, operation: (o + b) % 2 === 0 ? 'involuntaryCancel' : 'cancel' });
       changes.push(change(`AIC-${reference}`, orderId, reference, ['S2'], [], 'FLIGHT_CANCELLATION'));
       const serial = String(o * 4 + b * 2).padStart(9, '0');
-      return booking(reference, [segment('S1', 1), segment('S2', 2)], [
-        passenger('P1', { ticketNumber: `2207${serial}`, baseFare: '120.10', taxes: '30.00', coupons: [{ segmentId: 'S1', status: 'USED', value: '75.05' }, { segmentId: 'S2', value: '75.05' }] }),
-        passenger('P2', { ticketNumber: `2208${serial}`, baseFare: '120.10', taxes: '30.00', coupons: [{ segmentId: 'S1', value: '75.05' }, { segmentId: 'S2', value: '75.05' }] }, 'CHD'),
-      ]);
+      return booking(
+        reference,
+        [segment('S1', 1), segment('S2', 2)],
+        [
+          passenger('P1', {
+            ticketNumber: `2207${serial}`,
+            baseFare: '120.10',
+            taxes: '30.00',
+            coupons: [
+              { segmentId: 'S1', status: 'USED', value: '75.05' },
+              { segmentId: 'S2', value: '75.05' },
+            ],
+          }),
+          passenger(
+            'P2',
+            {
+              ticketNumber: `2208${serial}`,
+              baseFare: '120.10',
+              taxes: '30.00',
+              coupons: [
+                { segmentId: 'S1', value: '75.05' },
+                { segmentId: 'S2', value: '75.05' },
+              ],
+            },
+            'CHD',
+          ),
+        ],
+      );
     });
     orders.push(order(orderId, 'AG1', 'EUR', bookings));
   }
@@ -53,7 +90,10 @@ function requestFor(target: Target) {
 
 function isAcknowledged(target: Target, response: HttpResult): boolean {
   if (response.status !== 200) return false;
-  const item = target.operation === 'cancel' ? response.body?.OrderViewRS?.Response?.[0] : response.body?.OrderInvoluntaryCancelRS?.Result?.[0];
+  const item =
+    target.operation === 'cancel'
+      ? response.body?.OrderViewRS?.Response?.[0]
+      : response.body?.OrderInvoluntaryCancelRS?.Result?.[0];
   return item?.Status === 'SUCCESS';
 }
 
@@ -75,7 +115,8 @@ test('every acknowledged change survives SIGKILL, nothing is half done or refund
           const response = await server.post(path, body, bearer(token));
           inFlight -= 1;
           if (isAcknowledged(target, response)) acknowledged.set(target.reference, { target, body: response.body });
-          else if (!killed) throw new Error(`unexpected answer for ${target.reference}: ${response.status} ${response.text}`);
+          else if (!killed)
+            throw new Error(`unexpected answer for ${target.reference}: ${response.status} ${response.text}`);
         } catch (error) {
           inFlight -= 1;
           if (!killed) throw error;
@@ -89,12 +130,15 @@ test('every acknowledged change survives SIGKILL, nothing is half done or refund
         }
       }
     };
-    void Promise.all(Array.from({ length: IN_FLIGHT }, worker)).then(() => resolve(), (error: unknown) => {
-      workerError = error;
-      killed = true;
-      server.child.kill('SIGKILL');
-      resolve();
-    });
+    void Promise.all(Array.from({ length: IN_FLIGHT }, worker)).then(
+      () => resolve(),
+      (error: unknown) => {
+        workerError = error;
+        killed = true;
+        server.child.kill('SIGKILL');
+        resolve();
+      },
+    );
   });
   await killedAt;
   if (workerError) throw workerError;
@@ -108,37 +152,101 @@ test('every acknowledged change survives SIGKILL, nothing is half done or refund
 
   // Every acknowledged change is in the store, with the refund the agency was told.
   for (const { target, body } of acknowledged.values()) {
-    const [row] = sandbox.query('select status, cancellation, passengers from bookings where order_id = ? and reference = ?', target.orderId, target.reference);
-    const changeStatus = sandbox.query('select status from airline_changes where change_id = ?', `AIC-${target.reference}`)[0].status;
-    const refunds = sandbox.query('select ticket_number, amount_minor, quote_type from refunds where order_id = ? and reference = ? order by position', target.orderId, target.reference);
+    const [row] = sandbox.query(
+      'select status, cancellation, passengers from bookings where order_id = ? and reference = ?',
+      target.orderId,
+      target.reference,
+    );
+    const changeStatus = sandbox.query(
+      'select status from airline_changes where change_id = ?',
+      `AIC-${target.reference}`,
+    )[0].status;
+    const refunds = sandbox.query(
+      'select ticket_number, amount_minor, quote_type from refunds where order_id = ? and reference = ? order by position',
+      target.orderId,
+      target.reference,
+    );
     if (target.operation === 'cancel') {
-      assert.deepEqual({ status: row.status, cancellation: row.cancellation, changeStatus, refunds }, { status: 'CANCELED', cancellation: 'VOLUNTARY', changeStatus: 'CLOSED', refunds: [] }, target.reference);
+      assert.deepEqual(
+        { status: row.status, cancellation: row.cancellation, changeStatus, refunds },
+        { status: 'CANCELED', cancellation: 'VOLUNTARY', changeStatus: 'CLOSED', refunds: [] },
+        target.reference,
+      );
     } else {
       const item = body.OrderInvoluntaryCancelRS.Result[0];
       assert.equal(item.RefundAmount, (FLOWN_OPEN + FULL) / 100);
-      assert.deepEqual({ status: row.status, cancellation: row.cancellation, changeStatus }, { status: 'CANCELED', cancellation: 'INVOLUNTARY', changeStatus: 'CANCELED' }, target.reference);
-      assert.deepEqual(refunds, item.RefundPaxWiseFare.map((fare: any, index: number) => ({
-        ticket_number: fare.TicketNumber, amount_minor: Math.round(fare.Amount * 100), quote_type: index === 0 ? 'PARTIAL' : 'FULL',
-      })), target.reference);
-      assert.deepEqual(refunds.map((refund) => refund.amount_minor), [FLOWN_OPEN, FULL]);
+      assert.deepEqual(
+        { status: row.status, cancellation: row.cancellation, changeStatus },
+        { status: 'CANCELED', cancellation: 'INVOLUNTARY', changeStatus: 'CANCELED' },
+        target.reference,
+      );
+      assert.deepEqual(
+        refunds,
+        item.RefundPaxWiseFare.map((fare: any, index: number) => ({
+          ticket_number: fare.TicketNumber,
+          amount_minor: Math.round(fare.Amount * 100),
+          quote_type: index === 0 ? 'PARTIAL' : 'FULL',
+        })),
+        target.reference,
+      );
+      assert.deepEqual(
+        refunds.map((refund) => refund.amount_minor),
+        [FLOWN_OPEN, FULL],
+      );
       const coupons = JSON.parse(row.passengers).map((p: any) => p.ticket.coupons.map((c: any) => c.status));
-      assert.deepEqual(coupons, [['USED', 'REFUNDED'], ['REFUNDED', 'REFUNDED']], target.reference);
+      assert.deepEqual(
+        coupons,
+        [
+          ['USED', 'REFUNDED'],
+          ['REFUNDED', 'REFUNDED'],
+        ],
+        target.reference,
+      );
     }
   }
 
   // Nothing is half done, and no ticket is refunded twice: each booking is untouched or wholly done.
-  const perTicket = sandbox.query('select ticket_number, count(*) as n, sum(amount_minor) as total from refunds group by ticket_number having count(*) > 1');
+  const perTicket = sandbox.query(
+    'select ticket_number, count(*) as n, sum(amount_minor) as total from refunds group by ticket_number having count(*) > 1',
+  );
   assert.deepEqual(perTicket, []);
   for (const target of targets) {
-    const [row] = sandbox.query('select status, cancellation from bookings where order_id = ? and reference = ?', target.orderId, target.reference);
-    const changeStatus = sandbox.query('select status from airline_changes where change_id = ?', `AIC-${target.reference}`)[0].status;
-    const refunded = sandbox.query('select count(*) as n, coalesce(sum(amount_minor), 0) as total from refunds where order_id = ? and reference = ?', target.orderId, target.reference)[0];
-    const state = { status: row.status, cancellation: row.cancellation, changeStatus, refunds: refunded.n, total: refunded.total };
+    const [row] = sandbox.query(
+      'select status, cancellation from bookings where order_id = ? and reference = ?',
+      target.orderId,
+      target.reference,
+    );
+    const changeStatus = sandbox.query(
+      'select status from airline_changes where change_id = ?',
+      `AIC-${target.reference}`,
+    )[0].status;
+    const refunded = sandbox.query(
+      'select count(*) as n, coalesce(sum(amount_minor), 0) as total from refunds where order_id = ? and reference = ?',
+      target.orderId,
+      target.reference,
+    )[0];
+    const state = {
+      status: row.status,
+      cancellation: row.cancellation,
+      changeStatus,
+      refunds: refunded.n,
+      total: refunded.total,
+    };
     const untouched = { status: 'CONFIRMED', cancellation: null, changeStatus: 'PENDING', refunds: 0, total: 0 };
-    const done = target.operation === 'cancel'
-      ? { status: 'CANCELED', cancellation: 'VOLUNTARY', changeStatus: 'CLOSED', refunds: 0, total: 0 }
-      : { status: 'CANCELED', cancellation: 'INVOLUNTARY', changeStatus: 'CANCELED', refunds: 2, total: FLOWN_OPEN + FULL };
-    assert.ok([untouched, done].some((expected) => JSON.stringify(expected) === JSON.stringify(state)), `${target.reference}: ${JSON.stringify(state)}`);
+    const done =
+      target.operation === 'cancel'
+        ? { status: 'CANCELED', cancellation: 'VOLUNTARY', changeStatus: 'CLOSED', refunds: 0, total: 0 }
+        : {
+            status: 'CANCELED',
+            cancellation: 'INVOLUNTARY',
+            changeStatus: 'CANCELED',
+            refunds: 2,
+            total: FLOWN_OPEN + FULL,
+          };
+    assert.ok(
+      [untouched, done].some((expected) => JSON.stringify(expected) === JSON.stringify(state)),
+      `${target.reference}: ${JSON.stringify(state)}`,
+    );
     if (acknowledged.has(target.reference)) assert.deepEqual(state, done);
   }
 
@@ -147,15 +255,26 @@ test('every acknowledged change survives SIGKILL, nothing is half done or refund
   try {
     assert.equal((await restarted.get('/readyz')).status, 200);
     const retried = [...acknowledged.values()].find(({ target }) => target.operation === 'involuntaryCancel')!;
-    const retry = await restarted.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(retried.target.orderId, [retried.target.reference]), bearer(token));
+    const retry = await restarted.post(
+      '/AirOrderInvoluntaryCancel',
+      involuntaryCancelRQ(retried.target.orderId, [retried.target.reference]),
+      bearer(token),
+    );
     assert.equal(retry.status, 200, retry.text);
     // The same answer as the first time (only the response id differs).
     const withoutId = (rs: any) => ({ ...rs, ShoppingResponseId: null });
     assert.deepEqual(withoutId(retry.body.OrderInvoluntaryCancelRS), withoutId(retried.body.OrderInvoluntaryCancelRS));
-    assert.equal(sandbox.query('select count(*) as n from refunds where reference = ?', retried.target.reference)[0].n, 2);
+    assert.equal(
+      sandbox.query('select count(*) as n from refunds where reference = ?', retried.target.reference)[0].n,
+      2,
+    );
 
     const fresh = targets.slice(next).find((target) => target.operation === 'involuntaryCancel')!;
-    const served = await restarted.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(fresh.orderId, [fresh.reference]), bearer(token));
+    const served = await restarted.post(
+      '/AirOrderInvoluntaryCancel',
+      involuntaryCancelRQ(fresh.orderId, [fresh.reference]),
+      bearer(token),
+    );
     assert.equal(served.status, 200, served.text);
     assert.equal(served.body.OrderInvoluntaryCancelRS.Result[0].Status, 'SUCCESS', served.text);
     assert.equal(served.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, (FLOWN_OPEN + FULL) / 100);

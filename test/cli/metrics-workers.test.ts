@@ -12,7 +12,10 @@ after(() => sandbox.cleanup());
 const REQUESTS = 100;
 const SCRAPES = 8;
 
-interface Scrape { text: string; value(series: string): number | null }
+interface Scrape {
+  text: string;
+  value(series: string): number | null;
+}
 
 function parse(text: string): Scrape {
   return {
@@ -43,16 +46,33 @@ test('serve --workers 2: every scrape reports all the requests of both workers, 
 
     // The health checks of `sandbox.serve` waiting for the service count too: at least REQUESTS, the same in every scrape.
     const healthz = scrapes.map((scrape) => scrape.value('airorder_requests_total{operation="/healthz",code="OK"}'));
-    assert.ok(healthz.every((count) => count !== null && count >= REQUESTS), JSON.stringify(healthz));
-    assert.ok(healthz.every((count) => count === healthz[0]), `every scrape reports the same total: ${JSON.stringify(healthz)}`);
+    assert.ok(
+      healthz.every((count) => count !== null && count >= REQUESTS),
+      JSON.stringify(healthz),
+    );
+    assert.ok(
+      healthz.every((count) => count === healthz[0]),
+      `every scrape reports the same total: ${JSON.stringify(healthz)}`,
+    );
     // Each scrape before it is counted by the next one: they go up by one, whichever worker answered.
-    const metrics = scrapes.map((scrape) => scrape.value('airorder_requests_total{operation="/metrics",code="OK"}') ?? 0);
-    assert.deepEqual(metrics.slice(1).map((count, index) => count - metrics[index]!), new Array<number>(SCRAPES - 1).fill(1), JSON.stringify(metrics));
+    const metrics = scrapes.map(
+      (scrape) => scrape.value('airorder_requests_total{operation="/metrics",code="OK"}') ?? 0,
+    );
+    assert.deepEqual(
+      metrics.slice(1).map((count, index) => count - metrics[index]!),
+      new Array<number>(SCRAPES - 1).fill(1),
+      JSON.stringify(metrics),
+    );
 
     // Counters never go down from one scrape to the next, whichever worker answered each.
     for (let index = 1; index < scrapes.length; index += 1) {
       const [earlier, later] = [scrapes[index - 1]!, scrapes[index]!];
-      const counters = new Set(earlier.text.split('\n').filter((line) => line.startsWith('# TYPE ') && line.endsWith(' counter')).map((line) => line.split(' ')[2]!));
+      const counters = new Set(
+        earlier.text
+          .split('\n')
+          .filter((line) => line.startsWith('# TYPE ') && line.endsWith(' counter'))
+          .map((line) => line.split(' ')[2]!),
+      );
       for (const line of earlier.text.split('\n')) {
         const series = line.slice(0, line.lastIndexOf(' '));
         if (!counters.has(series.replace(/\{.*$/, ''))) continue;
@@ -64,8 +84,16 @@ test('serve --workers 2: every scrape reports all the requests of both workers, 
     const last = scrapes.at(-1)!;
     assert.match(last.text, /^# TYPE process_cpu_seconds_total counter$/m);
     // prom-client's default process metrics, and the service's own names kept.
-    for (const name of ['process_cpu_user_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_p99_seconds',
-      'nodejs_heap_used_bytes', 'nodejs_eventloop_delay_p99_seconds', 'airorder_pending_airline_changes', 'airorder_webhook_oldest_undelivered_seconds']) {
+    for (const name of [
+      'process_cpu_user_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_heap_used_bytes',
+      'nodejs_eventloop_delay_p99_seconds',
+      'airorder_pending_airline_changes',
+      'airorder_webhook_oldest_undelivered_seconds',
+    ]) {
       assert.match(last.text, new RegExp(`^${name} \\S+$`, 'm'), name);
     }
     // The store-wide gauge is read by each worker and shown once, not added up per worker.

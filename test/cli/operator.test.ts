@@ -16,14 +16,19 @@ after(() => sandbox.cleanup());
 const PASSWORD = 'twelve chars long';
 
 test('operator add reads the password from standard input, stores only an scrypt hash, and refuses short passwords', async () => {
-  const short = await sandbox.run(['operator', 'add', '--email', 'a@desk.example', '--name', 'A', '--password-stdin'], { stdin: 'short pass1\n' });
+  const short = await sandbox.run(['operator', 'add', '--email', 'a@desk.example', '--name', 'A', '--password-stdin'], {
+    stdin: 'short pass1\n',
+  });
   assert.equal(short.code, 1);
   assert.equal(short.stderr, 'error: The password must be at least 12 characters.\n');
   const withoutStdin = await sandbox.run(['operator', 'add', '--email', 'a@desk.example', '--name', 'A']);
   assert.equal(withoutStdin.code, 1);
   assert.match(withoutStdin.stderr, /--password-stdin is required/);
 
-  const added = await sandbox.run(['operator', 'add', '--email', 'Desk@Airline.example', '--name', 'Dana Desk', '--password-stdin'], { stdin: `${PASSWORD}\n` });
+  const added = await sandbox.run(
+    ['operator', 'add', '--email', 'Desk@Airline.example', '--name', 'Dana Desk', '--password-stdin'],
+    { stdin: `${PASSWORD}\n` },
+  );
   assert.equal(added.code, 0, added.stderr);
   assert.equal(added.stdout, 'operator desk@airline.example added\n');
   const [row] = sandbox.query<{ email: string; password_hash: string }>('select email, password_hash from operators');
@@ -31,23 +36,40 @@ test('operator add reads the password from standard input, stores only an scrypt
   assert.match(row!.password_hash, /^scrypt\$16384\$8\$1\$[\w-]{22}\$[\w-]{43}$/);
   assert.ok(!row!.password_hash.includes(PASSWORD));
 
-  const again = await sandbox.run(['operator', 'add', '--email', 'desk@airline.example', '--name', 'Again', '--password-stdin'], { stdin: PASSWORD });
+  const again = await sandbox.run(
+    ['operator', 'add', '--email', 'desk@airline.example', '--name', 'Again', '--password-stdin'],
+    { stdin: PASSWORD },
+  );
   assert.equal(again.stderr, 'error: Operator desk@airline.example exists already.\n');
   assert.equal((await sandbox.ok(['operator', 'list'])).stdout, 'desk@airline.example\tDana Desk\tactive\n');
 });
 
 test('with serve --workers 2: sign in, act for an agency, and airorder audit names the operator and the reason; password and disable end sessions', async () => {
   await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
-  await sandbox.ok(['orders', 'import', sandbox.write('orders.ndjson', asNdjson([simpleOrder('OP-1', 'AG1', 'OPB001', '2201000000771')]))]);
-  await sandbox.ok(['changes', 'import', sandbox.write('changes.ndjson', asNdjson([change('OPC-1', 'OP-1', 'OPB001', ['S1'], [segment('S1B', 1, 14)])]))]);
+  await sandbox.ok([
+    'orders',
+    'import',
+    sandbox.write('orders.ndjson', asNdjson([simpleOrder('OP-1', 'AG1', 'OPB001', '2201000000771')])),
+  ]);
+  await sandbox.ok([
+    'changes',
+    'import',
+    sandbox.write('changes.ndjson', asNdjson([change('OPC-1', 'OP-1', 'OPB001', ['S1'], [segment('S1B', 1, 14)])])),
+  ]);
   const server = await sandbox.serve(['--workers', '2']);
   const browser = new ConsoleClient(server.baseUrl);
   assert.equal((await browser.signIn('desk@airline.example', PASSWORD)).status, 303);
-  for (let request = 0; request < 6; request += 1) assert.equal((await browser.request('/console')).status, 200, 'the session holds on every process');
+  for (let request = 0; request < 6; request += 1)
+    assert.equal((await browser.request('/console')).status, 200, 'the session holds on every process');
 
   const path = '/console/orders/OP-1/bookings/OPB001/cancel';
   assert.equal((await browser.submit(path, path, { reason: 'Schedule no longer suits the passenger' })).status, 303);
-  const trail = JSON.parse((await sandbox.ok(['audit', '--order', 'OP-1'])).stdout) as { actor: string; operation: string; operatorEmail?: string; reason?: string }[];
+  const trail = JSON.parse((await sandbox.ok(['audit', '--order', 'OP-1'])).stdout) as {
+    actor: string;
+    operation: string;
+    operatorEmail?: string;
+    reason?: string;
+  }[];
   const byOperator = trail.filter((record) => record.operation === 'AirOrderInvoluntaryCancel');
   assert.ok(byOperator.length >= 2);
   for (const record of byOperator) {
@@ -59,7 +81,8 @@ test('with serve --workers 2: sign in, act for an agency, and airorder audit nam
   // The overview counts the requests every worker answered; an upload's progress is read from whichever worker answers.
   const token = (await sandbox.ok(['token', 'issue', '--agency-id', 'AG1'])).stdout.trim();
   const retrieve = { OrderRetrieveRQ: { Query: { OrderID: 'OP-1', GdsBookingReference: ['OPB001'] } } };
-  for (let request = 0; request < 6; request += 1) assert.equal((await server.post('/AirOrderRetrieve', retrieve, { authorization: `Bearer ${token}` })).status, 200);
+  for (let request = 0; request < 6; request += 1)
+    assert.equal((await server.post('/AirOrderRetrieve', retrieve, { authorization: `Bearer ${token}` })).status, 200);
   let shown = '';
   for (const deadline = Date.now() + 20_000; !/<tr><td>OK<\/td><td>6<\/td><\/tr>/.test(shown);) {
     assert.ok(Date.now() < deadline, `the overview does not count the 6 requests of both workers: ${shown}`);
@@ -77,13 +100,23 @@ test('with serve --workers 2: sign in, act for an agency, and airorder audit nam
   for (const deadline = Date.now() + 20_000; progress.status === 'running';) {
     assert.ok(Date.now() < deadline, 'the import did not finish');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    progress = JSON.parse((await browser.request(`${uploaded.headers.get('location')}/progress`)).text) as { status: string };
+    progress = JSON.parse((await browser.request(`${uploaded.headers.get('location')}/progress`)).text) as {
+      status: string;
+    };
   }
   assert.deepEqual(progress, { ...progress, status: 'done', recordsStored: 1, recordsTotal: 1 });
-  const imported = JSON.parse((await sandbox.ok(['audit', '--order', 'OP-2'])).stdout) as { operation: string; operatorEmail?: string }[];
-  assert.deepEqual(imported.map((record) => [record.operation, record.operatorEmail]), [['orders import', 'desk@airline.example']]);
+  const imported = JSON.parse((await sandbox.ok(['audit', '--order', 'OP-2'])).stdout) as {
+    operation: string;
+    operatorEmail?: string;
+  }[];
+  assert.deepEqual(
+    imported.map((record) => [record.operation, record.operatorEmail]),
+    [['orders import', 'desk@airline.example']],
+  );
 
-  await sandbox.ok(['operator', 'password', 'desk@airline.example', '--password-stdin'], { stdin: 'another long password' });
+  await sandbox.ok(['operator', 'password', 'desk@airline.example', '--password-stdin'], {
+    stdin: 'another long password',
+  });
   assert.equal((await browser.request('/console')).status, 303, 'a new password ends the sessions');
   assert.equal((await browser.signIn('desk@airline.example', PASSWORD)).status, 401);
   assert.equal((await browser.signIn('desk@airline.example', 'another long password')).status, 303);

@@ -37,9 +37,17 @@ describe('airorder serve', () => {
         assert.ok(match, `not a curl line of the expected form: ${line}`);
         return { url: match[1]!, token: match[2]!, body: JSON.parse(match[3]!) };
       });
-      assert.deepEqual(calls.map((call) => call.url),
-        [`${server.baseUrl}/AirOrderCancel`, `${server.baseUrl}/AirOrderInvoluntaryAccept`, `${server.baseUrl}/AirOrderInvoluntaryCancel`,
-          `${server.baseUrl}/AirOrderRetrieve`, `${server.baseUrl}/AirOrderRefundQuote`, `${server.baseUrl}/AirOrderEventList`]);
+      assert.deepEqual(
+        calls.map((call) => call.url),
+        [
+          `${server.baseUrl}/AirOrderCancel`,
+          `${server.baseUrl}/AirOrderInvoluntaryAccept`,
+          `${server.baseUrl}/AirOrderInvoluntaryCancel`,
+          `${server.baseUrl}/AirOrderRetrieve`,
+          `${server.baseUrl}/AirOrderRefundQuote`,
+          `${server.baseUrl}/AirOrderEventList`,
+        ],
+      );
       // AirOrderRetrieve's line reads the booking of the involuntary cancel's line.
       assert.deepEqual(calls[3]!.body.OrderRetrieveRQ.Query, calls[2]!.body.OrderInvoluntaryCancelRQ.Query);
       assert.ok(calls.every((call) => call.token === token));
@@ -47,36 +55,72 @@ describe('airorder serve', () => {
 
       // What `curl` would send: the same URL, headers and body.
       const cancel = calls[0]!;
-      const { OrderID: orderId, GdsBookingReference: [reference] } = cancel.body.OrderCancelRQ.Query;
-      assert.deepEqual(box.query('select status from bookings where order_id = ? and reference = ?', orderId, reference), [{ status: 'CONFIRMED' }]);
+      const {
+        OrderID: orderId,
+        GdsBookingReference: [reference],
+      } = cancel.body.OrderCancelRQ.Query;
+      assert.deepEqual(
+        box.query('select status from bookings where order_id = ? and reference = ?', orderId, reference),
+        [{ status: 'CONFIRMED' }],
+      );
       const response = await fetch(cancel.url, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${cancel.token}`, 'Content-Type': 'application/json', 'Accept-Encoding': 'gzip, deflate, br' },
+        headers: {
+          Authorization: `Bearer ${cancel.token}`,
+          'Content-Type': 'application/json',
+          'Accept-Encoding': 'gzip, deflate, br',
+        },
         body: JSON.stringify(cancel.body),
       });
       assert.equal(response.status, 200);
-      const body = await response.json() as any;
-      assert.deepEqual(body.OrderViewRS.Response, [{ Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: orderId, GdsBookingReference: reference }]);
+      const body = (await response.json()) as any;
+      assert.deepEqual(body.OrderViewRS.Response, [
+        { Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: orderId, GdsBookingReference: reference },
+      ]);
       assert.deepEqual(body.OrderViewRS.Success, {});
-      assert.deepEqual(box.query('select status, cancellation from bookings where order_id = ? and reference = ?', orderId, reference), [{ status: 'CANCELED', cancellation: 'VOLUNTARY' }]);
+      assert.deepEqual(
+        box.query('select status, cancellation from bookings where order_id = ? and reference = ?', orderId, reference),
+        [{ status: 'CANCELED', cancellation: 'VOLUNTARY' }],
+      );
 
       // The refund quote's line, as printed, quotes every passenger of a refundable booking.
-      const quoted = await fetch(calls[4]!.url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(calls[4]!.body) });
+      const quoted = await fetch(calls[4]!.url, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(calls[4]!.body),
+      });
       const quote = ((await quoted.json()) as any).OrderRefundQuoteRS.Result[0];
       assert.equal(quote.Status, 'SUCCESS', JSON.stringify(quote));
       assert.match(quote.QuoteID, /^rfq_/);
 
       // The feed's line, as printed, lists what just happened: the cancel.
-      const feed = await fetch(calls[5]!.url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(calls[5]!.body) });
-      const events = ((await feed.json()) as any).OrderEventListRS.Events as { Type: string; Data: { OrderID: string } }[];
-      assert.ok(events.some((event) => event.Type === 'booking.canceled' && event.Data.OrderID === orderId), JSON.stringify(events));
+      const feed = await fetch(calls[5]!.url, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(calls[5]!.body),
+      });
+      const events = ((await feed.json()) as any).OrderEventListRS.Events as {
+        Type: string;
+        Data: { OrderID: string };
+      }[];
+      assert.ok(
+        events.some((event) => event.Type === 'booking.canceled' && event.Data.OrderID === orderId),
+        JSON.stringify(events),
+      );
 
       // One structured log line per request, with its request id, and never the token.
       const requestId = response.headers.get('x-request-id');
       assert.ok(requestId);
       // The line is written when the response has finished; it reaches our pipe a moment later.
-      const linesOf = () => server.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((line) => line.requestId === requestId);
-      for (let waited = 0; linesOf().length === 0 && waited < 3000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+      const linesOf = () =>
+        server
+          .stdout()
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+          .filter((line) => line.requestId === requestId);
+      for (let waited = 0; linesOf().length === 0 && waited < 3000; waited += 25)
+        await new Promise((resolve) => setTimeout(resolve, 25));
       const logged = linesOf();
       assert.equal(logged.length, 1, server.stdout());
       assert.equal(logged[0].agency, 'DEMO01');
@@ -115,7 +159,10 @@ describe('airorder serve', () => {
     const box = sandbox();
     const server = await box.serve();
     try {
-      assert.ok(box.query("select name from sqlite_master where type = 'table' and name = 'order_records'").length === 1, 'serve migrated the store');
+      assert.ok(
+        box.query("select name from sqlite_master where type = 'table' and name = 'order_records'").length === 1,
+        'serve migrated the store',
+      );
       const health = await server.get('/healthz');
       assert.equal(health.status, 200);
       assert.deepEqual(health.body, { status: 'ok' });
@@ -144,7 +191,9 @@ describe('airorder serve', () => {
     const answered = new Promise<number>((resolve, reject) => {
       request.on('response', (response) => {
         response.setEncoding('utf8');
-        response.on('data', (chunk: string) => { responseText += chunk; });
+        response.on('data', (chunk: string) => {
+          responseText += chunk;
+        });
         response.on('end', () => resolve(response.statusCode ?? 0));
       });
       request.on('error', reject);
@@ -155,7 +204,10 @@ describe('airorder serve', () => {
     await sleep(400);
     assert.equal(server.child.exitCode, null, 'the process must wait for the in-flight request');
     // New requests are no longer accepted meanwhile.
-    const during = await fetch(`${server.baseUrl}/healthz`).then((response) => response.status, () => 'refused');
+    const during = await fetch(`${server.baseUrl}/healthz`).then(
+      (response) => response.status,
+      () => 'refused',
+    );
     assert.ok(during === 'refused' || during === 503, `a new request during shutdown got ${during}`);
     request.end(body.slice(10));
 
@@ -177,26 +229,38 @@ describe('airorder serve', () => {
     const box = sandbox();
     const server = await box.serve([], { env: { SHUTDOWN_GRACE_MS: '600000' } });
     assert.deepEqual(await stop(server), { code: 0, signal: null });
-    const messages = server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).msg as string);
+    const messages = server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line).msg as string);
     assert.ok(messages.includes('shutting down'), server.stdout());
     assert.ok(!messages.includes('in-flight requests did not finish in time; exiting'), server.stdout());
   });
 
   // Found by the chaos run: a client that gives up on a request leaves a connection that never sends
   // one, and the drain waited for it until the grace ran out, then exited 1. The same grace as above.
-  test('SIGTERM with connections open that sent no request, or only part of its headers, exits 0 without waiting out its grace', { timeout: 60_000 }, async () => {
-    const box = sandbox();
-    const server = await box.serve([], { env: { SHUTDOWN_GRACE_MS: '600000' } });
-    const opened = [net.connect(server.port, '127.0.0.1'), net.connect(server.port, '127.0.0.1')];
-    for (const socket of opened) {
-      socket.on('error', () => {});
-      await new Promise((resolve) => socket.once('connect', resolve));
-    }
-    opened[1]!.write('POST /AirOrderCancel HTTP/1.1\r\nHost: x\r\n');
-    await sleep(200);
-    assert.deepEqual(await stop(server), { code: 0, signal: null });
-    const messages = server.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).msg as string);
-    assert.ok(!messages.includes('in-flight requests did not finish in time; exiting'), server.stdout());
-    for (const socket of opened) socket.destroy();
-  });
+  test(
+    'SIGTERM with connections open that sent no request, or only part of its headers, exits 0 without waiting out its grace',
+    { timeout: 60_000 },
+    async () => {
+      const box = sandbox();
+      const server = await box.serve([], { env: { SHUTDOWN_GRACE_MS: '600000' } });
+      const opened = [net.connect(server.port, '127.0.0.1'), net.connect(server.port, '127.0.0.1')];
+      for (const socket of opened) {
+        socket.on('error', () => {});
+        await new Promise((resolve) => socket.once('connect', resolve));
+      }
+      opened[1]!.write('POST /AirOrderCancel HTTP/1.1\r\nHost: x\r\n');
+      await sleep(200);
+      assert.deepEqual(await stop(server), { code: 0, signal: null });
+      const messages = server
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line).msg as string);
+      assert.ok(!messages.includes('in-flight requests did not finish in time; exiting'), server.stdout());
+      for (const socket of opened) socket.destroy();
+    },
+  );
 });

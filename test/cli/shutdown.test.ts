@@ -33,7 +33,11 @@ after(() => {
 });
 
 function killGroup(group: number): void {
-  try { process.kill(-group, 'SIGKILL'); } catch { /* already gone */ }
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
 }
 
 /** The processes of a group that still run; a zombie has ended (its parent has only not collected it yet). */
@@ -45,8 +49,13 @@ function running(group: number): { pid: number; cmd: string }[] {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       if (Number(pgrp) !== group || state === 'Z') continue;
-      found.push({ pid: Number(entry), cmd: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() });
-    } catch { /* ended while being read */ }
+      found.push({
+        pid: Number(entry),
+        cmd: fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').trim(),
+      });
+    } catch {
+      /* ended while being read */
+    }
   }
   return found;
 }
@@ -109,14 +118,21 @@ async function start(way: StartWay, workers: number, output: Output): Promise<Se
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['NODE_OPTIONS', 'PORT', 'HOST', 'DATABASE_URL', 'DURABILITY', 'WORKERS']) delete env[name];
   Object.assign(env, {
-    DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SHUTDOWN_GRACE_MS: String(GRACE_MS),
     // npx may link the project's own package into its cache first: never ask.
-    npm_config_yes: 'true', npm_config_update_notifier: 'false',
+    npm_config_yes: 'true',
+    npm_config_update_notifier: 'false',
   });
   const workerArgs = workers > 1 ? ['--workers', String(workers)] : [];
-  const [command, args] = way === 'node' ? [process.execPath, [BIN, 'serve', ...workerArgs]]
-    : way === 'npx' ? ['npx', ['airorder', 'serve', ...workerArgs]]
-      : ['npm', ['start', '--', ...workerArgs]];
+  const [command, args] =
+    way === 'node'
+      ? [process.execPath, [BIN, 'serve', ...workerArgs]]
+      : way === 'npx'
+        ? ['npx', ['airorder', 'serve', ...workerArgs]]
+        : ['npm', ['start', '--', ...workerArgs]];
   const logFile = path.join(dir, 'stdout.log');
   const pipe = output === 'file' ? null : namedPipe(dir);
   const stdout = pipe ? pipe.writeEnd : fs.openSync(logFile, 'w');
@@ -125,7 +141,9 @@ async function start(way: StartWay, workers: number, output: Output): Promise<Se
   fs.closeSync(stdout);
   const group = child.pid!;
   groups.add(group);
-  child.on('error', () => { /* seen as a service that never answers */ });
+  child.on('error', () => {
+    /* seen as a service that never answers */
+  });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.on('exit', (code, signal) => resolve({ code, signal }));
   });
@@ -141,9 +159,15 @@ async function start(way: StartWay, workers: number, output: Output): Promise<Se
       // execs node), the primary and each worker.
       const everyProcess = running(group).length >= LAUNCHER_PROCESSES[way] + (workers > 1 ? 1 + workers : 1);
       // Written to a file, the log also tells when every worker listens.
-      const listening = pipe !== null || readOutput().split('\n').filter((line) => line.includes('"msg":"listening"')).length >= workers;
+      const listening =
+        pipe !== null ||
+        readOutput()
+          .split('\n')
+          .filter((line) => line.includes('"msg":"listening"')).length >= workers;
       if (health.status === 200 && everyProcess && listening) break;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await sleep(100);
   }
   return { group, port, baseUrl, output: readOutput, pipe, exited };
@@ -153,17 +177,28 @@ async function start(way: StartWay, workers: number, output: Output): Promise<Se
 function requestInFlight(baseUrl: string): { finish(): Promise<{ status: number; body: string }> } {
   const body = JSON.stringify({ OrderRetrieveRQ: { Query: { OrderID: 'NONE', GdsBookingReference: ['ABC123'] } } });
   const request = http.request(`${baseUrl}/no-such-path`, {
-    method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
   });
   const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
     request.on('response', (response) => {
       let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; }).on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      response
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => {
+          text += chunk;
+        })
+        .on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
     });
     request.on('error', reject);
   });
   request.write(body.slice(0, 10));
-  return { finish: () => { request.end(body.slice(10)); return answered; } };
+  return {
+    finish: () => {
+      request.end(body.slice(10));
+      return answered;
+    },
+  };
 }
 
 /** Breaks or fills the service's standard output, and checks that the service still answers. */
@@ -187,7 +222,12 @@ async function spoilOutput(service: Service, output: Output): Promise<void> {
 }
 
 /** Signals the started process only, and checks that the whole service ends in time, in-flight request answered. */
-async function stopAndCheck(service: Service, way: StartWay, signal: NodeJS.Signals, target: 'process' | 'group' = 'process'): Promise<void> {
+async function stopAndCheck(
+  service: Service,
+  way: StartWay,
+  signal: NodeJS.Signals,
+  target: 'process' | 'group' = 'process',
+): Promise<void> {
   const inFlight = requestInFlight(service.baseUrl);
   await sleep(100);
   const signalledAt = Date.now();
@@ -198,7 +238,11 @@ async function stopAndCheck(service: Service, way: StartWay, signal: NodeJS.Sign
   assert.equal(answer.status, 404, answer.body);
   assert.equal(JSON.parse(answer.body).Errors[0].Code, 'ROUTE_NOT_FOUND');
   const left = await goneBy(service.group, signalledAt + DEADLINE_MS);
-  assert.deepEqual(left, [], `still running ${Date.now() - signalledAt} ms after ${signal}; output: ${service.output().slice(-2000)}`);
+  assert.deepEqual(
+    left,
+    [],
+    `still running ${Date.now() - signalledAt} ms after ${signal}; output: ${service.output().slice(-2000)}`,
+  );
   assert.ok(await portIsFree(service.port), 'the port is free again');
   if (way === 'node') {
     // Drained in time and not crashed by its output: exit code 0 (`npm` and `npx` have codes of their own).
@@ -243,7 +287,10 @@ describe('stopping the service, however it was started', { concurrency: false },
     try {
       await stopAndCheck(service, 'npx', 'SIGINT', 'group');
       // Each worker drained once: the primary's SIGTERM on top of the terminal's SIGINT did not cut it short.
-      const stops = service.output().split('\n').filter((line) => line.includes('"msg":"shutting down"'));
+      const stops = service
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"shutting down"'));
       assert.equal(stops.length, 2, service.output());
     } finally {
       killGroup(service.group);
@@ -276,20 +323,35 @@ describe('stopping the service, however it was started', { concurrency: false },
     const env: NodeJS.ProcessEnv = { ...process.env };
     // Not launched by npm: the test itself may run under `npm test`, whose variables a child inherits.
     for (const name of Object.keys(env)) if (name.startsWith('npm_') || name === 'NODE_OPTIONS') delete env[name];
-    Object.assign(env, { DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`, PORT: String(port), HOST: '127.0.0.1', SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+    Object.assign(env, {
+      DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    });
     const log = path.join(dir, 'stdout.log');
-    const shell = spawn('sh', ['-c', `nohup "${process.execPath}" "${BIN}" serve > "${log}" 2>&1 & echo $!`], { env, detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const shell = spawn('sh', ['-c', `nohup "${process.execPath}" "${BIN}" serve > "${log}" 2>&1 & echo $!`], {
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const group = shell.pid!;
     groups.add(group);
     try {
       let printed = '';
-      shell.stdout!.setEncoding('utf8').on('data', (chunk: string) => { printed += chunk; });
+      shell.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        printed += chunk;
+      });
       await new Promise((resolve) => shell.on('exit', resolve));
       const servicePid = Number(printed.trim());
       assert.ok(servicePid > 0, printed);
       const baseUrl = `http://127.0.0.1:${port}`;
       const healthy = async () => {
-        try { return (await fetch(`${baseUrl}/healthz`)).status === 200; } catch { return false; }
+        try {
+          return (await fetch(`${baseUrl}/healthz`)).status === 200;
+        } catch {
+          return false;
+        }
       };
       for (let round = 0; !(await healthy()); round += 1) {
         assert.ok(round < 300, `did not start: ${fs.readFileSync(log, 'utf8')}`);
@@ -297,7 +359,11 @@ describe('stopping the service, however it was started', { concurrency: false },
       }
       // Its shell is gone: the parent watch, were it on, would have stopped it within 250 ms.
       await sleep(1500);
-      assert.deepEqual(running(group).map((entry) => entry.pid), [servicePid], 'still running after its shell exited');
+      assert.deepEqual(
+        running(group).map((entry) => entry.pid),
+        [servicePid],
+        'still running after its shell exited',
+      );
       assert.doesNotMatch(fs.readFileSync(log, 'utf8'), /"msg":"shutting down"/);
       assert.ok(await healthy(), 'still serving after its shell exited');
       const signalledAt = Date.now();

@@ -48,7 +48,9 @@ describe('webhook add refuses what would make the service call inside its own ne
   ];
   for (const [url, reason, env] of refusals) {
     test(url, async () => {
-      const result = await sandbox.run(['webhook', 'add', '--agency-id', 'AG1', '--url', url], { env: { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', ...env } });
+      const result = await sandbox.run(['webhook', 'add', '--agency-id', 'AG1', '--url', url], {
+        env: { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', ...env },
+      });
       assert.equal(result.code, 1, result.stdout);
       assert.match(result.stderr, /^error: --url is refused: /);
       assert.match(result.stderr, reason);
@@ -64,35 +66,60 @@ describe('webhook add refuses what would make the service call inside its own ne
 describe('webhook add accepts a host whose DNS is not live yet, with a warning naming it', () => {
   // .example names never resolve (RFC 2606): the README's example stands for one whose DNS comes later.
   const CLOSED = { WEBHOOK_ALLOW_HTTP: 'false', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false' };
-  const warning = /the host hooks\.bluesky\.example does not resolve yet \((ENOTFOUND|ENODATA|EAI_AGAIN)\): the endpoint is registered, and every delivery resolves it and checks its addresses again/;
+  const warning =
+    /the host hooks\.bluesky\.example does not resolve yet \((ENOTFOUND|ENODATA|EAI_AGAIN)\): the endpoint is registered, and every delivery resolves it and checks its addresses again/;
 
   test('as text: the warning on stderr, the endpoint on stdout, exit 0', async () => {
-    const result = await sandbox.run(['webhook', 'add', '--agency-id', 'AG2', '--url', 'https://hooks.bluesky.example/airorder'], { env: CLOSED });
+    const result = await sandbox.run(
+      ['webhook', 'add', '--agency-id', 'AG2', '--url', 'https://hooks.bluesky.example/airorder'],
+      { env: CLOSED },
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, new RegExp(`^warning: ${warning.source}\n$`));
-    assert.match(result.stdout, /^endpoint we_[0-9a-f]{24} added for agency AG2: https:\/\/hooks\.bluesky\.example\/airorder \(\*\)\n/);
+    assert.match(
+      result.stdout,
+      /^endpoint we_[0-9a-f]{24} added for agency AG2: https:\/\/hooks\.bluesky\.example\/airorder \(\*\)\n/,
+    );
   });
 
   test('as JSON: a warning field as well', async () => {
-    const result = await sandbox.run(['--json', 'webhook', 'add', '--agency-id', 'AG2', '--url', 'https://hooks.bluesky.example/other'], { env: CLOSED });
+    const result = await sandbox.run(
+      ['--json', 'webhook', 'add', '--agency-id', 'AG2', '--url', 'https://hooks.bluesky.example/other'],
+      { env: CLOSED },
+    );
     assert.equal(result.code, 0, result.stderr);
     assert.match(JSON.parse(result.stdout).warning, warning);
-    for (const endpoint of JSON.parse((await sandbox.run(['--json', 'webhook', 'list', '--agency-id', 'AG2'])).stdout) as { id: string }[]) {
+    for (const endpoint of JSON.parse(
+      (await sandbox.run(['--json', 'webhook', 'list', '--agency-id', 'AG2'])).stdout,
+    ) as { id: string }[]) {
       await sandbox.ok(['webhook', 'remove', endpoint.id]);
     }
   });
 });
 
-describe('the endpoint\'s life', () => {
+describe("the endpoint's life", () => {
   let endpoint: { id: string; url: string; events: string[]; secret: string };
 
   test('add prints the endpoint and its secret once; list never shows the secret', async () => {
-    endpoint = await addJson(['--agency-id', 'AG1', '--url', hook.url, '--events', 'booking.canceled,booking.refunded']);
+    endpoint = await addJson([
+      '--agency-id',
+      'AG1',
+      '--url',
+      hook.url,
+      '--events',
+      'booking.canceled,booking.refunded',
+    ]);
     assert.match(endpoint.id, /^we_[0-9a-f]{24}$/);
     assert.deepEqual(endpoint.events, ['booking.canceled', 'booking.refunded']);
     assert.match(endpoint.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     const listed = await sandbox.run(['webhook', 'list', '--agency-id', 'AG1']);
-    assert.match(listed.stdout, new RegExp(`^${endpoint.id}  AG1  ENABLED  ${hook.url.replace(/[.]/g, '\\.')}  booking\\.canceled,booking\\.refunded$`, 'm'));
+    assert.match(
+      listed.stdout,
+      new RegExp(
+        `^${endpoint.id}  AG1  ENABLED  ${hook.url.replace(/[.]/g, '\\.')}  booking\\.canceled,booking\\.refunded$`,
+        'm',
+      ),
+    );
     assert.equal(listed.stdout.includes(endpoint.secret), false);
     assert.equal((await sandbox.run(['webhook', 'list', '--agency-id', 'AG2'])).stdout, 'no webhook endpoints\n');
   });
@@ -100,9 +127,15 @@ describe('the endpoint\'s life', () => {
   test('unknown agency, unknown event type, unknown endpoint: one-line errors', async () => {
     const cases: [string[], RegExp][] = [
       [['webhook', 'add', '--agency-id', 'NOPE', '--url', hook.url], /^error: No agency NOPE; create it first/],
-      [['webhook', 'add', '--agency-id', 'AG1', '--url', hook.url, '--events', 'booking.cancelled'], /^error: --events must list event types separated by commas/],
+      [
+        ['webhook', 'add', '--agency-id', 'AG1', '--url', hook.url, '--events', 'booking.cancelled'],
+        /^error: --events must list event types separated by commas/,
+      ],
       [['webhook', 'disable', 'we_nope'], /^error: No webhook endpoint we_nope; see: airorder webhook list/],
-      [['webhook', 'redeliver', 'evt_0000000000000000000000000000'], /^error: No event evt_0000000000000000000000000000 \(events are kept 30 days\)\./],
+      [
+        ['webhook', 'redeliver', 'evt_0000000000000000000000000000'],
+        /^error: No event evt_0000000000000000000000000000 \(events are kept 30 days\)\./,
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await sandbox.run(args, { env: OPEN });
@@ -111,7 +144,7 @@ describe('the endpoint\'s life', () => {
     }
   });
 
-  test('test sends a signed ping now and prints the receiver\'s status; a failing receiver exits 1 with why', async () => {
+  test("test sends a signed ping now and prints the receiver's status; a failing receiver exits 1 with why", async () => {
     hook.script([200]);
     const ok = await sandbox.run(['webhook', 'test', endpoint.id], { env: OPEN });
     assert.equal(ok.code, 0, ok.stderr);
@@ -130,8 +163,16 @@ describe('the endpoint\'s life', () => {
   });
 
   test('serve delivers; deliveries lists it; redeliver sends it again with the same webhook-id; disable, rotate, remove', async () => {
-    await sandbox.ok(['orders', 'import', sandbox.write('orders.ndjson', asNdjson([simpleOrder('CW-1', 'AG1', 'CWB001', '2201000000991')]))]);
-    await sandbox.ok(['changes', 'import', sandbox.write('changes.ndjson', asNdjson([change('CWC-1', 'CW-1', 'CWB001', ['S1'], [segment('S1B', 1, 14)])]))]);
+    await sandbox.ok([
+      'orders',
+      'import',
+      sandbox.write('orders.ndjson', asNdjson([simpleOrder('CW-1', 'AG1', 'CWB001', '2201000000991')])),
+    ]);
+    await sandbox.ok([
+      'changes',
+      'import',
+      sandbox.write('changes.ndjson', asNdjson([change('CWC-1', 'CW-1', 'CWB001', ['S1'], [segment('S1B', 1, 14)])])),
+    ]);
     const token = (await sandbox.ok(['token', 'issue', '--agency-id', 'AG1'])).stdout.trim();
     const server = await sandbox.serve([], { env: OPEN });
     try {
@@ -144,8 +185,16 @@ describe('the endpoint\'s life', () => {
       assert.equal(payload.type, 'booking.canceled', 'the only subscribed type this cancel made');
 
       const listed = await sandbox.run(['--json', 'webhook', 'deliveries', '--endpoint', endpoint.id]);
-      const rows = JSON.parse(listed.stdout) as { eventId: string; status: string; attempts: number; lastStatus: number }[];
-      assert.deepEqual(rows.map((row) => [row.eventId, row.status, row.attempts, row.lastStatus]), [[delivery.headers['webhook-id'], 'DELIVERED', 1, 204]]);
+      const rows = JSON.parse(listed.stdout) as {
+        eventId: string;
+        status: string;
+        attempts: number;
+        lastStatus: number;
+      }[];
+      assert.deepEqual(
+        rows.map((row) => [row.eventId, row.status, row.attempts, row.lastStatus]),
+        [[delivery.headers['webhook-id'], 'DELIVERED', 1, 204]],
+      );
       assert.equal((await sandbox.run(['webhook', 'deliveries', '--failed'])).stdout, 'no deliveries\n');
 
       const again = await sandbox.run(['webhook', 'redeliver', delivery.headers['webhook-id']!]);
@@ -154,24 +203,41 @@ describe('the endpoint\'s life', () => {
       assert.ok(await until(() => hook.received.length > before + 1, 5_000));
       assert.equal(hook.received.at(-1)!.headers['webhook-id'], delivery.headers['webhook-id']);
       const wrong = await addJson(['--agency-id', 'AG2', '--url', hook.url]);
-      const refused = await sandbox.run(['webhook', 'redeliver', delivery.headers['webhook-id']!, '--endpoint', wrong.id]);
+      const refused = await sandbox.run([
+        'webhook',
+        'redeliver',
+        delivery.headers['webhook-id']!,
+        '--endpoint',
+        wrong.id,
+      ]);
       assert.match(refused.stderr, /^error: Endpoint we_[0-9a-f]+ belongs to agency AG2, not to AG1/);
 
       await sandbox.ok(['webhook', 'disable', endpoint.id]);
-      assert.match((await sandbox.run(['webhook', 'list'])).stdout, new RegExp(`${endpoint.id}  AG1  DISABLED \\(disabled by the operator\\)`));
+      assert.match(
+        (await sandbox.run(['webhook', 'list'])).stdout,
+        new RegExp(`${endpoint.id}  AG1  DISABLED \\(disabled by the operator\\)`),
+      );
       const rotated = await sandbox.run(['--json', 'webhook', 'rotate-secret', endpoint.id]);
       const secret = JSON.parse(rotated.stdout).secret as string;
       assert.match(secret, /^whsec_/);
       assert.notEqual(secret, endpoint.secret);
       await sandbox.ok(['webhook', 'enable', endpoint.id]);
       await sandbox.ok(['webhook', 'remove', endpoint.id]);
-      assert.deepEqual(sandbox.query('select count(*) as n from webhook_deliveries where endpoint_id = ?', endpoint.id), [{ n: 0 }]);
+      assert.deepEqual(
+        sandbox.query('select count(*) as n from webhook_deliveries where endpoint_id = ?', endpoint.id),
+        [{ n: 0 }],
+      );
     } finally {
       server.child.kill('SIGTERM');
       assert.equal((await server.exited).code, 0);
     }
     // One log line per attempt: endpoint, event, status, duration; never the body nor the secret.
-    const lines = server.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line)).filter((line) => line.msg === 'webhook attempt');
+    const lines = server
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.msg === 'webhook attempt');
     assert.ok(lines.length >= 2);
     for (const line of lines) {
       assert.equal(line.endpoint, endpoint.id);

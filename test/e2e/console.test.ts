@@ -27,11 +27,15 @@ import { startReceiver, until, type Receiver } from '../helpers/webhook-receiver
 const CHROMIUM = '/usr/bin/chromium';
 const missing = !fs.existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
-const skip = missing && !inCi ? `${CHROMIUM} not found: install it with "apt-get install -y chromium" to run the console test` : false;
+const skip =
+  missing && !inCi
+    ? `${CHROMIUM} not found: install it with "apt-get install -y chromium" to run the console test`
+    : false;
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
-const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs'
-  ? path.join(PROJECT_ROOT, 'docs', 'console')
-  : fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-console-shots-'));
+const SHOTS =
+  process.env.CONSOLE_SCREENSHOTS === 'docs'
+    ? path.join(PROJECT_ROOT, 'docs', 'console')
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-console-shots-'));
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'a long console password';
@@ -62,20 +66,42 @@ before(async () => {
   service = await startTestService({ env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
   await service.addAgency('AGT042', { name: 'Blue Sky Travel', iataNumber: '12345678', email: 'ops@bluesky.example' });
   token = await service.tokenFor('AGT042');
-  const ticket = (ticketNumber: string) => ({ ticketNumber, baseFare: '450.00', taxes: '120.50', coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }] });
-  await service.importOrders([order('ORD-1001', 'AGT042', 'EUR', [
-    booking('ABC123', [segment('S1')], [passenger('P1', ticket('2201234567890'))]),
-    booking('DEF456', [segment('S1')], [passenger('P1', ticket('2201234567891'))]),
-  ]), order('ORD-1002', 'AGT042', 'EUR', [booking('GHI789', [segment('S1')], [passenger('P1', ticket('2201234567892'))])])]);
+  const ticket = (ticketNumber: string) => ({
+    ticketNumber,
+    baseFare: '450.00',
+    taxes: '120.50',
+    coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
+  });
+  await service.importOrders([
+    order('ORD-1001', 'AGT042', 'EUR', [
+      booking('ABC123', [segment('S1')], [passenger('P1', ticket('2201234567890'))]),
+      booking('DEF456', [segment('S1')], [passenger('P1', ticket('2201234567891'))]),
+    ]),
+    order('ORD-1002', 'AGT042', 'EUR', [
+      booking('GHI789', [segment('S1')], [passenger('P1', ticket('2201234567892'))]),
+    ]),
+  ]);
   await service.importChanges([
     change('AIC-77', 'ORD-1001', 'ABC123', ['S1'], [segment('S1B', 1, 14)]),
     change('AIC-78', 'ORD-1001', 'DEF456', ['S1'], [segment('S1C', 2, 9)]),
   ]);
-  await addOperator(service.store, () => new Date().toISOString(), { email: EMAIL, name: 'Dana Desk', password: PASSWORD });
+  await addOperator(service.store, () => new Date().toISOString(), {
+    email: EMAIL,
+    name: 'Dana Desk',
+    password: PASSWORD,
+  });
   receiver = await startReceiver();
-  endpointId = (await addEndpoint(service.store, () => new Date().toISOString(), OPEN, { agencyId: 'AGT042', url: receiver.url })).endpointId;
+  endpointId = (
+    await addEndpoint(service.store, () => new Date().toISOString(), OPEN, { agencyId: 'AGT042', url: receiver.url })
+  ).endpointId;
   // No retries: the first failed attempt leaves the delivery FAILED, for Redeliver to act on.
-  dispatcher = new WebhookDispatcher(service.store, () => new Date().toISOString(), { retrySchedule: [], timeoutMs: 2000, policy: OPEN }, quiet, () => {});
+  dispatcher = new WebhookDispatcher(
+    service.store,
+    () => new Date().toISOString(),
+    { retrySchedule: [], timeoutMs: 2000, policy: OPEN },
+    quiet,
+    () => {},
+  );
 
   fs.mkdirSync(SHOTS, { recursive: true });
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-chromium-'));
@@ -83,24 +109,42 @@ before(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
-  context.on('request', (request) => { requested.push(request.url()); });
+  context.on('request', (request) => {
+    requested.push(request.url());
+  });
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
     return LOOPBACK.has(url.hostname) ? route.continue() : route.abort('blockedbyclient');
   });
   page = await context.newPage();
-  await page.exposeFunction('reportCspViolation', (text: string) => { cspViolations.push(text); });
+  await page.exposeFunction('reportCspViolation', (text: string) => {
+    cspViolations.push(text);
+  });
   await page.addInitScript(() => {
     const window = globalThis as any;
     window.document.addEventListener('securitypolicyviolation', (event: any) => {
-      window.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+      window.reportCspViolation(
+        `${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
-  page.on('console', (message) => { if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text()); });
-  page.on('pageerror', (error) => { pageErrors.push(error.message); });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  page.on('pageerror', (error) => {
+    pageErrors.push(error.message);
+  });
 });
 
 after(async () => {
@@ -115,17 +159,22 @@ after(async () => {
 /** axe-core in the page (evaluated by the browser's debugger, not as a page script, so the page's policy stays as it is). */
 async function checkAccessibility(name: string): Promise<void> {
   await page.evaluate(AXE);
-  const checked = await page.evaluate(async () => {
+  const checked = (await page.evaluate(async () => {
     const window = globalThis as any;
     const result = await window.axe.run(window.document);
     return {
       rules: result.passes.length + result.violations.length + result.incomplete.length + result.inapplicable.length,
-      violations: result.violations.map((violation: any) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node: any) => node.target.join(' ')) })),
+      violations: result.violations.map((violation: any) => ({
+        id: violation.id,
+        impact: violation.impact,
+        targets: violation.nodes.map((node: any) => node.target.join(' ')),
+      })),
     };
-  }) as { rules: number; violations: { id: string; impact: string; targets: string[] }[] };
+  })) as { rules: number; violations: { id: string; impact: string; targets: string[] }[] };
   axeRuns.push({ name, rules: checked.rules });
   for (const violation of checked.violations) {
-    if (violation.impact === 'serious' || violation.impact === 'critical') axeFindings.push(`${name}: ${violation.id} (${violation.impact}) at ${violation.targets.join(', ')}`);
+    if (violation.impact === 'serious' || violation.impact === 'critical')
+      axeFindings.push(`${name}: ${violation.id} (${violation.impact}) at ${violation.targets.join(', ')}`);
   }
 }
 
@@ -136,7 +185,13 @@ async function look(name: string): Promise<void> {
 }
 
 async function deliveryStatuses(): Promise<string[]> {
-  return (await runSql<{ status: string }>(service.store.reader, 'select status from webhook_deliveries where endpoint_id = ? order by event_id', [endpointId])).map((row) => row.status);
+  return (
+    await runSql<{ status: string }>(
+      service.store.reader,
+      'select status from webhook_deliveries where endpoint_id = ? order by event_id',
+      [endpointId],
+    )
+  ).map((row) => row.status);
 }
 
 async function drain(): Promise<void> {
@@ -147,55 +202,65 @@ async function drain(): Promise<void> {
   }, 10_000);
 }
 
-test('an operator signs in, finds an order by ticket number, accepts one change and cancels another booking with refund', { skip }, async () => {
-  requireBrowser();
-  const response = await page.goto(`${service.baseUrl}/console`);
-  assert.equal(response?.status(), 200);
-  assert.equal(new URL(page.url()).pathname, '/console/login', 'without a session the console asks to sign in');
-  await look('login');
-  await page.getByLabel('Email').fill(EMAIL);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByLabel('Password').press('Enter');
-  await page.waitForURL(`${service.baseUrl}/console`);
-  assert.match(await page.locator('h1').innerText(), /Overview/);
-  assert.match(await page.locator('#main').innerText(), /AIC-77/);
-  await look('overview');
+test(
+  'an operator signs in, finds an order by ticket number, accepts one change and cancels another booking with refund',
+  { skip },
+  async () => {
+    requireBrowser();
+    const response = await page.goto(`${service.baseUrl}/console`);
+    assert.equal(response?.status(), 200);
+    assert.equal(new URL(page.url()).pathname, '/console/login', 'without a session the console asks to sign in');
+    await look('login');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL(`${service.baseUrl}/console`);
+    assert.match(await page.locator('h1').innerText(), /Overview/);
+    assert.match(await page.locator('#main').innerText(), /AIC-77/);
+    await look('overview');
 
-  await page.getByRole('link', { name: 'Orders' }).click();
-  await page.getByLabel(/ticket number/).fill('2201234567891');
-  await page.getByRole('button', { name: 'Search' }).click();
-  await page.waitForURL(/q=2201234567891/);
-  await look('orders');
-  await page.getByRole('link', { name: 'ORD-1001' }).click();
-  await page.waitForURL(`${service.baseUrl}/console/orders/ORD-1001`);
-  assert.match(await page.locator('#main').innerText(), /Booking ABC123 · CONFIRMED/);
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await page.getByLabel(/ticket number/).fill('2201234567891');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=2201234567891/);
+    await look('orders');
+    await page.getByRole('link', { name: 'ORD-1001' }).click();
+    await page.waitForURL(`${service.baseUrl}/console/orders/ORD-1001`);
+    assert.match(await page.locator('#main').innerText(), /Booking ABC123 · CONFIRMED/);
 
-  await page.locator('a[href$="/bookings/ABC123/accept"]').click();
-  await look('accept-confirmation');
-  await page.getByLabel(/Reason/).fill('Agency asked by phone to keep the new flight');
-  await page.getByRole('button', { name: 'Accept change' }).click();
-  await page.waitForURL(/\/console\/orders\/ORD-1001\?notice=/);
-  assert.match(await page.locator('.notice').innerText(), /ABC123: change accepted/);
+    await page.locator('a[href$="/bookings/ABC123/accept"]').click();
+    await look('accept-confirmation');
+    await page.getByLabel(/Reason/).fill('Agency asked by phone to keep the new flight');
+    await page.getByRole('button', { name: 'Accept change' }).click();
+    await page.waitForURL(/\/console\/orders\/ORD-1001\?notice=/);
+    assert.match(await page.locator('.notice').innerText(), /ABC123: change accepted/);
 
-  await page.locator('a[href$="/bookings/DEF456/cancel"]').click();
-  const confirmation = await page.locator('#main').innerText();
-  assert.match(confirmation, /Refund quote: 570\.50 EUR \(FULL\)/);
-  await look('cancel-confirmation');
-  // The reason is required: the browser does not send the form without it.
-  await page.getByRole('button', { name: 'Cancel with refund' }).click();
-  assert.match(page.url(), /\/cancel$/);
-  await page.getByLabel(/Reason/).fill('Passenger cannot travel on the new date');
-  await page.getByRole('button', { name: 'Cancel with refund' }).click();
-  await page.waitForURL(/\/console\/orders\/ORD-1001\?notice=/);
+    await page.locator('a[href$="/bookings/DEF456/cancel"]').click();
+    const confirmation = await page.locator('#main').innerText();
+    assert.match(confirmation, /Refund quote: 570\.50 EUR \(FULL\)/);
+    await look('cancel-confirmation');
+    // The reason is required: the browser does not send the form without it.
+    await page.getByRole('button', { name: 'Cancel with refund' }).click();
+    assert.match(page.url(), /\/cancel$/);
+    await page.getByLabel(/Reason/).fill('Passenger cannot travel on the new date');
+    await page.getByRole('button', { name: 'Cancel with refund' }).click();
+    await page.waitForURL(/\/console\/orders\/ORD-1001\?notice=/);
 
-  const timeline = await page.locator('ol.timeline').innerText();
-  assert.match(timeline, /by operator desk@airline\.example via AirOrderInvoluntaryAccept\s*Reason: Agency asked by phone to keep the new flight/);
-  assert.match(timeline, /by operator desk@airline\.example via AirOrderInvoluntaryCancel\s*Reason: Passenger cannot travel on the new date/);
-  assert.match(await page.locator('#main').innerText(), /Booking DEF456 · CANCELED \(INVOLUNTARY\)/);
-  await look('order');
-});
+    const timeline = await page.locator('ol.timeline').innerText();
+    assert.match(
+      timeline,
+      /by operator desk@airline\.example via AirOrderInvoluntaryAccept\s*Reason: Agency asked by phone to keep the new flight/,
+    );
+    assert.match(
+      timeline,
+      /by operator desk@airline\.example via AirOrderInvoluntaryCancel\s*Reason: Passenger cannot travel on the new date/,
+    );
+    assert.match(await page.locator('#main').innerText(), /Booking DEF456 · CANCELED \(INVOLUNTARY\)/);
+    await look('order');
+  },
+);
 
-test('a failed webhook delivery is redelivered from the agency\'s page', { skip }, async () => {
+test("a failed webhook delivery is redelivered from the agency's page", { skip }, async () => {
   requireBrowser();
   receiver.script([], 500);
   await drain();
@@ -209,11 +274,22 @@ test('a failed webhook delivery is redelivered from the agency\'s page', { skip 
   await page.getByRole('link', { name: 'AGT042' }).click();
   await page.waitForURL(`${service.baseUrl}/console/agencies/AGT042`);
   await look('agency');
-  await page.getByRole('button', { name: /^Redeliver event/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Redeliver event/ })
+    .first()
+    .click();
   await page.waitForURL(/notice=/);
   assert.match(await page.locator('.notice').innerText(), /queued again/);
-  const journal = await runSql<{ email: string; target: string }>(service.store.reader, "select email, target from operator_actions where action = 'webhook redeliver'", []);
-  assert.deepEqual(journal.map((row) => row.email), [EMAIL], 'the redelivery is recorded with the operator\'s email');
+  const journal = await runSql<{ email: string; target: string }>(
+    service.store.reader,
+    "select email, target from operator_actions where action = 'webhook redeliver'",
+    [],
+  );
+  assert.deepEqual(
+    journal.map((row) => row.email),
+    [EMAIL],
+    "the redelivery is recorded with the operator's email",
+  );
   assert.match(journal[0]!.target, new RegExp(` ${endpointId}$`));
   await drain();
   assert.ok((await deliveryStatuses()).includes('DELIVERED'));
@@ -223,38 +299,64 @@ test('a failed webhook delivery is redelivered from the agency\'s page', { skip 
 test('an import with an error names the record and field and stores nothing', { skip }, async () => {
   requireBrowser();
   await page.getByRole('link', { name: 'Imports' }).click();
-  const file = JSON.stringify([order('ORD-2001', 'AGT042', 'EUR', [booking('JKL012', [segment('S1')], [passenger('P1', null)])]),
-    order('ORD-2002', 'AGT042', 'EURO', [booking('MNO345', [segment('S1')], [passenger('P1', null)])])]);
-  await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'orders.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+  const file = JSON.stringify([
+    order('ORD-2001', 'AGT042', 'EUR', [booking('JKL012', [segment('S1')], [passenger('P1', null)])]),
+    order('ORD-2002', 'AGT042', 'EURO', [booking('MNO345', [segment('S1')], [passenger('P1', null)])]),
+  ]);
+  await page
+    .getByLabel('File', { exact: true })
+    .setInputFiles({ name: 'orders.json', mimeType: 'application/json', buffer: Buffer.from(file) });
   await page.getByRole('button', { name: 'Upload and import' }).click();
   // The import's own page follows it, and shows the outcome once it has finished.
   await page.waitForURL(/\/console\/imports\/imp_[0-9a-f]+$/);
   const error = await page.locator('#import-error').innerText();
   assert.match(error, /^error: record 2 \(order ORD-2002\): currency /);
-  assert.deepEqual(await runSql(service.store.reader, "select order_id from orders where order_id like 'ORD-200%'", []), []);
+  assert.deepEqual(
+    await runSql(service.store.reader, "select order_id from orders where order_id like 'ORD-200%'", []),
+    [],
+  );
   await look('imports');
 });
 
-test('an import\'s page follows its progress as it runs, and the audit trail names the operator', { skip }, async () => {
+test("an import's page follows its progress as it runs, and the audit trail names the operator", { skip }, async () => {
   requireBrowser();
   await page.getByRole('link', { name: 'Imports' }).click();
   // Large enough that the import is still running seconds after the page has shown its first counts.
   const count = 60_000;
-  const lines = Array.from({ length: count }, (_, index) => JSON.stringify(order(`ORD-3${String(index).padStart(5, '0')}`, 'AGT042', 'EUR',
-    [booking(`P${String(index).padStart(5, '0')}`, [segment('S1')], [passenger('P1', null)])])));
-  await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'many-orders.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(`${lines.join('\n')}\n`) });
+  const lines = Array.from({ length: count }, (_, index) =>
+    JSON.stringify(
+      order(`ORD-3${String(index).padStart(5, '0')}`, 'AGT042', 'EUR', [
+        booking(`P${String(index).padStart(5, '0')}`, [segment('S1')], [passenger('P1', null)]),
+      ]),
+    ),
+  );
+  await page.getByLabel('File', { exact: true }).setInputFiles({
+    name: 'many-orders.ndjson',
+    mimeType: 'application/x-ndjson',
+    buffer: Buffer.from(`${lines.join('\n')}\n`),
+  });
   await page.getByRole('button', { name: 'Upload and import' }).click();
   await page.waitForURL(/\/console\/imports\/imp_[0-9a-f]+$/);
   const importUrl = page.url();
   const bar = page.getByRole('progressbar');
   assert.equal(await bar.count(), 1);
-  assert.match(await page.locator('#import-label').innerText(), /^(Reading and checking the orders|Storing the orders|Finished)$/);
+  assert.match(
+    await page.locator('#import-label').innerText(),
+    /^(Reading and checking the orders|Storing the orders|Finished)$/,
+  );
   // The script changes the counts in place: the same page, without a reload, shows more records.
   const first = await page.locator('#import-counts').innerText();
-  await page.waitForFunction((text) => {
-    const document = (globalThis as any).document;
-    return document.getElementById('import-counts')?.textContent !== text || document.getElementById('import-result') !== null;
-  }, first, { timeout: 120_000 });
+  await page.waitForFunction(
+    (text) => {
+      const document = (globalThis as any).document;
+      return (
+        document.getElementById('import-counts')?.textContent !== text ||
+        document.getElementById('import-result') !== null
+      );
+    },
+    first,
+    { timeout: 120_000 },
+  );
   assert.equal(await page.locator('#import-result').count(), 0, 'still running: the counts moved on without a reload');
   assert.equal(page.url(), importUrl);
   await look('import-progress');
@@ -262,30 +364,52 @@ test('an import\'s page follows its progress as it runs, and the audit trail nam
   assert.match(await page.locator('#import-result').innerText(), /Orders imported: \{"imported":60000,"replaced":0\}/);
   assert.equal(await bar.getAttribute('value'), String(count));
   await page.goto(`${service.baseUrl}/console/orders/ORD-300000`);
-  assert.match(await page.locator('ol.timeline').innerText(), /ORDER_IMPORTED · by operator desk@airline\.example via orders import/);
+  assert.match(
+    await page.locator('ol.timeline').innerText(),
+    /ORDER_IMPORTED · by operator desk@airline\.example via orders import/,
+  );
 });
 
-test('forged forms are refused, the cookie does not open the API, sign-out ends the session, a token does not open the console', { skip }, async () => {
-  requireBrowser();
-  // A form sent with the browser's cookie but without the page's token, as another site would send it.
-  const forged = await context.request.post(`${service.baseUrl}/console/agencies`, { form: { agencyId: 'FORGED', name: 'Forged' }, maxRedirects: 0 });
-  assert.equal(forged.status(), 403);
-  assert.deepEqual(await runSql(service.store.reader, "select agency_id from agencies where agency_id = 'FORGED'", []), []);
+test(
+  'forged forms are refused, the cookie does not open the API, sign-out ends the session, a token does not open the console',
+  { skip },
+  async () => {
+    requireBrowser();
+    // A form sent with the browser's cookie but without the page's token, as another site would send it.
+    const forged = await context.request.post(`${service.baseUrl}/console/agencies`, {
+      form: { agencyId: 'FORGED', name: 'Forged' },
+      maxRedirects: 0,
+    });
+    assert.equal(forged.status(), 403);
+    assert.deepEqual(
+      await runSql(service.store.reader, "select agency_id from agencies where agency_id = 'FORGED'", []),
+      [],
+    );
 
-  const cookies = (await context.cookies(service.baseUrl + '/console')).filter((cookie) => cookie.name === 'airorder_console');
-  assert.equal(cookies.length, 1);
-  assert.equal(cookies[0]!.httpOnly, true);
-  assert.equal(cookies[0]!.sameSite, 'Strict');
-  const api = await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'ORD-1001', GdsBookingReference: ['ABC123'] } } }, { cookie: `airorder_console=${cookies[0]!.value}` });
-  assert.equal(api.status, 401);
+    const cookies = (await context.cookies(service.baseUrl + '/console')).filter(
+      (cookie) => cookie.name === 'airorder_console',
+    );
+    assert.equal(cookies.length, 1);
+    assert.equal(cookies[0]!.httpOnly, true);
+    assert.equal(cookies[0]!.sameSite, 'Strict');
+    const api = await service.post(
+      '/AirOrderRetrieve',
+      { OrderRetrieveRQ: { Query: { OrderID: 'ORD-1001', GdsBookingReference: ['ABC123'] } } },
+      { cookie: `airorder_console=${cookies[0]!.value}` },
+    );
+    assert.equal(api.status, 401);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.waitForURL(`${service.baseUrl}/console/login`);
-  await page.goto(`${service.baseUrl}/console/orders`);
-  assert.equal(new URL(page.url()).pathname, '/console/login');
-  const withToken = await context.request.get(`${service.baseUrl}/console/orders`, { headers: bearer(token), maxRedirects: 0 });
-  assert.equal(withToken.status(), 303);
-});
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${service.baseUrl}/console/login`);
+    await page.goto(`${service.baseUrl}/console/orders`);
+    assert.equal(new URL(page.url()).pathname, '/console/login');
+    const withToken = await context.request.get(`${service.baseUrl}/console/orders`, {
+      headers: bearer(token),
+      maxRedirects: 0,
+    });
+    assert.equal(withToken.status(), 303);
+  },
+);
 
 test('wrong passwords in the sign-in form are limited', { skip }, async () => {
   requireBrowser();
@@ -302,15 +426,38 @@ test('wrong passwords in the sign-in form are limited', { skip }, async () => {
   await checkAccessibility('login-limited');
 });
 
-test('every page: requests to the service on loopback only, no policy violation, no serious or critical accessibility finding', { skip }, () => {
-  requireBrowser();
-  assert.ok(requested.length > 10);
-  const origin = new URL(service.baseUrl).origin;
-  assert.deepEqual(requested.filter((url) => new URL(url).origin !== origin), [], 'requests outside the service');
-  assert.ok(requested.some((url) => url.endsWith('/console/assets/console.css')));
-  assert.deepEqual(cspViolations, []);
-  assert.deepEqual(pageErrors, []);
-  assert.deepEqual(axeRuns.map((run) => run.name), ['login', 'overview', 'orders', 'accept-confirmation', 'cancel-confirmation', 'order', 'agencies', 'agency', 'imports', 'import-progress', 'login-limited']);
-  for (const run of axeRuns) assert.ok(run.rules > 20, `axe-core checked ${run.name}`);
-  assert.deepEqual(axeFindings, []);
-});
+test(
+  'every page: requests to the service on loopback only, no policy violation, no serious or critical accessibility finding',
+  { skip },
+  () => {
+    requireBrowser();
+    assert.ok(requested.length > 10);
+    const origin = new URL(service.baseUrl).origin;
+    assert.deepEqual(
+      requested.filter((url) => new URL(url).origin !== origin),
+      [],
+      'requests outside the service',
+    );
+    assert.ok(requested.some((url) => url.endsWith('/console/assets/console.css')));
+    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(
+      axeRuns.map((run) => run.name),
+      [
+        'login',
+        'overview',
+        'orders',
+        'accept-confirmation',
+        'cancel-confirmation',
+        'order',
+        'agencies',
+        'agency',
+        'imports',
+        'import-progress',
+        'login-limited',
+      ],
+    );
+    for (const run of axeRuns) assert.ok(run.rules > 20, `axe-core checked ${run.name}`);
+    assert.deepEqual(axeFindings, []);
+  },
+);

@@ -17,11 +17,17 @@ import { startTestService, type TestService } from '../helpers/test-service.js';
 const CHROMIUM = '/usr/bin/chromium';
 const missing = !fs.existsSync(CHROMIUM);
 const inCi = process.env.CI === 'true';
-const skip = missing && !inCi ? `${CHROMIUM} not found: install it with "apt-get install -y chromium" to run the docs-page test` : false;
+const skip =
+  missing && !inCi
+    ? `${CHROMIUM} not found: install it with "apt-get install -y chromium" to run the docs-page test`
+    : false;
 
 /** In CI a missing browser is a failure, never a skip: .ci/run is meant to have installed it. */
 function requireBrowser(): void {
-  if (missing) assert.fail(`${CHROMIUM} is missing in CI: .ci/run installs Debian's chromium (apt-get install -y chromium) before npm test; without it the docs page cannot be tested`);
+  if (missing)
+    assert.fail(
+      `${CHROMIUM} is missing in CI: .ci/run installs Debian's chromium (apt-get install -y chromium) before npm test; without it the docs page cannot be tested`,
+    );
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -41,21 +47,38 @@ before(async () => {
   await service.addAgency('AGT042', { name: 'Blue Sky Travel', iataNumber: '12345678', email: 'ops@bluesky.example' });
   token = await service.tokenFor('AGT042');
   // The order and bookings of the document's request examples, so that "Try it out" finds them.
-  const ticket = (ticketNumber: string) => ({ ticketNumber, baseFare: '450.00', taxes: '120.50', coupons: [{ segmentId: 'S1' }] });
-  await service.importOrders([order('ORD-1001', 'AGT042', 'EUR', [
-    booking('ABC123', [segment('S1')], [passenger('P1', ticket('2201234567890'))]),
-    booking('DEF456', [segment('S1')], [passenger('P1', ticket('2201234567891'))]),
-  ])]);
+  const ticket = (ticketNumber: string) => ({
+    ticketNumber,
+    baseFare: '450.00',
+    taxes: '120.50',
+    coupons: [{ segmentId: 'S1' }],
+  });
+  await service.importOrders([
+    order('ORD-1001', 'AGT042', 'EUR', [
+      booking('ABC123', [segment('S1')], [passenger('P1', ticket('2201234567890'))]),
+      booking('DEF456', [segment('S1')], [passenger('P1', ticket('2201234567891'))]),
+    ]),
+  ]);
   await service.importChanges([change('AIC-77', 'ORD-1001', 'ABC123', ['S1'], [segment('S1B', 1, 14)])]);
 
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-chromium-'));
   context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
-  context.on('request', (request) => { requested.push(request.url()); });
+  context.on('request', (request) => {
+    requested.push(request.url());
+  });
   // Anything not for the service is refused before it leaves the machine (and recorded above).
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
@@ -72,18 +95,24 @@ after(async () => {
 async function openDocs(): Promise<Page> {
   const page = await context.newPage();
   // The browser reports each thing the policy blocked as a securitypolicyviolation event.
-  await page.exposeFunction('reportCspViolation', (text: string) => { cspViolations.push(text); });
+  await page.exposeFunction('reportCspViolation', (text: string) => {
+    cspViolations.push(text);
+  });
   await page.addInitScript(() => {
     // Runs in the page (whose types this project does not compile against).
     const window = globalThis as any;
     window.document.addEventListener('securitypolicyviolation', (event: any) => {
-      window.reportCspViolation(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+      window.reportCspViolation(
+        `${event.violatedDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
   page.on('console', (message) => {
     if (/Content.Security.Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-  page.on('pageerror', (error) => { pageErrors.push(error.message); });
+  page.on('pageerror', (error) => {
+    pageErrors.push(error.message);
+  });
   const response = await page.goto(`${service.baseUrl}/docs`);
   assert.equal(response?.status(), 200);
   await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
@@ -94,8 +123,15 @@ test('GET /docs renders the seven operations from /openapi.json, served by the s
   requireBrowser();
   const page = await openDocs();
   const paths = await page.locator('.opblock-summary-path').allInnerTexts();
-  assert.deepEqual(paths.map((text) => text.trim()).sort(), ['/AirOrderCancel', '/AirOrderEventList', '/AirOrderInvoluntaryAccept', '/AirOrderInvoluntaryCancel', '/AirOrderRefund',
-    '/AirOrderRefundQuote', '/AirOrderRetrieve']);
+  assert.deepEqual(paths.map((text) => text.trim()).sort(), [
+    '/AirOrderCancel',
+    '/AirOrderEventList',
+    '/AirOrderInvoluntaryAccept',
+    '/AirOrderInvoluntaryCancel',
+    '/AirOrderRefund',
+    '/AirOrderRefundQuote',
+    '/AirOrderRetrieve',
+  ]);
   assert.match(await page.locator('.info .title').innerText(), /airorder/);
   // The link under the title is the document agencies use, not a copy of the docs page's own.
   const link = page.locator('.info a.link, .info .url').first();
@@ -105,7 +141,9 @@ test('GET /docs renders the seven operations from /openapi.json, served by the s
   await page.locator('.opblock-summary-path', { hasText: '/AirOrderRetrieve' }).click();
   const operation = page.locator('.opblock.is-open');
   await operation.locator('.responses-table').first().waitFor();
-  const codes = (await operation.locator('tr.response .response-col_status').allInnerTexts()).map((text) => text.trim().split(/\s/)[0]);
+  const codes = (await operation.locator('tr.response .response-col_status').allInnerTexts()).map(
+    (text) => text.trim().split(/\s/)[0],
+  );
   assert.deepEqual(codes, ['200', '400', '401', '403', '404', '413', '415', '429', '500', '503']);
   assert.match(await operation.innerText(), /OrderRetrieveRQ/);
 
@@ -114,7 +152,11 @@ test('GET /docs renders the seven operations from /openapi.json, served by the s
   assert.match(policy, /default-src 'none'/);
   assert.doesNotMatch(policy, /https?:|\*/, 'the docs page may load nothing from elsewhere');
   // The API itself keeps the strict policy.
-  const api = await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'ORD-1001', GdsBookingReference: ['ABC123'] } } }, bearer(token));
+  const api = await service.post(
+    '/AirOrderRetrieve',
+    { OrderRetrieveRQ: { Query: { OrderID: 'ORD-1001', GdsBookingReference: ['ABC123'] } } },
+    bearer(token),
+  );
   assert.equal(api.headers.get('content-security-policy'), "default-src 'none'; frame-ancestors 'none'");
   await page.close();
 });
@@ -146,10 +188,17 @@ test('the page made requests to the service on loopback only, and broke no rule 
   const elsewhere = requested.filter((url) => !LOOPBACK.has(new URL(url).hostname) && !url.startsWith('data:'));
   assert.deepEqual(elsewhere, [], 'requests outside the service');
   const origin = new URL(service.baseUrl).origin;
-  for (const url of requested.filter((candidate) => !candidate.startsWith('data:'))) assert.equal(new URL(url).origin, origin, url);
-  assert.ok(requested.some((url) => url.endsWith('/openapi.json')), 'the page fetched the OpenAPI document');
+  for (const url of requested.filter((candidate) => !candidate.startsWith('data:')))
+    assert.equal(new URL(url).origin, origin, url);
+  assert.ok(
+    requested.some((url) => url.endsWith('/openapi.json')),
+    'the page fetched the OpenAPI document',
+  );
   assert.ok(!requested.some((url) => url.endsWith('/docs/json')), 'and no other copy of it');
-  assert.ok(requested.some((url) => url.endsWith('/AirOrderRetrieve')), 'Try it out called the operation');
+  assert.ok(
+    requested.some((url) => url.endsWith('/AirOrderRetrieve')),
+    'Try it out called the operation',
+  );
   assert.deepEqual(cspViolations, []);
   assert.deepEqual(pageErrors, []);
 });

@@ -30,29 +30,52 @@ after(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface Finding { code: string; message: string; severity: number; path: string[] }
+interface Finding {
+  code: string;
+  message: string;
+  severity: number;
+  path: string[];
+}
 
 /** Spectral's findings on a document, read from its JSON output (it exits non-zero when it finds any). */
 async function lint(name: string, value: unknown): Promise<Finding[]> {
   const file = path.join(dir, name);
   fs.writeFileSync(file, JSON.stringify(value, null, 2));
-  const args = ['lint', '--ruleset', path.join(dir, '.spectral.yaml'), '--format', 'json', '--fail-severity', 'hint', '--quiet', file];
-  const output = await promisify(execFile)(SPECTRAL, args, { cwd: dir }).catch((error: { stdout?: string; stderr?: string }) => {
-    if (!error.stdout) throw new Error(`spectral failed: ${error.stderr ?? String(error)}`);
-    return { stdout: error.stdout };
-  });
+  const args = [
+    'lint',
+    '--ruleset',
+    path.join(dir, '.spectral.yaml'),
+    '--format',
+    'json',
+    '--fail-severity',
+    'hint',
+    '--quiet',
+    file,
+  ];
+  const output = await promisify(execFile)(SPECTRAL, args, { cwd: dir }).catch(
+    (error: { stdout?: string; stderr?: string }) => {
+      if (!error.stdout) throw new Error(`spectral failed: ${error.stderr ?? String(error)}`);
+      return { stdout: error.stdout };
+    },
+  );
   const text = output.stdout.trim();
-  return text === '' ? [] : JSON.parse(text) as Finding[];
+  return text === '' ? [] : (JSON.parse(text) as Finding[]);
 }
 
 test('the served document has no finding of spectral:oas, of any severity', async () => {
   const findings = await lint('openapi.json', document);
-  assert.deepEqual(findings.map((finding) => `${finding.code} at ${finding.path.join('.')}: ${finding.message}`), []);
+  assert.deepEqual(
+    findings.map((finding) => `${finding.code} at ${finding.path.join('.')}: ${finding.message}`),
+    [],
+  );
 });
 
 test('without its contact, the same lint warns: the check can fail', async () => {
   const withoutContact = structuredClone(document);
   delete withoutContact.info.contact;
   const findings = await lint('no-contact.json', withoutContact);
-  assert.deepEqual(findings.map((finding) => finding.code), ['info-contact']);
+  assert.deepEqual(
+    findings.map((finding) => finding.code),
+    ['info-contact'],
+  );
 });

@@ -43,17 +43,26 @@ function diagnosticsOf(name: string, source: string): string[] {
   const file = path.join(dir, `${name}.ts`);
   fs.writeFileSync(file, HEADER + source);
   const program = ts.createProgram([file], {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: false, types: [],
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    skipLibCheck: false,
+    types: [],
   });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file ? `${path.basename(diagnostic.file.fileName)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}` : '';
+    const where = diagnostic.file
+      ? `${path.basename(diagnostic.file.fileName)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
+      : '';
     return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
   });
 }
 
 test('a program relying on what the document promises compiles against the generated types', () => {
-  const diagnostics = diagnosticsOf('relies', `
+  const diagnostics = diagnosticsOf(
+    'relies',
+    `
 // Always present: no optional chaining, no undefined.
 const requestId: string = cancel.ShoppingResponseId;
 const version: string = cancel.Document.ReferenceVersion;
@@ -84,7 +93,8 @@ const asText: Schemas['AirOrderInvoluntaryCancelRequest'] = {
   OrderInvoluntaryCancelRQ: { Document: { ReferenceVersion: '1.0' }, Query: { OrderID: 'ORD-1', GdsBookingReference: ['ABC123'] } },
 };
 console.log(requestId, version, agency, notFound, reused, item, next, one, several, asText);
-`);
+`,
+  );
   assert.deepEqual(diagnostics, []);
 });
 
@@ -115,6 +125,9 @@ for (const { name, source, expected } of MUST_NOT_COMPILE) {
   test(`a program that must not compile does not: ${name}`, () => {
     const diagnostics = diagnosticsOf(name, source);
     assert.ok(diagnostics.length > 0, `${name} compiled`);
-    assert.ok(diagnostics.some((text) => expected.test(text)), diagnostics.join('\n'));
+    assert.ok(
+      diagnostics.some((text) => expected.test(text)),
+      diagnostics.join('\n'),
+    );
   });
 }

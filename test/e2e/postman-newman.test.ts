@@ -15,7 +15,11 @@ import { CliSandbox, PROJECT_ROOT, type ServeProcess } from '../helpers/cli.js';
 interface NewmanSummary {
   run: {
     stats: { requests: { total: number; failed: number }; assertions: { total: number; failed: number } };
-    executions: { item: { name: string }; response?: { code: number }; assertions?: { assertion: string; error?: { message: string } }[] }[];
+    executions: {
+      item: { name: string };
+      response?: { code: number };
+      assertions?: { assertion: string; error?: { message: string } }[];
+    }[];
     failures: { error: { test?: string; message: string }; source?: { name?: string } }[];
   };
 }
@@ -31,19 +35,26 @@ const newman = createRequire(import.meta.url)('newman') as {
   run(options: NewmanOptions, callback: (error: Error | null, summary: NewmanSummary) => void): void;
 };
 
-interface CollectionItem { name: string; item?: CollectionItem[]; event?: { listen: string; script: { exec: string[] } }[] }
+interface CollectionItem {
+  name: string;
+  item?: CollectionItem[];
+  event?: { listen: string; script: { exec: string[] } }[];
+}
 
 let box: CliSandbox;
 let server: ServeProcess;
 let printed: { collection: string; environment: string; variables: Map<string, string> };
 
 function requestsOf(items: CollectionItem[]): CollectionItem[] {
-  return items.flatMap((item) => item.item ? requestsOf(item.item) : [item]);
+  return items.flatMap((item) => (item.item ? requestsOf(item.item) : [item]));
 }
 
 /** The pm.test calls of a request's test script: one assertion each in Newman's summary. */
 function testsOf(item: CollectionItem): number {
-  const script = (item.event ?? []).filter((event) => event.listen === 'test').flatMap((event) => event.script.exec).join('\n');
+  const script = (item.event ?? [])
+    .filter((event) => event.listen === 'test')
+    .flatMap((event) => event.script.exec)
+    .join('\n');
   return script.match(/\bpm\.test\(/g)?.length ?? 0;
 }
 
@@ -67,18 +78,23 @@ function readNewmanLine(stderr: string): typeof printed {
 function runNewman(variables: Map<string, string>): Promise<NewmanSummary> {
   const read = (file: string) => JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, file), 'utf8')) as unknown;
   return new Promise((resolve, reject) => {
-    newman.run({
-      collection: read(printed.collection),
-      environment: read(printed.environment),
-      envVar: [...variables].map(([key, value]) => ({ key, value })),
-      reporters: [],
-      timeoutRequest: 15_000,
-    }, (error, summary) => error ? reject(error) : resolve(summary));
+    newman.run(
+      {
+        collection: read(printed.collection),
+        environment: read(printed.environment),
+        envVar: [...variables].map(([key, value]) => ({ key, value })),
+        reporters: [],
+        timeoutRequest: 15_000,
+      },
+      (error, summary) => (error ? reject(error) : resolve(summary)),
+    );
   });
 }
 
 const failuresOf = (summary: NewmanSummary) =>
-  summary.run.failures.map((failure) => `${failure.source?.name ?? '?'}: ${failure.error.test ?? ''} ${failure.error.message}`).join('\n');
+  summary.run.failures
+    .map((failure) => `${failure.source?.name ?? '?'}: ${failure.error.test ?? ''} ${failure.error.message}`)
+    .join('\n');
 
 before(async () => {
   box = new CliSandbox();
@@ -94,7 +110,9 @@ after(async () => {
 test('serve --demo prints the shipped collection and environment with a value for every variable of the environment', () => {
   assert.equal(printed.collection, 'docs/postman/airorder.postman_collection.json');
   assert.equal(printed.environment, 'docs/postman/airorder.postman_environment.json');
-  const environment = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, printed.environment), 'utf8')) as { values: { key: string }[] };
+  const environment = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, printed.environment), 'utf8')) as {
+    values: { key: string }[];
+  };
   assert.deepEqual([...printed.variables.keys()].sort(), environment.values.map((value) => value.key).sort());
   assert.equal(printed.variables.get('baseUrl'), server.baseUrl);
   assert.match(printed.variables.get('token') ?? '', /^aot_/);
@@ -102,10 +120,19 @@ test('serve --demo prints the shipped collection and environment with a value fo
 });
 
 test('newman runs every request of the collection against serve --demo with the printed values, and every assertion passes', async () => {
-  const collection = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, printed.collection), 'utf8')) as { item: CollectionItem[] };
+  const collection = JSON.parse(fs.readFileSync(path.join(PROJECT_ROOT, printed.collection), 'utf8')) as {
+    item: CollectionItem[];
+  };
   const requests = requestsOf(collection.item);
-  assert.deepEqual(requests.map((item) => item.name.split(' ')[0]).sort(),
-    ['AirOrderCancel', 'AirOrderEventList', 'AirOrderInvoluntaryAccept', 'AirOrderInvoluntaryCancel', 'AirOrderRefund', 'AirOrderRefundQuote', 'AirOrderRetrieve']);
+  assert.deepEqual(requests.map((item) => item.name.split(' ')[0]).sort(), [
+    'AirOrderCancel',
+    'AirOrderEventList',
+    'AirOrderInvoluntaryAccept',
+    'AirOrderInvoluntaryCancel',
+    'AirOrderRefund',
+    'AirOrderRefundQuote',
+    'AirOrderRetrieve',
+  ]);
   for (const item of requests) assert.ok(testsOf(item) > 1, `${item.name} has more than one test`);
   const expected = requests.reduce((sum, item) => sum + testsOf(item), 0);
 
@@ -127,6 +154,12 @@ test('the same run with bookings the demo does not have fails its assertions: th
   const summary = await runNewman(variables);
   assert.ok(summary.run.stats.assertions.failed >= 4, `assertions failed: ${summary.run.stats.assertions.failed}`);
   const failedRequests = new Set(summary.run.failures.map((failure) => failure.source?.name?.split(' ')[0]));
-  assert.deepEqual([...failedRequests].sort(),
-    ['AirOrderCancel', 'AirOrderInvoluntaryAccept', 'AirOrderInvoluntaryCancel', 'AirOrderRefund', 'AirOrderRefundQuote', 'AirOrderRetrieve']);
+  assert.deepEqual([...failedRequests].sort(), [
+    'AirOrderCancel',
+    'AirOrderInvoluntaryAccept',
+    'AirOrderInvoluntaryCancel',
+    'AirOrderRefund',
+    'AirOrderRefundQuote',
+    'AirOrderRetrieve',
+  ]);
 });

@@ -35,14 +35,41 @@ export function raceFixture(prefix: string, agencyId: string, orderCount: number
     const bookings = [0, 1].map((b) => {
       const n = o * 2 + b;
       const reference = `${prefix}${String(n).padStart(4, '0')}`;
-      const tickets: [string, string] = [`22${ticketDigit}${String(n * 2).padStart(10, '0')}`, `22${ticketDigit}${String(n * 2 + 1).padStart(10, '0')}`];
+      const tickets: [string, string] = [
+        `22${ticketDigit}${String(n * 2).padStart(10, '0')}`,
+        `22${ticketDigit}${String(n * 2 + 1).padStart(10, '0')}`,
+      ];
       fixture.bookings.push({ orderId, reference, tickets });
       fixture.changes.push(change(`AIC-${reference}`, orderId, reference, ['S2'], [], 'FLIGHT_CANCELLATION'));
-      return booking(reference, [segment('S1', 1), segment('S2', 8)], [
-        passenger('P1', { ticketNumber: tickets[0], baseFare: '120.10', taxes: '30.00', coupons: [{ segmentId: 'S1', status: 'USED', value: '75.05' }, { segmentId: 'S2', value: '75.05' }] }),
-        passenger('P2', { ticketNumber: tickets[1], baseFare: '120.10', taxes: '30.00', coupons: [{ segmentId: 'S1', value: '75.05' }, { segmentId: 'S2', value: '75.05' }] }, 'CHD'),
-        passenger('P3', null, 'INF'),
-      ]);
+      return booking(
+        reference,
+        [segment('S1', 1), segment('S2', 8)],
+        [
+          passenger('P1', {
+            ticketNumber: tickets[0],
+            baseFare: '120.10',
+            taxes: '30.00',
+            coupons: [
+              { segmentId: 'S1', status: 'USED', value: '75.05' },
+              { segmentId: 'S2', value: '75.05' },
+            ],
+          }),
+          passenger(
+            'P2',
+            {
+              ticketNumber: tickets[1],
+              baseFare: '120.10',
+              taxes: '30.00',
+              coupons: [
+                { segmentId: 'S1', value: '75.05' },
+                { segmentId: 'S2', value: '75.05' },
+              ],
+            },
+            'CHD',
+          ),
+          passenger('P3', null, 'INF'),
+        ],
+      );
     });
     fixture.orders.push(order(orderId, agencyId, 'EUR', bookings));
   }
@@ -53,16 +80,28 @@ export function raceFixture(prefix: string, agencyId: string, orderCount: number
 export function refundItem(target: RaceBooking) {
   const [flown, unflown] = target.tickets;
   return {
-    OrderID: target.orderId, GdsBookingReference: [target.reference], ErrorMsg: '', Status: 'SUCCESS',
+    OrderID: target.orderId,
+    GdsBookingReference: [target.reference],
+    ErrorMsg: '',
+    Status: 'SUCCESS',
     RefundAmount: 225.15,
     RefundText: `TicketNumber:${flown} QuoteType:PARTIAL RefundAmount:75.05 TicketNumber:${unflown} QuoteType:FULL RefundAmount:150.10`,
-    RefundPaxWiseFare: [{ TicketNumber: flown, Amount: 75.05 }, { TicketNumber: unflown, Amount: 150.1 }],
+    RefundPaxWiseFare: [
+      { TicketNumber: flown, Amount: 75.05 },
+      { TicketNumber: unflown, Amount: 150.1 },
+    ],
   };
 }
 
 /** The AirOrderCancel item of a cancelled booking. */
 export function cancelItem(target: RaceBooking) {
-  return { Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: target.orderId, GdsBookingReference: target.reference };
+  return {
+    Status: 'SUCCESS',
+    Msg: '',
+    BookingStatus: 'CANCELED',
+    OrderID: target.orderId,
+    GdsBookingReference: target.reference,
+  };
 }
 
 /** Opens the store at a DATABASE_URL (SQLite or PostgreSQL) to read what it holds. */
@@ -81,26 +120,46 @@ export interface StoredBooking {
 }
 
 export async function storedBooking(store: SqlStore, target: RaceBooking): Promise<StoredBooking> {
-  const row = await store.db.selectFrom('bookings').selectAll()
-    .where('order_id', '=', target.orderId).where('reference', '=', target.reference).executeTakeFirstOrThrow();
-  const changes = await store.db.selectFrom('airline_changes').select(['change_id', 'status'])
-    .where('order_id', '=', target.orderId).where('reference', '=', target.reference).execute();
-  const refunds = await store.db.selectFrom('refunds').select(['ticket_number', 'amount_minor', 'quote_type'])
-    .where('order_id', '=', target.orderId).where('reference', '=', target.reference).orderBy('position').execute();
+  const row = await store.db
+    .selectFrom('bookings')
+    .selectAll()
+    .where('order_id', '=', target.orderId)
+    .where('reference', '=', target.reference)
+    .executeTakeFirstOrThrow();
+  const changes = await store.db
+    .selectFrom('airline_changes')
+    .select(['change_id', 'status'])
+    .where('order_id', '=', target.orderId)
+    .where('reference', '=', target.reference)
+    .execute();
+  const refunds = await store.db
+    .selectFrom('refunds')
+    .select(['ticket_number', 'amount_minor', 'quote_type'])
+    .where('order_id', '=', target.orderId)
+    .where('reference', '=', target.reference)
+    .orderBy('position')
+    .execute();
   const passengers = JSON.parse(row.passengers) as Passenger[];
   return {
     status: row.status,
     cancellation: row.cancellation,
     changes: Object.fromEntries(changes.map((change) => [change.change_id, change.status])),
-    refunds: refunds.map((refund) => ({ ticketNumber: refund.ticket_number, amountMinor: Number(refund.amount_minor), quoteType: refund.quote_type })),
+    refunds: refunds.map((refund) => ({
+      ticketNumber: refund.ticket_number,
+      amountMinor: Number(refund.amount_minor),
+      quoteType: refund.quote_type,
+    })),
     coupons: passengers.flatMap((p) => (p.ticket ? [p.ticket.coupons.map((coupon) => coupon.status)] : [])),
   };
 }
 
 /** Ticket numbers with more than one refund row, anywhere in the store. */
 export async function ticketsRefundedTwice(store: SqlStore): Promise<string[]> {
-  const rows = await store.db.selectFrom('refunds').select(['ticket_number', (eb) => eb.fn.countAll().as('rows')])
-    .groupBy('ticket_number').execute();
+  const rows = await store.db
+    .selectFrom('refunds')
+    .select(['ticket_number', (eb) => eb.fn.countAll().as('rows')])
+    .groupBy('ticket_number')
+    .execute();
   return rows.filter((row) => Number(row.rows) !== 1).map((row) => row.ticket_number);
 }
 
@@ -110,11 +169,22 @@ export function assertInvoluntarilyCancelled(stored: StoredBooking, target: Race
   assert.equal(stored.status, 'CANCELED', where);
   assert.equal(stored.cancellation, 'INVOLUNTARY', where);
   assert.deepEqual(stored.changes, { [`AIC-${target.reference}`]: 'CANCELED' }, where);
-  assert.deepEqual(stored.refunds, [
-    { ticketNumber: target.tickets[0], amountMinor: 7505, quoteType: 'PARTIAL' },
-    { ticketNumber: target.tickets[1], amountMinor: 15010, quoteType: 'FULL' },
-  ], `${where}: exactly one refund row per ticket`);
-  assert.deepEqual(stored.coupons, [['USED', 'REFUNDED'], ['REFUNDED', 'REFUNDED']], where);
+  assert.deepEqual(
+    stored.refunds,
+    [
+      { ticketNumber: target.tickets[0], amountMinor: 7505, quoteType: 'PARTIAL' },
+      { ticketNumber: target.tickets[1], amountMinor: 15010, quoteType: 'FULL' },
+    ],
+    `${where}: exactly one refund row per ticket`,
+  );
+  assert.deepEqual(
+    stored.coupons,
+    [
+      ['USED', 'REFUNDED'],
+      ['REFUNDED', 'REFUNDED'],
+    ],
+    where,
+  );
 }
 
 /** The store holds the booking as cancelled by AirOrderCancel: nothing refunded. */
@@ -124,7 +194,14 @@ export function assertVoluntarilyCancelled(stored: StoredBooking, target: RaceBo
   assert.equal(stored.cancellation, 'VOLUNTARY', where);
   assert.deepEqual(stored.changes, { [`AIC-${target.reference}`]: 'CLOSED' }, where);
   assert.deepEqual(stored.refunds, [], `${where}: a voluntary cancel refunds nothing`);
-  assert.deepEqual(stored.coupons, [['USED', 'OPEN'], ['OPEN', 'OPEN']], where);
+  assert.deepEqual(
+    stored.coupons,
+    [
+      ['USED', 'OPEN'],
+      ['OPEN', 'OPEN'],
+    ],
+    where,
+  );
 }
 
 export type RaceKind = 'cancel' | 'involuntary';
@@ -135,14 +212,20 @@ export type RaceKind = 'cancel' | 'involuntary';
  * the same refund and the store holds it once per ticket; otherwise every involuntary answer is
  * BOOKING_CANCELED and nothing is refunded.
  */
-export function assertRaceOutcome(stored: StoredBooking, target: RaceBooking, answers: { kind: RaceKind; item: any }[]): void {
+export function assertRaceOutcome(
+  stored: StoredBooking,
+  target: RaceBooking,
+  answers: { kind: RaceKind; item: any }[],
+): void {
   const where = `${target.orderId}/${target.reference}`;
-  for (const { item } of answers.filter((answer) => answer.kind === 'cancel')) assert.deepEqual(item, cancelItem(target), where);
+  for (const { item } of answers.filter((answer) => answer.kind === 'cancel'))
+    assert.deepEqual(item, cancelItem(target), where);
   const involuntary = answers.filter((answer) => answer.kind === 'involuntary').map((answer) => answer.item);
   if (stored.cancellation === 'INVOLUNTARY') {
     assertInvoluntarilyCancelled(stored, target);
     assert.ok(involuntary.length > 0, `${where}: cancelled involuntarily without an involuntary request`);
-    for (const item of involuntary) assert.deepEqual(item, refundItem(target), `${where}: every involuntary cancel answers with the same refund`);
+    for (const item of involuntary)
+      assert.deepEqual(item, refundItem(target), `${where}: every involuntary cancel answers with the same refund`);
   } else {
     assertVoluntarilyCancelled(stored, target);
     assert.ok(answers.length > involuntary.length, `${where}: cancelled voluntarily without a voluntary request`);

@@ -66,7 +66,11 @@ export async function httpJson(url: string, init: RequestInit = {}): Promise<Htt
   const response = await fetch(url, init);
   const text = await response.text();
   let body: unknown;
-  try { body = JSON.parse(text); } catch { /* not JSON: the test looks at `text` */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON: the test looks at `text` */
+  }
   return { status: response.status, headers: response.headers, body, text };
 }
 
@@ -109,23 +113,36 @@ export class CliSandbox {
   /** Runs `airorder ARGS…` to completion. */
   run(args: string[], options: RunOptions = {}): Promise<CliResult> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: this.dir, env: this.env(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, ...args], {
+        cwd: this.dir,
+        env: this.env(options.env),
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       this.children.add(child);
       let stdout = '';
       let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+      });
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error(`airorder ${args.join(' ')} did not finish in time; stderr: ${stderr}`));
       }, options.timeoutMs ?? 30_000);
-      child.on('error', (error) => { clearTimeout(timer); reject(error); });
+      child.on('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
       child.on('close', (code, signal) => {
         clearTimeout(timer);
         this.children.delete(child);
         resolve({ code, signal, stdout, stderr });
       });
-      child.stdin.on('error', () => { /* the program may exit before reading its input */ });
+      child.stdin.on('error', () => {
+        /* the program may exit before reading its input */
+      });
       child.stdin.end(options.stdin ?? '');
     });
   }
@@ -169,16 +186,25 @@ export class CliSandbox {
    * Starts `airorder serve ARGS…` on a free loopback port and waits until /healthz answers.
    * `waitForStderr` (optional) is text that must also have appeared on stderr.
    */
-  async serve(args: string[] = [], options: { env?: Record<string, string>; waitForStderr?: string } = {}): Promise<ServeProcess> {
+  async serve(
+    args: string[] = [],
+    options: { env?: Record<string, string>; waitForStderr?: string } = {},
+  ): Promise<ServeProcess> {
     const port = await freePort();
     const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-      cwd: this.dir, env: this.env({ PORT: String(port), HOST: '127.0.0.1', ...options.env }), stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: this.dir,
+      env: this.env({ PORT: String(port), HOST: '127.0.0.1', ...options.env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.children.add(child);
     let stdout = '';
     let stderr = '';
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
     let exitedState: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       child.on('exit', (code, signal) => {
@@ -190,24 +216,31 @@ export class CliSandbox {
     const baseUrl = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 20_000;
     for (;;) {
-      if (exitedState) throw new Error(`airorder serve exited early (${JSON.stringify(exitedState)}): ${stderr}${stdout}`);
+      if (exitedState)
+        throw new Error(`airorder serve exited early (${JSON.stringify(exitedState)}): ${stderr}${stdout}`);
       if (Date.now() > deadline) throw new Error(`airorder serve did not become healthy: ${stderr}${stdout}`);
       try {
         const health = await fetch(`${baseUrl}/healthz`);
         await health.text();
         if (health.status === 200 && (!options.waitForStderr || stderr.includes(options.waitForStderr))) break;
-      } catch { /* not listening yet */ }
+      } catch {
+        /* not listening yet */
+      }
       await sleep(50);
     }
     return {
-      child, port, baseUrl, exited,
+      child,
+      port,
+      baseUrl,
+      exited,
       stdout: () => stdout,
       stderr: () => stderr,
-      post: (pathName, body, headers = {}) => httpJson(baseUrl + pathName, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: typeof body === 'string' ? body : JSON.stringify(body),
-      }),
+      post: (pathName, body, headers = {}) =>
+        httpJson(baseUrl + pathName, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        }),
       get: (pathName) => httpJson(baseUrl + pathName),
     };
   }
@@ -215,11 +248,19 @@ export class CliSandbox {
   /** Ends every child this sandbox started that is still running, then removes the directory. */
   async cleanup(): Promise<void> {
     const running = [...this.children];
-    await Promise.all(running.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) { resolve(); return; }
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    })));
+    await Promise.all(
+      running.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null || child.signalCode !== null) {
+              resolve();
+              return;
+            }
+            child.once('exit', () => resolve());
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
     this.children.clear();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }

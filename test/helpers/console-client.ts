@@ -20,13 +20,24 @@ export function csrfOf(html: string): string {
 export class ConsoleClient {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly baseUrl: string, readonly extraHeaders: Record<string, string> = {}) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly extraHeaders: Record<string, string> = {},
+  ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 
-  async request(path: string, init: { method?: string; form?: Record<string, string>; body?: string | FormData; headers?: Record<string, string> } = {}): Promise<ConsoleResponse> {
+  async request(
+    path: string,
+    init: {
+      method?: string;
+      form?: Record<string, string>;
+      body?: string | FormData;
+      headers?: Record<string, string>;
+    } = {},
+  ): Promise<ConsoleResponse> {
     const headers: Record<string, string> = { ...this.extraHeaders, ...init.headers };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     let body = init.body;
@@ -34,7 +45,12 @@ export class ConsoleClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const response = await fetch(this.baseUrl + path, { method: init.method ?? (body === undefined ? 'GET' : 'POST'), headers, body, redirect: 'manual' });
+    const response = await fetch(this.baseUrl + path, {
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const [name, ...value] = pair!.split('=');

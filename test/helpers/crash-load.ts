@@ -43,7 +43,6 @@ export interface CrashFixture {
 
 const COUPON = 7505;
 
-
 export interface CrashPlanOptions {
   clients: number;
   distinctPerClient: number;
@@ -70,26 +69,59 @@ export function crashPlan(options: CrashPlanOptions): CrashFixture {
     const j = Math.floor(random() * (i + 1));
     [roles[i], roles[j]] = [roles[j]!, roles[i]!];
   }
-  const fixture: CrashFixture = { orders: [], changes: [], bookings: [], queues: Array.from({ length: options.clients }, () => []) };
+  const fixture: CrashFixture = {
+    orders: [],
+    changes: [],
+    bookings: [],
+    queues: Array.from({ length: options.clients }, () => []),
+  };
   for (let o = 0; o * 3 < roles.length; o += 1) {
     const orderId = `CR-${o}`;
     const bookings = roles.slice(o * 3, o * 3 + 3).map((role, b) => {
       const n = o * 3 + b;
       const reference = `CR${String(n).padStart(5, '0')}`;
-      const tickets: [string, string] = [`2203${String(n * 2).padStart(9, '0')}`, `2203${String(n * 2 + 1).padStart(9, '0')}`];
+      const tickets: [string, string] = [
+        `2203${String(n * 2).padStart(9, '0')}`,
+        `2203${String(n * 2 + 1).padStart(9, '0')}`,
+      ];
       const changeId = random() < 0.875 ? `AIC-${reference}` : null;
       if (changeId) fixture.changes.push(change(changeId, orderId, reference, ['S2'], [], 'FLIGHT_CANCELLATION'));
       fixture.bookings.push({ orderId, reference, tickets, changeId, role });
-      return booking(reference, [segment('S1', 1), segment('S2', 8)], [
-        passenger('P1', { ticketNumber: tickets[0], baseFare: '120.10', taxes: '30.00', coupons: [{ segmentId: 'S1', status: 'USED', value: '75.05' }, { segmentId: 'S2', value: '75.05' }] }),
-        passenger('P2', { ticketNumber: tickets[1], baseFare: '120.10', taxes: '30.00', coupons: [{ segmentId: 'S1', value: '75.05' }, { segmentId: 'S2', value: '75.05' }] }, 'CHD'),
-        passenger('P3', null, 'INF'),
-      ]);
+      return booking(
+        reference,
+        [segment('S1', 1), segment('S2', 8)],
+        [
+          passenger('P1', {
+            ticketNumber: tickets[0],
+            baseFare: '120.10',
+            taxes: '30.00',
+            coupons: [
+              { segmentId: 'S1', status: 'USED', value: '75.05' },
+              { segmentId: 'S2', value: '75.05' },
+            ],
+          }),
+          passenger(
+            'P2',
+            {
+              ticketNumber: tickets[1],
+              baseFare: '120.10',
+              taxes: '30.00',
+              coupons: [
+                { segmentId: 'S1', value: '75.05' },
+                { segmentId: 'S2', value: '75.05' },
+              ],
+            },
+            'CHD',
+          ),
+          passenger('P3', null, 'INF'),
+        ],
+      );
     });
     fixture.orders.push(order(orderId, 'AG1', 'EUR', bookings));
   }
 
-  const keyed = (target: CrashBooking, operation: CrashOperation) => (random() < 0.5 ? `${target.reference}-${operation}` : null);
+  const keyed = (target: CrashBooking, operation: CrashOperation) =>
+    random() < 0.5 ? `${target.reference}-${operation}` : null;
   const distinct = fixture.bookings.filter((target) => target.role === 'distinct');
   distinct.forEach((target, i) => {
     const client = i % options.clients;
@@ -105,7 +137,9 @@ export function crashPlan(options: CrashPlanOptions): CrashFixture {
   const shared = fixture.bookings.filter((target) => target.role === 'shared');
   shared.forEach((target, s) => {
     const count = 2 + Math.floor(random() * (options.clients - 1));
-    const clients = Array.from({ length: options.clients }, (_, c) => c).sort(() => random() - 0.5).slice(0, count);
+    const clients = Array.from({ length: options.clients }, (_, c) => c)
+      .sort(() => random() - 0.5)
+      .slice(0, count);
     // Mostly involuntary, so that refunds race; some clients cancel voluntarily at the same time.
     const voluntary = random() < 0.4;
     for (const client of clients) {
@@ -173,14 +207,22 @@ export async function runCrashLoad(options: CrashRunOptions): Promise<CrashRun> 
         await up;
         const current = server;
         const currentGeneration = generation;
-        const headers: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${options.token}` };
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          authorization: `Bearer ${options.token}`,
+        };
         if (job.idempotencyKey) headers['idempotency-key'] = job.idempotencyKey;
         inFlight += 1;
         run.requests += 1;
         let response: Response;
         let text: string;
         try {
-          response = await fetch(current.baseUrl + path, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+          response = await fetch(current.baseUrl + path, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify(body),
+            signal: AbortSignal.timeout(15_000),
+          });
           text = await response.text();
         } catch (error) {
           inFlight -= 1;
@@ -196,8 +238,10 @@ export async function runCrashLoad(options: CrashRunOptions): Promise<CrashRun> 
         inFlight -= 1;
         if (response.status === 200) {
           const parsed = JSON.parse(text);
-          const item = job.operation === 'cancel' ? parsed.OrderViewRS.Response[0] : parsed.OrderInvoluntaryCancelRS.Result[0];
-          if (item.Status === 'SUCCESS') run.acknowledged.push({ job, item, replayed: response.headers.get('idempotent-replayed') === 'true' });
+          const item =
+            job.operation === 'cancel' ? parsed.OrderViewRS.Response[0] : parsed.OrderInvoluntaryCancelRS.Result[0];
+          if (item.Status === 'SUCCESS')
+            run.acknowledged.push({ job, item, replayed: response.headers.get('idempotent-replayed') === 'true' });
           break;
         }
         if (response.status === 409 || response.status === 503) {
@@ -218,7 +262,9 @@ export async function runCrashLoad(options: CrashRunOptions): Promise<CrashRun> 
       while (completed < threshold * total) await sleep(2);
       await sleep(options.random() * 30);
       dying = true;
-      up = new Promise((resolve) => { markUp = resolve; });
+      up = new Promise((resolve) => {
+        markUp = resolve;
+      });
       run.kills.push({ inFlight, completed });
       server.child.kill('SIGKILL');
       const exit = await server.exited;
@@ -239,24 +285,43 @@ export function openStoreAt(databaseUrl: string): SqlStore {
   return openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
 }
 
-interface StoredCoupon { segmentId: string; status: string; value: number }
+interface StoredCoupon {
+  segmentId: string;
+  status: string;
+  value: number;
+}
 
 /**
  * The store after the run: every acknowledged change is in it; no ticket is refunded twice; an
  * involuntarily cancelled booking's refunds equal the value of its coupons now REFUNDED, and only
  * such bookings have REFUNDED coupons; the audit trail matches the state exactly.
  */
-export async function assertCrashOutcome(store: SqlStore, fixture: CrashFixture, run: CrashRun): Promise<{ voluntary: number; involuntary: number; untouched: number }> {
+export async function assertCrashOutcome(
+  store: SqlStore,
+  fixture: CrashFixture,
+  run: CrashRun,
+): Promise<{ voluntary: number; involuntary: number; untouched: number }> {
   const db = store.db;
   const orderIds = fixture.orders.map((o) => (o as { orderId: string }).orderId);
   const bookings = await db.selectFrom('bookings').selectAll().where('order_id', 'in', orderIds).execute();
   const changes = await db.selectFrom('airline_changes').selectAll().where('order_id', 'in', orderIds).execute();
-  const refunds = await db.selectFrom('refunds').selectAll().where('order_id', 'in', orderIds).orderBy('position').execute();
-  const events = await db.selectFrom('audit_events').selectAll().where('order_id', 'in', orderIds).where('actor', '=', 'agency').execute();
+  const refunds = await db
+    .selectFrom('refunds')
+    .selectAll()
+    .where('order_id', 'in', orderIds)
+    .orderBy('position')
+    .execute();
+  const events = await db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('order_id', 'in', orderIds)
+    .where('actor', '=', 'agency')
+    .execute();
   const key = (orderId: string, reference: string | null) => `${orderId}/${reference}`;
   const byBooking = <T extends { order_id: string; reference: string | null }>(rows: T[]) => {
     const map = new Map<string, T[]>();
-    for (const row of rows) map.set(key(row.order_id, row.reference), [...(map.get(key(row.order_id, row.reference)) ?? []), row]);
+    for (const row of rows)
+      map.set(key(row.order_id, row.reference), [...(map.get(key(row.order_id, row.reference)) ?? []), row]);
     return map;
   };
   const refundsOf = byBooking(refunds);
@@ -266,35 +331,80 @@ export async function assertCrashOutcome(store: SqlStore, fixture: CrashFixture,
   // No ticket is refunded twice, anywhere.
   const perTicket = new Map<string, number>();
   for (const refund of refunds) perTicket.set(refund.ticket_number, (perTicket.get(refund.ticket_number) ?? 0) + 1);
-  assert.deepEqual([...perTicket].filter(([, n]) => n > 1), [], 'no ticket has two refund rows');
+  assert.deepEqual(
+    [...perTicket].filter(([, n]) => n > 1),
+    [],
+    'no ticket has two refund rows',
+  );
 
   const counts = { voluntary: 0, involuntary: 0, untouched: 0 };
   const state = new Map<string, { status: string; cancellation: string | null; refunds: typeof refunds }>();
   for (const target of fixture.bookings) {
     const where = `${target.orderId}/${target.reference} (${target.role}${target.changeId ? '' : ', no change'})`;
-    const row = bookings.find((candidate) => candidate.order_id === target.orderId && candidate.reference === target.reference);
+    const row = bookings.find(
+      (candidate) => candidate.order_id === target.orderId && candidate.reference === target.reference,
+    );
     assert.ok(row, where);
     const myRefunds = refundsOf.get(key(target.orderId, target.reference)) ?? [];
     const myEvents = eventsOf.get(key(target.orderId, target.reference)) ?? [];
     const myChanges = changesOf.get(key(target.orderId, target.reference)) ?? [];
-    const coupons = (JSON.parse(row.passengers) as { ticket?: { ticketNumber: string; coupons: StoredCoupon[] } }[])
-      .flatMap((p) => (p.ticket ? [p.ticket] : []));
-    state.set(key(target.orderId, target.reference), { status: row.status, cancellation: row.cancellation, refunds: myRefunds });
+    const coupons = (
+      JSON.parse(row.passengers) as { ticket?: { ticketNumber: string; coupons: StoredCoupon[] } }[]
+    ).flatMap((p) => (p.ticket ? [p.ticket] : []));
+    state.set(key(target.orderId, target.reference), {
+      status: row.status,
+      cancellation: row.cancellation,
+      refunds: myRefunds,
+    });
 
     // Coupons are REFUNDED exactly when the booking was cancelled involuntarily; flown ones stay USED.
     const involuntary = row.cancellation === 'INVOLUNTARY';
-    assert.deepEqual(coupons.map((ticket) => ticket.coupons.map((coupon) => coupon.status)),
-      involuntary ? [['USED', 'REFUNDED'], ['REFUNDED', 'REFUNDED']] : [['USED', 'OPEN'], ['OPEN', 'OPEN']], where);
-    assert.deepEqual(coupons.flatMap((ticket) => ticket.coupons.map((coupon) => coupon.value)), [COUPON, COUPON, COUPON, COUPON], `${where}: coupon values`);
+    assert.deepEqual(
+      coupons.map((ticket) => ticket.coupons.map((coupon) => coupon.status)),
+      involuntary
+        ? [
+            ['USED', 'REFUNDED'],
+            ['REFUNDED', 'REFUNDED'],
+          ]
+        : [
+            ['USED', 'OPEN'],
+            ['OPEN', 'OPEN'],
+          ],
+      where,
+    );
+    assert.deepEqual(
+      coupons.flatMap((ticket) => ticket.coupons.map((coupon) => coupon.value)),
+      [COUPON, COUPON, COUPON, COUPON],
+      `${where}: coupon values`,
+    );
     // Refunds: one per ticket with the value of that ticket's REFUNDED coupons, and only after an involuntary cancel.
-    const refundedValue = (ticket: { coupons: StoredCoupon[] }) => ticket.coupons.filter((coupon) => coupon.status === 'REFUNDED').reduce((sum, coupon) => sum + coupon.value, 0);
-    assert.deepEqual(myRefunds.map((refund) => [refund.ticket_number, Number(refund.amount_minor), refund.quote_type, refund.currency]),
-      involuntary ? coupons.map((ticket, i) => [ticket.ticketNumber, refundedValue(ticket), i === 0 ? 'PARTIAL' : 'FULL', 'EUR']) : [], `${where}: refunds`);
-    assert.equal(myRefunds.reduce((sum, refund) => sum + Number(refund.amount_minor), 0), coupons.reduce((sum, ticket) => sum + refundedValue(ticket), 0), `${where}: refund total = REFUNDED coupons`);
+    const refundedValue = (ticket: { coupons: StoredCoupon[] }) =>
+      ticket.coupons.filter((coupon) => coupon.status === 'REFUNDED').reduce((sum, coupon) => sum + coupon.value, 0);
+    assert.deepEqual(
+      myRefunds.map((refund) => [
+        refund.ticket_number,
+        Number(refund.amount_minor),
+        refund.quote_type,
+        refund.currency,
+      ]),
+      involuntary
+        ? coupons.map((ticket, i) => [ticket.ticketNumber, refundedValue(ticket), i === 0 ? 'PARTIAL' : 'FULL', 'EUR'])
+        : [],
+      `${where}: refunds`,
+    );
+    assert.equal(
+      myRefunds.reduce((sum, refund) => sum + Number(refund.amount_minor), 0),
+      coupons.reduce((sum, ticket) => sum + refundedValue(ticket), 0),
+      `${where}: refund total = REFUNDED coupons`,
+    );
 
     // The change's status follows the booking's.
     const expectedChange = row.status === 'CONFIRMED' ? 'PENDING' : involuntary ? 'CANCELED' : 'CLOSED';
-    assert.deepEqual(myChanges.map((c) => c.status), target.changeId ? [expectedChange] : [], `${where}: change status`);
+    assert.deepEqual(
+      myChanges.map((c) => c.status),
+      target.changeId ? [expectedChange] : [],
+      `${where}: change status`,
+    );
     if (involuntary) assert.ok(target.changeId, `${where}: cancelled involuntarily without a pending change`);
     if (row.status === 'CONFIRMED') assert.equal(row.cancellation, null, where);
 
@@ -302,14 +412,33 @@ export async function assertCrashOutcome(store: SqlStore, fixture: CrashFixture,
     // one change event per resolved change, one refund event per refund row with the same amount.
     const expectedEvents: object[] = [];
     if (row.status === 'CANCELED') {
-      expectedEvents.push({ event: 'BOOKING_STATUS', detail: { from: 'CONFIRMED', to: 'CANCELED', cancellation: row.cancellation } });
-      if (target.changeId) expectedEvents.push({ event: 'CHANGE_STATUS', detail: { changeId: target.changeId, from: 'PENDING', to: expectedChange } });
+      expectedEvents.push({
+        event: 'BOOKING_STATUS',
+        detail: { from: 'CONFIRMED', to: 'CANCELED', cancellation: row.cancellation },
+      });
+      if (target.changeId)
+        expectedEvents.push({
+          event: 'CHANGE_STATUS',
+          detail: { changeId: target.changeId, from: 'PENDING', to: expectedChange },
+        });
       for (const refund of myRefunds) {
-        expectedEvents.push({ event: 'TICKET_REFUNDED', detail: { ticketNumber: refund.ticket_number, amountMinor: Number(refund.amount_minor), currency: refund.currency, quoteType: refund.quote_type } });
+        expectedEvents.push({
+          event: 'TICKET_REFUNDED',
+          detail: {
+            ticketNumber: refund.ticket_number,
+            amountMinor: Number(refund.amount_minor),
+            currency: refund.currency,
+            quoteType: refund.quote_type,
+          },
+        });
       }
     }
     const canonical = (list: object[]) => list.map((event) => JSON.stringify(event)).sort();
-    assert.deepEqual(canonical(myEvents.map((event) => ({ event: event.event, detail: JSON.parse(event.detail) }))), canonical(expectedEvents), `${where}: audit trail`);
+    assert.deepEqual(
+      canonical(myEvents.map((event) => ({ event: event.event, detail: JSON.parse(event.detail) }))),
+      canonical(expectedEvents),
+      `${where}: audit trail`,
+    );
     // The events of one change were written by one request.
     assert.ok(new Set(myEvents.map((event) => event.request_id)).size <= 1, `${where}: events of one request`);
 
@@ -318,7 +447,14 @@ export async function assertCrashOutcome(store: SqlStore, fixture: CrashFixture,
     else if (involuntary) counts.involuntary += 1;
     else counts.voluntary += 1;
   }
-  assert.equal(events.filter((event) => !fixture.bookings.some((target) => target.orderId === event.order_id && target.reference === event.reference)).length, 0, 'no events outside the bookings');
+  assert.equal(
+    events.filter(
+      (event) =>
+        !fixture.bookings.some((target) => target.orderId === event.order_id && target.reference === event.reference),
+    ).length,
+    0,
+    'no events outside the bookings',
+  );
 
   // Every acknowledged change is in the store, as the answer said.
   for (const { job, item } of run.acknowledged) {
@@ -327,9 +463,29 @@ export async function assertCrashOutcome(store: SqlStore, fixture: CrashFixture,
     assert.equal(stored.status, 'CANCELED', where);
     if (job.operation === 'involuntaryCancel') {
       assert.equal(stored.cancellation, 'INVOLUNTARY', where);
-      assert.deepEqual(item.RefundPaxWiseFare, stored.refunds.map((refund) => ({ TicketNumber: refund.ticket_number, Amount: Number(refund.amount_minor) / 100 })), where);
-      assert.equal(item.RefundAmount, stored.refunds.reduce((sum, refund) => sum + Number(refund.amount_minor), 0) / 100, where);
-      assert.equal(item.RefundText, stored.refunds.map((refund) => `TicketNumber:${refund.ticket_number} QuoteType:${refund.quote_type} RefundAmount:${(Number(refund.amount_minor) / 100).toFixed(2)}`).join(' '), where);
+      assert.deepEqual(
+        item.RefundPaxWiseFare,
+        stored.refunds.map((refund) => ({
+          TicketNumber: refund.ticket_number,
+          Amount: Number(refund.amount_minor) / 100,
+        })),
+        where,
+      );
+      assert.equal(
+        item.RefundAmount,
+        stored.refunds.reduce((sum, refund) => sum + Number(refund.amount_minor), 0) / 100,
+        where,
+      );
+      assert.equal(
+        item.RefundText,
+        stored.refunds
+          .map(
+            (refund) =>
+              `TicketNumber:${refund.ticket_number} QuoteType:${refund.quote_type} RefundAmount:${(Number(refund.amount_minor) / 100).toFixed(2)}`,
+          )
+          .join(' '),
+        where,
+      );
     } else {
       assert.equal(item.BookingStatus, 'CANCELED', where);
     }

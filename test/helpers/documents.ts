@@ -1,7 +1,13 @@
 /** Builders of order and airline-change documents for tests, in the shapes of docs/contract.md §11. */
 
 export interface SegmentDoc {
-  segmentId: string; carrier: string; flightNumber: string; origin: string; destination: string; departure: string; arrival: string;
+  segmentId: string;
+  carrier: string;
+  flightNumber: string;
+  origin: string;
+  destination: string;
+  departure: string;
+  arrival: string;
 }
 
 export function segment(segmentId: string, day = 1, hour = 10, route: [string, string] = ['FRA', 'JFK']): SegmentDoc {
@@ -9,13 +15,20 @@ export function segment(segmentId: string, day = 1, hour = 10, route: [string, s
   const hh = String(hour).padStart(2, '0');
   const ah = String(Math.min(hour + 2, 23)).padStart(2, '0');
   return {
-    segmentId, carrier: 'LH', flightNumber: '400', origin: route[0], destination: route[1],
-    departure: `2026-12-${dd}T${hh}:00:00Z`, arrival: `2026-12-${dd}T${ah}:00:00Z`,
+    segmentId,
+    carrier: 'LH',
+    flightNumber: '400',
+    origin: route[0],
+    destination: route[1],
+    departure: `2026-12-${dd}T${hh}:00:00Z`,
+    arrival: `2026-12-${dd}T${ah}:00:00Z`,
   };
 }
 
 export interface TicketDoc {
-  ticketNumber: string; baseFare: string; taxes: string;
+  ticketNumber: string;
+  baseFare: string;
+  taxes: string;
   coupons: { segmentId: string; status?: string; value?: string }[];
   issuedAt?: string;
   taxBreakdown?: { code: string; amount: string; refundable?: boolean }[];
@@ -26,7 +39,12 @@ export function passenger(passengerId: string, ticket: TicketDoc | null, type = 
   return { passengerId, type, givenName: 'ADA', surname: 'LOVELACE', ...(ticket ? { ticket } : {}) };
 }
 
-export function booking(gdsBookingReference: string, segments: SegmentDoc[], passengers: object[], status = 'CONFIRMED') {
+export function booking(
+  gdsBookingReference: string,
+  segments: SegmentDoc[],
+  passengers: object[],
+  status = 'CONFIRMED',
+) {
   return { gdsBookingReference, status, segments, passengers };
 }
 
@@ -42,14 +60,39 @@ export function bookingAt(orderId: string, agencyId: string, currency: string, r
 /** A one-booking, one-passenger order over one segment S1: the simplest thing to act on. */
 export function simpleOrder(orderId: string, agencyId: string, reference: string, ticketNumber = '2201234567890') {
   return order(orderId, agencyId, 'EUR', [
-    booking(reference, [segment('S1')], [passenger('P1', {
-      ticketNumber, baseFare: '450.00', taxes: '120.50', coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
-    })]),
+    booking(
+      reference,
+      [segment('S1')],
+      [
+        passenger('P1', {
+          ticketNumber,
+          baseFare: '450.00',
+          taxes: '120.50',
+          coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
+        }),
+      ],
+    ),
   ]);
 }
 
-export function change(changeId: string, orderId: string, reference: string, removed: string[], added: SegmentDoc[], kind = 'SCHEDULE_CHANGE', detectedAt = '2026-11-20T08:00:00Z') {
-  return { changeId, orderId, gdsBookingReference: reference, kind, detectedAt, removedSegments: removed, addedSegments: added };
+export function change(
+  changeId: string,
+  orderId: string,
+  reference: string,
+  removed: string[],
+  added: SegmentDoc[],
+  kind = 'SCHEDULE_CHANGE',
+  detectedAt = '2026-11-20T08:00:00Z',
+) {
+  return {
+    changeId,
+    orderId,
+    gdsBookingReference: reference,
+    kind,
+    detectedAt,
+    removedSegments: removed,
+    addedSegments: added,
+  };
 }
 
 export function cancelRQ(orderId: string, references: string[] | string, extra: object = {}) {

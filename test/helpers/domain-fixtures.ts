@@ -1,8 +1,24 @@
 /** Plain domain objects (amounts in minor units) for unit tests of src/domain. */
-import type { AirlineChange, Booking, Coupon, CouponStatus, Passenger, Segment, Ticket } from '../../src/domain/order.js';
+import type {
+  AirlineChange,
+  Booking,
+  Coupon,
+  CouponStatus,
+  Passenger,
+  Segment,
+  Ticket,
+} from '../../src/domain/order.js';
 
 export function seg(segmentId: string, departure = '2026-12-01T10:00:00Z'): Segment {
-  return { segmentId, carrier: 'LH', flightNumber: '400', origin: 'FRA', destination: 'JFK', departure, arrival: departure };
+  return {
+    segmentId,
+    carrier: 'LH',
+    flightNumber: '400',
+    origin: 'FRA',
+    destination: 'JFK',
+    departure,
+    arrival: departure,
+  };
 }
 
 export function coupon(segmentId: string, value: number, status: CouponStatus = 'OPEN'): Coupon {
@@ -18,9 +34,22 @@ export function pax(passengerId: string, tkt: Ticket | null): Passenger {
   return { passengerId, type: 'ADT', givenName: 'ADA', surname: 'LOVELACE', ticket: tkt };
 }
 
-export function pendingChange(changeId: string, removed: string[], added: Segment[], detectedAt = '2026-11-20T08:00:00Z'): AirlineChange {
-  return { changeId, kind: 'SCHEDULE_CHANGE', detectedAt, removedSegments: removed, addedSegments: added, status: 'PENDING',
-    actionDeadline: null, consequenceOfInaction: added.length > 0 ? 'ACCEPT' : 'CANCEL' };
+export function pendingChange(
+  changeId: string,
+  removed: string[],
+  added: Segment[],
+  detectedAt = '2026-11-20T08:00:00Z',
+): AirlineChange {
+  return {
+    changeId,
+    kind: 'SCHEDULE_CHANGE',
+    detectedAt,
+    removedSegments: removed,
+    addedSegments: added,
+    status: 'PENDING',
+    actionDeadline: null,
+    consequenceOfInaction: added.length > 0 ? 'ACCEPT' : 'CANCEL',
+  };
 }
 
 export function confirmedBooking(partial: Partial<Booking> = {}): Booking {

@@ -18,15 +18,34 @@ import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { CliSandbox, ServeProcess } from './cli.js';
 import { ConsoleClient } from './console-client.js';
-import { acceptRQ, bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from './documents.js';
+import {
+  acceptRQ,
+  bearer,
+  booking,
+  cancelRQ,
+  change,
+  involuntaryCancelRQ,
+  order,
+  passenger,
+  segment,
+} from './documents.js';
 import { snapshotAllTables, type TableRows } from './table-rows.js';
 
 export const AGENCIES = ['AG1', 'AG2'] as const;
 const OPERATOR = { email: 'desk@airline.example', password: 'correct horse battery staple' };
 /** Lets the test read thousands of orders quickly, and the webhook endpoint be on loopback. */
-export const SERVE_ENV = { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' };
+export const SERVE_ENV = {
+  RATE_LIMIT_PER_SECOND: '100000',
+  RATE_LIMIT_BURST: '100000',
+  WEBHOOK_ALLOW_HTTP: 'true',
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+};
 
-export interface FormerOrder { orderId: string; agencyId: string; references: string[] }
+export interface FormerOrder {
+  orderId: string;
+  agencyId: string;
+  references: string[];
+}
 
 export interface FormerDatabase {
   orders: FormerOrder[];
@@ -49,18 +68,34 @@ function orderDocument(i: number): { document: object; summary: FormerOrder } {
   const agencyId = AGENCIES[i % 5 === 4 ? 1 : 0]!;
   const orderId = `ORD-${pad(i, 6)}`;
   const bookings = (i % 3 === 0 ? ['A', 'B'] : ['A']).map((prefix, b) => {
-    const segments = i % 2 === 0 ? [segment('S1', 1 + (i % 28), 8), segment('S2', 1 + (i % 28), 14, ['JFK', 'BOS'])] : [segment('S1', 1 + (i % 28), 9 + b)];
+    const segments =
+      i % 2 === 0
+        ? [segment('S1', 1 + (i % 28), 8), segment('S2', 1 + (i % 28), 14, ['JFK', 'BOS'])]
+        : [segment('S1', 1 + (i % 28), 9 + b)];
     const passengers = Array.from({ length: 1 + (i % 3) }, (_, p) => {
       const ticketed = !(p === 2 && i % 6 === 2);
       const ticketNumber = `220${pad(i * 10 + b * 4 + p, 10)}`;
       const fare = 100 + (i % 97) * 7 + p;
-      const coupons = segments.map((s) => ({ segmentId: s.segmentId, status: 'OPEN', value: `${(fare / segments.length + 25.25).toFixed(2)}` }));
-      return passenger(`P${p + 1}`, ticketed ? { ticketNumber, baseFare: `${fare}.00`, taxes: `${(25.25 * segments.length).toFixed(2)}`, coupons } : null, ticketed ? 'ADT' : 'INF');
+      const coupons = segments.map((s) => ({
+        segmentId: s.segmentId,
+        status: 'OPEN',
+        value: `${(fare / segments.length + 25.25).toFixed(2)}`,
+      }));
+      return passenger(
+        `P${p + 1}`,
+        ticketed
+          ? { ticketNumber, baseFare: `${fare}.00`, taxes: `${(25.25 * segments.length).toFixed(2)}`, coupons }
+          : null,
+        ticketed ? 'ADT' : 'INF',
+      );
     });
     return booking(reference(prefix, i), segments, passengers);
   });
   const currency = i % 7 === 3 ? 'USD' : 'EUR';
-  return { document: order(orderId, agencyId, currency, bookings), summary: { orderId, agencyId, references: bookings.map((b) => b.gdsBookingReference) } };
+  return {
+    document: order(orderId, agencyId, currency, bookings),
+    summary: { orderId, agencyId, references: bookings.map((b) => b.gdsBookingReference) },
+  };
 }
 
 /** Airline changes of every fourth order: pending with a deadline (accept or cancel by default), some with two changes. */
@@ -69,12 +104,30 @@ function changeDocuments(orders: readonly FormerOrder[], pastDeadline: string): 
   orders.forEach((summary, i) => {
     if (i % 4 !== 0) return;
     const ref = summary.references[0]!;
-    const later = change(`CHG-${pad(i, 6)}-1`, summary.orderId, ref, ['S1'], [segment('S1X', 1 + (i % 28), 12)], 'SCHEDULE_CHANGE', `2026-11-2${i % 10}T08:00:00Z`);
+    const later = change(
+      `CHG-${pad(i, 6)}-1`,
+      summary.orderId,
+      ref,
+      ['S1'],
+      [segment('S1X', 1 + (i % 28), 12)],
+      'SCHEDULE_CHANGE',
+      `2026-11-2${i % 10}T08:00:00Z`,
+    );
     const deadline = i === 8 ? pastDeadline : `2027-0${1 + (i % 9)}-15T12:00:00Z`;
     changes.push({ ...later, actionDeadline: deadline, consequenceOfInaction: i % 8 === 0 ? 'CANCEL' : 'ACCEPT' });
     // A second change detected earlier than the first, imported after it: the order shows it first.
     if (i % 8 === 0 && i % 2 === 0) {
-      changes.push(change(`CHG-${pad(i, 6)}-0`, summary.orderId, ref, ['S2'], [segment('S2X', 2 + (i % 27), 16, ['JFK', 'BOS'])], 'ROUTING_CHANGE', `2026-11-1${i % 10}T07:30:00Z`));
+      changes.push(
+        change(
+          `CHG-${pad(i, 6)}-0`,
+          summary.orderId,
+          ref,
+          ['S2'],
+          [segment('S2X', 2 + (i % 27), 16, ['JFK', 'BOS'])],
+          'ROUTING_CHANGE',
+          `2026-11-1${i % 10}T07:30:00Z`,
+        ),
+      );
     }
   });
   return changes;
@@ -85,17 +138,23 @@ export function withoutRequestIds(text: string): string {
   return text.replace(/"ShoppingResponseId":"[^"]*"/g, '"ShoppingResponseId":"-"');
 }
 
-export async function retrieveAll(server: ServeProcess, orders: readonly FormerOrder[], tokens: Record<string, string>): Promise<Map<string, string>> {
+export async function retrieveAll(
+  server: ServeProcess,
+  orders: readonly FormerOrder[],
+  tokens: Record<string, string>,
+): Promise<Map<string, string>> {
   const answers = new Map<string, string>();
   const queue = [...orders];
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const rq = { OrderRetrieveRQ: { Query: { OrderID: next.orderId, GdsBookingReference: next.references } } };
-      const response = await server.post('/AirOrderRetrieve', rq, bearer(tokens[next.agencyId]!));
-      assert.equal(response.status, 200, response.text);
-      answers.set(next.orderId, withoutRequestIds(response.text));
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const rq = { OrderRetrieveRQ: { Query: { OrderID: next.orderId, GdsBookingReference: next.references } } };
+        const response = await server.post('/AirOrderRetrieve', rq, bearer(tokens[next.agencyId]!));
+        assert.equal(response.status, 200, response.text);
+        answers.set(next.orderId, withoutRequestIds(response.text));
+      }
+    }),
+  );
   return answers;
 }
 
@@ -104,7 +163,11 @@ export async function readFeeds(server: ServeProcess, tokens: Record<string, str
   for (const agencyId of AGENCIES) {
     const pages: string[] = [];
     for (let after = ''; ;) {
-      const response = await server.post('/AirOrderEventList', { OrderEventListRQ: { Query: after ? { After: after, Limit: 500 } : { Limit: 500 } } }, bearer(tokens[agencyId]!));
+      const response = await server.post(
+        '/AirOrderEventList',
+        { OrderEventListRQ: { Query: after ? { After: after, Limit: 500 } : { Limit: 500 } } },
+        bearer(tokens[agencyId]!),
+      );
       assert.equal(response.status, 200, response.text);
       pages.push(withoutRequestIds(response.text));
       const rs = response.body.OrderEventListRS;
@@ -141,7 +204,9 @@ export async function buildFormerDatabase(sandbox: CliSandbox, count: number): P
   }
   // Nothing listens there: each delivery stays pending, retried later.
   await sandbox.ok(['webhook', 'add', '--agency-id', 'AG1', '--url', 'http://127.0.0.1:9/hooks'], { env: SERVE_ENV });
-  await sandbox.ok(['operator', 'add', '--email', OPERATOR.email, '--name', 'Desk', '--password-stdin'], { stdin: `${OPERATOR.password}\n` });
+  await sandbox.ok(['operator', 'add', '--email', OPERATOR.email, '--name', 'Desk', '--password-stdin'], {
+    stdin: `${OPERATOR.password}\n`,
+  });
   const built = Array.from({ length: count }, (_, i) => orderDocument(i));
   const orders = built.map((b) => b.summary);
   sandbox.write('orders.ndjson', `${built.map((b) => JSON.stringify(b.document)).join('\n')}\n`);
@@ -157,16 +222,44 @@ export async function buildFormerDatabase(sandbox: CliSandbox, count: number): P
   try {
     const agency = (i: number) => tokens[orders[i]!.agencyId]!;
     // Voluntary cancellations (refunds), accepted changes and involuntary cancellations (resolved, refunded).
-    for (const i of [1, 2, 5]) assert.equal((await server.post('/AirOrderCancel', cancelRQ(orders[i]!.orderId, orders[i]!.references[0]!), bearer(agency(i)))).status, 200);
-    for (const i of [4, 12]) assert.equal((await server.post('/AirOrderInvoluntaryAccept', acceptRQ(orders[i]!.orderId, orders[i]!.references[0]!), bearer(agency(i)))).status, 200);
+    for (const i of [1, 2, 5])
+      assert.equal(
+        (
+          await server.post(
+            '/AirOrderCancel',
+            cancelRQ(orders[i]!.orderId, orders[i]!.references[0]!),
+            bearer(agency(i)),
+          )
+        ).status,
+        200,
+      );
+    for (const i of [4, 12])
+      assert.equal(
+        (
+          await server.post(
+            '/AirOrderInvoluntaryAccept',
+            acceptRQ(orders[i]!.orderId, orders[i]!.references[0]!),
+            bearer(agency(i)),
+          )
+        ).status,
+        200,
+      );
     for (const i of [0, 16]) {
-      const response = await server.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(orders[i]!.orderId, orders[i]!.references[0]!), bearer(agency(i)));
+      const response = await server.post(
+        '/AirOrderInvoluntaryCancel',
+        involuntaryCancelRQ(orders[i]!.orderId, orders[i]!.references[0]!),
+        bearer(agency(i)),
+      );
       assert.equal(response.status, 200, response.text);
     }
     assert.equal((await desk.signIn(OPERATOR.email, OPERATOR.password)).status, 303);
     // The scheduler applies the deadline that passed (order 8's change, CANCEL by default).
     for (const deadline = Date.now() + 15_000; ;) {
-      const answer = await server.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: orders[8]!.orderId, GdsBookingReference: orders[8]!.references } } }, bearer(agency(8)));
+      const answer = await server.post(
+        '/AirOrderRetrieve',
+        { OrderRetrieveRQ: { Query: { OrderID: orders[8]!.orderId, GdsBookingReference: orders[8]!.references } } },
+        bearer(agency(8)),
+      );
       if (/"CANCELLED"/.test(answer.text) || Date.now() > deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
@@ -180,5 +273,12 @@ export async function buildFormerDatabase(sandbox: CliSandbox, count: number): P
   assert.equal((await sandbox.ok(['migrate', '--rollback'])).stdout, 'Down 012-audit-log\n');
   const rolledBack = await sandbox.ok(['migrate', '--rollback']);
   assert.equal(rolledBack.stdout, 'Down 011-order-records\n');
-  return { orders, tokens, retrieved, feeds, consoleCookies: desk.cookieHeader(), tables: await snapshot(sandbox.databaseUrl) };
+  return {
+    orders,
+    tokens,
+    retrieved,
+    feeds,
+    consoleCookies: desk.cookieHeader(),
+    tables: await snapshot(sandbox.databaseUrl),
+  };
 }

@@ -23,7 +23,9 @@ export interface HeldAnswer {
 }
 
 function head(path: string, headers: Record<string, string>, length: number): Buffer {
-  const lines = Object.entries({ host: '127.0.0.1', ...headers, 'content-length': String(length) }).map(([name, value]) => `${name}: ${value}\r\n`);
+  const lines = Object.entries({ host: '127.0.0.1', ...headers, 'content-length': String(length) }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  );
   return Buffer.from(`POST ${path} HTTP/1.1\r\n${lines.join('')}\r\n`, 'latin1');
 }
 
@@ -44,13 +46,22 @@ function parseHead(bytes: Buffer): { status: number; headers: Record<string, str
  * headers have arrived; then offers the rest and tells whether the server closed the connection
  * rather than read it.
  */
-export function heldUpload(port: number, path: string, headers: Record<string, string>, body: BodySource, prefixBytes = 64 * 1024): Promise<HeldAnswer> {
+export function heldUpload(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: BodySource,
+  prefixBytes = 64 * 1024,
+): Promise<HeldAnswer> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     let received = Buffer.alloc(0);
     let answer: { status: number; headers: Record<string, string> } | null = null;
     let sent = 0;
-    const timer = setTimeout(() => { socket.destroy(); reject(new Error(`no answer from ${path} with ${sent} of ${body.length} body bytes sent`)); }, 30_000);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer from ${path} with ${sent} of ${body.length} body bytes sent`));
+    }, 30_000);
     socket.on('connect', () => {
       socket.write(head(path, headers, body.length));
       for (const piece of body.pieces()) {
@@ -69,8 +80,14 @@ export function heldUpload(port: number, path: string, headers: Record<string, s
       const sentBeforeAnswer = sent;
       // The rest is offered only now; a server that stopped reading closes the connection.
       const closed = new Promise<boolean>((settle) => {
-        const giveUp = setTimeout(() => { socket.destroy(); settle(false); }, 20_000);
-        socket.on('close', () => { clearTimeout(giveUp); settle(true); });
+        const giveUp = setTimeout(() => {
+          socket.destroy();
+          settle(false);
+        }, 20_000);
+        socket.on('close', () => {
+          clearTimeout(giveUp);
+          settle(true);
+        });
       });
       void (async () => {
         let skipped = 0;
@@ -79,7 +96,11 @@ export function heldUpload(port: number, path: string, headers: Record<string, s
           const start = Math.max(0, sentBeforeAnswer - skipped);
           skipped += piece.length;
           if (start >= piece.length) continue;
-          if (!socket.write(piece.subarray(start))) await new Promise((drained) => { socket.once('drain', drained); socket.once('close', drained); });
+          if (!socket.write(piece.subarray(start)))
+            await new Promise((drained) => {
+              socket.once('drain', drained);
+              socket.once('close', drained);
+            });
         }
       })();
       void closed.then((closedAfterAnswer) => {
@@ -87,12 +108,19 @@ export function heldUpload(port: number, path: string, headers: Record<string, s
         resolve({ ...answer!, sentBeforeAnswer, closedAfterAnswer });
       });
     });
-    socket.on('error', () => { /* the server closing on us while we send is the point */ });
+    socket.on('error', () => {
+      /* the server closing on us while we send is the point */
+    });
   });
 }
 
 /** Sends the whole body without waiting for anything; resolves with the status (null if closed unanswered). */
-export function pushedUpload(port: number, path: string, headers: Record<string, string>, body: BodySource): Promise<number | null> {
+export function pushedUpload(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: BodySource,
+): Promise<number | null> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     let received = Buffer.alloc(0);
@@ -102,7 +130,11 @@ export function pushedUpload(port: number, path: string, headers: Record<string,
         socket.write(head(path, headers, body.length));
         for (const piece of body.pieces()) {
           if (socket.destroyed) return;
-          if (!socket.write(piece)) await new Promise((drained) => { socket.once('drain', drained); socket.once('close', drained); });
+          if (!socket.write(piece))
+            await new Promise((drained) => {
+              socket.once('drain', drained);
+              socket.once('close', drained);
+            });
         }
       })();
     });
@@ -110,7 +142,9 @@ export function pushedUpload(port: number, path: string, headers: Record<string,
       received = Buffer.concat([received, chunk]);
       status ??= parseHead(received)?.status ?? null;
     });
-    socket.on('error', () => { /* closed by the server while sending */ });
+    socket.on('error', () => {
+      /* closed by the server while sending */
+    });
     socket.on('close', () => resolve(status));
   });
 }
@@ -120,14 +154,17 @@ export const MULTIPART_TYPE = `multipart/form-data; boundary=${BOUNDARY}`;
 
 /** A multipart form with one file of `fileBytes` bytes of one repeated letter. */
 export function multipartOfSize(fileBytes: number): BodySource {
-  const start = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.ndjson"\r\nContent-Type: application/json\r\n\r\n`);
+  const start = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="big.ndjson"\r\nContent-Type: application/json\r\n\r\n`,
+  );
   const end = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   const block = Buffer.alloc(1024 * 1024, 'a');
   return {
     length: start.length + fileBytes + end.length,
     *pieces() {
       yield start;
-      for (let left = fileBytes; left > 0; left -= block.length) yield left >= block.length ? block : block.subarray(0, left);
+      for (let left = fileBytes; left > 0; left -= block.length)
+        yield left >= block.length ? block : block.subarray(0, left);
       yield end;
     },
   };
@@ -136,5 +173,10 @@ export function multipartOfSize(fileBytes: number): BodySource {
 /** The same form gzipped: about a thousandth of its size on the wire (a "zip bomb"). */
 export function gzipped(source: BodySource): BodySource {
   const whole = zlib.gzipSync(Buffer.concat([...source.pieces()]), { level: 9 });
-  return { length: whole.length, *pieces() { yield whole; } };
+  return {
+    length: whole.length,
+    *pieces() {
+      yield whole;
+    },
+  };
 }

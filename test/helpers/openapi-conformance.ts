@@ -15,8 +15,11 @@ export type ResponseCheck = (method: string, pathName: string, status: number, b
 export function closed(schema: any): any {
   if (Array.isArray(schema)) return schema.map(closed);
   if (typeof schema !== 'object' || schema === null) return schema;
-  const copy: any = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'examples' ? value : closed(value)]));
-  if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
+  const copy: any = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, key === 'examples' ? value : closed(value)]),
+  );
+  if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined)
+    copy.additionalProperties = false;
   return copy;
 }
 
@@ -36,10 +39,16 @@ export function openApiChecker(document: any): ResponseCheck {
     let validate = validators.get(key);
     if (!validate) {
       const response = operation.responses[String(status)];
-      assert.ok(response, `${path} answered ${status}, which the OpenAPI document does not list: ${text.slice(0, 300)}`);
+      assert.ok(
+        response,
+        `${path} answered ${status}, which the OpenAPI document does not list: ${text.slice(0, 300)}`,
+      );
       validate = ajv.compile(closed(resolve(response.content['application/json'].schema)));
       validators.set(key, validate);
     }
-    assert.ok(validate(body), `${path} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`);
+    assert.ok(
+      validate(body),
+      `${path} ${status} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}\n${text.slice(0, 500)}`,
+    );
   };
 }

@@ -63,17 +63,33 @@ export interface FuzzOptions {
 
 /** What a keyword of the document is to the generator; any other keyword makes it throw. */
 const CONSTRAINTS = new Set([
-  'type', 'enum', 'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'minItems', 'maxItems', 'required', 'additionalProperties', 'oneOf',
+  'type',
+  'enum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'required',
+  'additionalProperties',
+  'oneOf',
 ]);
 const STRUCTURE = new Set(['properties', 'items']);
 const ANNOTATIONS = new Set(['description', 'examples', 'default', 'title', 'deprecated', '$comment']);
 
 /** The constraint keywords of a schema node (a `required` list counts once per field it names). */
 export function constraintsOf(schema: Schema): string[] {
-  const known = Object.keys(schema).filter((keyword) => !keyword.startsWith('x-') && !ANNOTATIONS.has(keyword) && !STRUCTURE.has(keyword));
+  const known = Object.keys(schema).filter(
+    (keyword) => !keyword.startsWith('x-') && !ANNOTATIONS.has(keyword) && !STRUCTURE.has(keyword),
+  );
   const unknown = known.filter((keyword) => !CONSTRAINTS.has(keyword));
-  if (unknown.length > 0) throw new Error(`the fuzzer has no rule for ${unknown.join(', ')}: teach test/helpers/openapi-fuzz.ts`);
+  if (unknown.length > 0)
+    throw new Error(`the fuzzer has no rule for ${unknown.join(', ')}: teach test/helpers/openapi-fuzz.ts`);
   return known.filter((keyword) => keyword !== 'additionalProperties' || schema.additionalProperties === false);
 }
 
@@ -84,11 +100,17 @@ export function constraintsOf(schema: Schema): string[] {
 export function constraintSites(schema: Schema, path = ''): { path: string; kind: string }[] {
   const sites: { path: string; kind: string }[] = [];
   for (const keyword of constraintsOf(schema)) {
-    if (keyword === 'required') sites.push(...(schema.required as string[]).map((key) => ({ path: join(path, key), kind: 'required' })));
-    else if (keyword === 'oneOf') sites.push({ path, kind: 'type' }, ...(schema.oneOf as Schema[]).flatMap((branch) => constraintSites(branch, path)));
+    if (keyword === 'required')
+      sites.push(...(schema.required as string[]).map((key) => ({ path: join(path, key), kind: 'required' })));
+    else if (keyword === 'oneOf')
+      sites.push(
+        { path, kind: 'type' },
+        ...(schema.oneOf as Schema[]).flatMap((branch) => constraintSites(branch, path)),
+      );
     else sites.push({ path, kind: keyword });
   }
-  for (const [key, child] of Object.entries<Schema>(schema.properties ?? {})) sites.push(...constraintSites(child, join(path, key)));
+  for (const [key, child] of Object.entries<Schema>(schema.properties ?? {}))
+    sites.push(...constraintSites(child, join(path, key)));
   if (schema.items) sites.push(...constraintSites(schema.items, `${path}[0]`));
   return sites;
 }
@@ -96,11 +118,13 @@ export function constraintSites(schema: Schema, path = ''): { path: string; kind
 /** Sample strings for formats, which patterns cannot say. */
 const FORMAT_SAMPLES: Record<string, string[]> = { email: ['desk@agency.example', 'a@b.example'] };
 /** Strings that are not of a format, tried in turn. */
-const FORMAT_BREAKERS: Record<string, string[]> = { email: ['desk.agency.example', 'desk@', '@agency.example', 'desk@agency..example', 'desk @agency.example'] };
+const FORMAT_BREAKERS: Record<string, string[]> = {
+  email: ['desk.agency.example', 'desk@', '@agency.example', 'desk@agency..example', 'desk @agency.example'],
+};
 /** Characters a broken pattern may gain, tried in turn: each is outside some class or other. */
 const ODD_CHARACTERS = ['#', ' ', 'é', '-', '.', 'a', 'Z', '0', '\t', '_', '~', '\u00e9\u0301', '\u{1F600}'];
 
-const typeOf = (value: unknown) => value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+const typeOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 const json = (value: unknown) => JSON.stringify(value);
 
 export class OpenApiFuzzer {
@@ -110,7 +134,10 @@ export class OpenApiFuzzer {
   private readonly storedValues: Record<string, unknown>;
   private readonly baselineValues: Record<string, unknown>;
 
-  constructor(private readonly document: any, private readonly options: FuzzOptions) {
+  constructor(
+    private readonly document: any,
+    private readonly options: FuzzOptions,
+  ) {
     this.random = seededRandom(options.seed);
     this.storedValues = options.storedValues ?? {};
     this.baselineValues = { ...options.baselineValues, ...options.storedValues };
@@ -123,7 +150,11 @@ export class OpenApiFuzzer {
       for (const operation of Object.values<any>(item)) {
         const bodySchema = operation?.requestBody?.content?.['application/json']?.schema;
         if (!bodySchema) continue;
-        out.push({ path, operationId: operation.operationId, cases: this.casesOf(this.resolve(bodySchema), operation.parameters ?? []) });
+        out.push({
+          path,
+          operationId: operation.operationId,
+          cases: this.casesOf(this.resolve(bodySchema), operation.parameters ?? []),
+        });
       }
     }
     return out;
@@ -140,32 +171,65 @@ export class OpenApiFuzzer {
       if (!target) throw new Error(`${schema.$ref} does not resolve`);
       return this.resolve(target, depth + 1);
     }
-    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === 'examples' ? value : this.resolve(value, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(schema).map(([key, value]) => [key, key === 'examples' ? value : this.resolve(value, depth + 1)]),
+    );
   }
 
   private casesOf(body: Schema, parameters: any[]): RequestCase[] {
     const { valid, broken } = this.variants(body, '');
     const cases: RequestCase[] = [
       ...valid.map((variant) => ({ expect: 'valid' as const, ...variant, body: variant.value, headers: {} })),
-      { expect: 'valid', kind: 'optional', path: '', label: 'every optional field present', body: this.full(body, ''), headers: {} },
+      {
+        expect: 'valid',
+        kind: 'optional',
+        path: '',
+        label: 'every optional field present',
+        body: this.full(body, ''),
+        headers: {},
+      },
       ...broken.map((variant) => ({ expect: 'broken' as const, ...variant, body: variant.value, headers: {} })),
     ];
     for (let index = 0; index < (this.options.randomRequests ?? 0); index++) {
       const value = this.randomValid(body, '');
-      if (this.validator(body)(value)) cases.push({ expect: 'valid', kind: 'random', path: '', label: `random valid request ${index + 1}`, body: value, headers: {} });
+      if (this.validator(body)(value))
+        cases.push({
+          expect: 'valid',
+          kind: 'random',
+          path: '',
+          label: `random valid request ${index + 1}`,
+          body: value,
+          headers: {},
+        });
     }
     const baseline = this.baseline(body, '');
     for (const parameter of parameters.filter((candidate) => candidate.in === 'header' && candidate.schema)) {
       const schema = this.resolve(parameter.schema);
       const headerCases = this.variants(schema, parameter.name);
-      for (const variant of headerCases.valid) cases.push({ expect: 'valid', ...variant, body: baseline, headers: { [parameter.name]: String(variant.value) } });
+      for (const variant of headerCases.valid)
+        cases.push({
+          expect: 'valid',
+          ...variant,
+          body: baseline,
+          headers: { [parameter.name]: String(variant.value) },
+        });
       // A header is text: the broken values that are not strings, or that HTTP would not carry as
       // they are (surrounding white space is dropped, control characters refused), test nothing.
-      for (const variant of headerCases.broken.filter((candidate) => typeof candidate.value === 'string' && sendsAsIs(candidate.value))) {
-        cases.push({ expect: 'broken', ...variant, body: baseline, headers: { [parameter.name]: variant.value as string } });
+      for (const variant of headerCases.broken.filter(
+        (candidate) => typeof candidate.value === 'string' && sendsAsIs(candidate.value),
+      )) {
+        cases.push({
+          expect: 'broken',
+          ...variant,
+          body: baseline,
+          headers: { [parameter.name]: variant.value as string },
+        });
       }
     }
-    this.check(body, cases.filter((candidate) => Object.keys(candidate.headers).length === 0));
+    this.check(
+      body,
+      cases.filter((candidate) => Object.keys(candidate.headers).length === 0),
+    );
     return cases;
   }
 
@@ -174,7 +238,9 @@ export class OpenApiFuzzer {
     const validate = this.validator(body);
     for (const candidate of cases) {
       if (validate(candidate.body) !== (candidate.expect === 'valid')) {
-        throw new Error(`generator bug: ${candidate.label} at ${candidate.path} is ${candidate.expect} but the document says otherwise: ${json(candidate.body).slice(0, 300)}`);
+        throw new Error(
+          `generator bug: ${candidate.label} at ${candidate.path} is ${candidate.expect} but the document says otherwise: ${json(candidate.body).slice(0, 300)}`,
+        );
       }
     }
   }
@@ -199,9 +265,19 @@ export class OpenApiFuzzer {
     if (path in this.baselineValues) return this.baselineValues[path];
     if (schema.oneOf) return this.baseline(schema.oneOf[0], path);
     switch (schema.type) {
-      case 'object': return Object.fromEntries((schema.required ?? []).map((key: string) => [key, this.baseline(schema.properties?.[key] ?? {}, join(path, key))]));
-      case 'array': return Array.from({ length: schema.minItems ?? 0 }, (_, index) => this.baseline(schema.items ?? {}, `${path}[${index}]`));
-      default: return this.scalarValid(schema, path)[0]!.value;
+      case 'object':
+        return Object.fromEntries(
+          (schema.required ?? []).map((key: string) => [
+            key,
+            this.baseline(schema.properties?.[key] ?? {}, join(path, key)),
+          ]),
+        );
+      case 'array':
+        return Array.from({ length: schema.minItems ?? 0 }, (_, index) =>
+          this.baseline(schema.items ?? {}, `${path}[${index}]`),
+        );
+      default:
+        return this.scalarValid(schema, path)[0]!.value;
     }
   }
 
@@ -209,8 +285,14 @@ export class OpenApiFuzzer {
   private full(schema: Schema, path: string): unknown {
     if (path in this.baselineValues) return this.baselineValues[path];
     if (schema.oneOf) return this.full(schema.oneOf[0], path);
-    if (schema.type === 'object') return Object.fromEntries(Object.entries<Schema>(schema.properties ?? {}).map(([key, child]) => [key, this.full(child, join(path, key))]));
-    if (schema.type === 'array') return Array.from({ length: Math.max(1, schema.minItems ?? 0) }, (_, index) => this.full(schema.items ?? {}, `${path}[${index}]`));
+    if (schema.type === 'object')
+      return Object.fromEntries(
+        Object.entries<Schema>(schema.properties ?? {}).map(([key, child]) => [key, this.full(child, join(path, key))]),
+      );
+    if (schema.type === 'array')
+      return Array.from({ length: Math.max(1, schema.minItems ?? 0) }, (_, index) =>
+        this.full(schema.items ?? {}, `${path}[${index}]`),
+      );
     return this.baseline(schema, path);
   }
 
@@ -243,11 +325,17 @@ export class OpenApiFuzzer {
   variants(schema: Schema, path: string): { valid: Variant[]; broken: Variant[] } {
     constraintsOf(schema);
     if (schema.oneOf) return this.oneOfVariants(schema, path);
-    const result = schema.type === 'object' ? this.objectVariants(schema, path)
-      : schema.type === 'array' ? this.arrayVariants(schema, path)
-      : { valid: this.scalarValid(schema, path), broken: this.scalarBroken(schema, path) };
+    const result =
+      schema.type === 'object'
+        ? this.objectVariants(schema, path)
+        : schema.type === 'array'
+          ? this.arrayVariants(schema, path)
+          : { valid: this.scalarValid(schema, path), broken: this.scalarBroken(schema, path) };
     const broken = [...this.typeBroken(schema, path), ...result.broken];
-    const valid = path in this.storedValues ? [{ value: this.storedValues[path], path, kind: 'stored', label: 'a value naming stored data' }] : result.valid;
+    const valid =
+      path in this.storedValues
+        ? [{ value: this.storedValues[path], path, kind: 'stored', label: 'a value naming stored data' }]
+        : result.valid;
     return { valid: unique(valid), broken: unique(broken) };
   }
 
@@ -255,7 +343,9 @@ export class OpenApiFuzzer {
   private typeBroken(schema: Schema, path: string): Variant[] {
     const candidates: unknown[] = [null, 1, 'x', true, {}, []];
     const foreign = candidates.filter((value) => this.errorsOf(schema, value).includes('type'));
-    return foreign.slice(0, 3).map((value) => ({ value, path, kind: 'type', label: `${typeOf(value)} instead of ${schema.type}` }));
+    return foreign
+      .slice(0, 3)
+      .map((value) => ({ value, path, kind: 'type', label: `${typeOf(value)} instead of ${schema.type}` }));
   }
 
   private oneOfVariants(schema: Schema, path: string): { valid: Variant[]; broken: Variant[] } {
@@ -285,8 +375,20 @@ export class OpenApiFuzzer {
       broken.push({ value: rest, path: join(path, key), kind: 'required', label: `${key} missing` });
     }
     const extra = unusedKey(schema);
-    if (schema.additionalProperties === false) broken.push({ value: { ...baseline, [extra]: 'x' }, path, kind: 'additionalProperties', label: `undeclared field ${extra}` });
-    else valid.push({ value: { ...baseline, [extra]: 'x' }, path, kind: 'additionalProperties', label: `undeclared field ${extra} (ignored)` });
+    if (schema.additionalProperties === false)
+      broken.push({
+        value: { ...baseline, [extra]: 'x' },
+        path,
+        kind: 'additionalProperties',
+        label: `undeclared field ${extra}`,
+      });
+    else
+      valid.push({
+        value: { ...baseline, [extra]: 'x' },
+        path,
+        kind: 'additionalProperties',
+        label: `undeclared field ${extra} (ignored)`,
+      });
     return { valid, broken };
   }
 
@@ -295,12 +397,18 @@ export class OpenApiFuzzer {
     const min: number = schema.minItems ?? 0;
     const itemCases = this.variants(items, `${path}[0]`);
     // Filled with the item's valid values in turn, so that a full array is not one value repeated.
-    const filled = (length: number) => Array.from({ length }, (_, index) => itemCases.valid[index % itemCases.valid.length]!.value);
+    const filled = (length: number) =>
+      Array.from({ length }, (_, index) => itemCases.valid[index % itemCases.valid.length]!.value);
     const valid: Variant[] = [{ value: filled(min), path, kind: 'minItems', label: `${min} items` }];
     const broken: Variant[] = [];
     if (schema.maxItems !== undefined) {
       valid.push({ value: filled(schema.maxItems), path, kind: 'maxItems', label: `${schema.maxItems} items` });
-      broken.push({ value: filled(schema.maxItems + 1), path, kind: 'maxItems', label: `${schema.maxItems + 1} items` });
+      broken.push({
+        value: filled(schema.maxItems + 1),
+        path,
+        kind: 'maxItems',
+        label: `${schema.maxItems + 1} items`,
+      });
     }
     if (min > 0) broken.push({ value: filled(min - 1), path, kind: 'minItems', label: `${min - 1} items` });
     // An item's variants as the first item, the others at their baseline.
@@ -317,9 +425,13 @@ export class OpenApiFuzzer {
     if (schema.enum) for (const value of schema.enum) add(value, 'enum', `enum value ${json(value)}`);
     if (schema.type === 'string') {
       for (const [value, kind, label] of this.stringSeeds(schema)) add(value, kind, label);
-      for (const seed of candidates.filter((candidate) => typeof candidate.value === 'string').map((candidate) => candidate.value as string)) {
-        if (schema.minLength !== undefined) add(resize(seed, schema.minLength), 'minLength', `${schema.minLength} characters`);
-        if (schema.maxLength !== undefined) add(resize(seed, schema.maxLength), 'maxLength', `${schema.maxLength} characters`);
+      for (const seed of candidates
+        .filter((candidate) => typeof candidate.value === 'string')
+        .map((candidate) => candidate.value as string)) {
+        if (schema.minLength !== undefined)
+          add(resize(seed, schema.minLength), 'minLength', `${schema.minLength} characters`);
+        if (schema.maxLength !== undefined)
+          add(resize(seed, schema.maxLength), 'maxLength', `${schema.maxLength} characters`);
       }
     }
     if (schema.type === 'number' || schema.type === 'integer') {
@@ -335,9 +447,22 @@ export class OpenApiFuzzer {
     const seeds: [string, string, string][] = [];
     if (schema.pattern) {
       const extremes = patternExtremes(schema.pattern);
-      if (extremes) seeds.push([extremes.shortest, 'pattern', 'the shortest string of the pattern'], [extremes.longest, 'pattern', 'the longest string of the pattern']);
-      const samples = fc.sample(fc.stringMatching(new RegExp(schema.pattern, 'u')), { seed: this.options.seed, numRuns: 3 });
-      seeds.push(...samples.map((sample): [string, string, string] => [sample, 'pattern', 'a random string matching the pattern']));
+      if (extremes)
+        seeds.push(
+          [extremes.shortest, 'pattern', 'the shortest string of the pattern'],
+          [extremes.longest, 'pattern', 'the longest string of the pattern'],
+        );
+      const samples = fc.sample(fc.stringMatching(new RegExp(schema.pattern, 'u')), {
+        seed: this.options.seed,
+        numRuns: 3,
+      });
+      seeds.push(
+        ...samples.map((sample): [string, string, string] => [
+          sample,
+          'pattern',
+          'a random string matching the pattern',
+        ]),
+      );
     }
     if (schema.format) {
       const samples = FORMAT_SAMPLES[schema.format];
@@ -357,27 +482,94 @@ export class OpenApiFuzzer {
     const pickBreaking = (keyword: string, candidates: unknown[], label: (value: unknown) => string, count = 1) => {
       const failing = candidates.filter((value) => this.errorsOf(schema, value).includes(keyword));
       const alone = failing.filter((value) => this.errorsOf(schema, value).length === 1);
-      const chosen = unique([...alone, ...failing].map((value) => ({ value, path, kind: keyword, label: label(value) }))).slice(0, count);
+      const chosen = unique(
+        [...alone, ...failing].map((value) => ({ value, path, kind: keyword, label: label(value) })),
+      ).slice(0, count);
       if (chosen.length === 0) throw new Error(`the fuzzer found no value breaking ${keyword} alone at ${path}`);
       broken.push(...chosen);
     };
     const strings = valid.filter((value): value is string => typeof value === 'string');
     for (const keyword of keywords) {
       switch (keyword) {
-        case 'type': break;
-        case 'enum': pickBreaking('enum', schema.enum.flatMap((value: unknown) => typeof value === 'string' ? [`${value}X`, value.toLowerCase(), ''] : [json(value)]), (value) => `${json(value)}, not in the enum`); break;
-        case 'minLength': pickBreaking('minLength', strings.map((value) => resize(value, schema.minLength - 1)), (value) => `${(value as string).length} characters`); break;
-        case 'maxLength': pickBreaking('maxLength', strings.map((value) => resize(value, schema.maxLength + 1)), (value) => `${(value as string).length} characters`); break;
-        case 'pattern': pickBreaking('pattern', patternBreakers(strings), (value) => `${json(value).slice(0, 40)} breaks the pattern`, 4); break;
-        case 'format': pickBreaking('format', FORMAT_BREAKERS[schema.format] ?? [], (value) => `${json(value)} is no ${schema.format}`); break;
-        case 'minimum': pickBreaking('minimum', [schema.type === 'integer' ? schema.minimum - 1 : nextDown(schema.minimum)], (value) => `${json(value)}, below the minimum`); break;
-        case 'maximum': pickBreaking('maximum', [schema.type === 'integer' ? schema.maximum + 1 : nextUp(schema.maximum)], (value) => `${json(value)}, above the maximum`); break;
-        case 'exclusiveMinimum': pickBreaking('exclusiveMinimum', [schema.exclusiveMinimum], (value) => `${json(value)}, the exclusive minimum`); break;
-        case 'exclusiveMaximum': pickBreaking('exclusiveMaximum', [schema.exclusiveMaximum, schema.exclusiveMaximum * 1e12], (value) => `${json(value)}, at or past the exclusive maximum`, 2); break;
-        default: throw new Error(`the fuzzer cannot break ${keyword} of a ${schema.type} at ${path}`);
+        case 'type':
+          break;
+        case 'enum':
+          pickBreaking(
+            'enum',
+            schema.enum.flatMap((value: unknown) =>
+              typeof value === 'string' ? [`${value}X`, value.toLowerCase(), ''] : [json(value)],
+            ),
+            (value) => `${json(value)}, not in the enum`,
+          );
+          break;
+        case 'minLength':
+          pickBreaking(
+            'minLength',
+            strings.map((value) => resize(value, schema.minLength - 1)),
+            (value) => `${(value as string).length} characters`,
+          );
+          break;
+        case 'maxLength':
+          pickBreaking(
+            'maxLength',
+            strings.map((value) => resize(value, schema.maxLength + 1)),
+            (value) => `${(value as string).length} characters`,
+          );
+          break;
+        case 'pattern':
+          pickBreaking(
+            'pattern',
+            patternBreakers(strings),
+            (value) => `${json(value).slice(0, 40)} breaks the pattern`,
+            4,
+          );
+          break;
+        case 'format':
+          pickBreaking(
+            'format',
+            FORMAT_BREAKERS[schema.format] ?? [],
+            (value) => `${json(value)} is no ${schema.format}`,
+          );
+          break;
+        case 'minimum':
+          pickBreaking(
+            'minimum',
+            [schema.type === 'integer' ? schema.minimum - 1 : nextDown(schema.minimum)],
+            (value) => `${json(value)}, below the minimum`,
+          );
+          break;
+        case 'maximum':
+          pickBreaking(
+            'maximum',
+            [schema.type === 'integer' ? schema.maximum + 1 : nextUp(schema.maximum)],
+            (value) => `${json(value)}, above the maximum`,
+          );
+          break;
+        case 'exclusiveMinimum':
+          pickBreaking(
+            'exclusiveMinimum',
+            [schema.exclusiveMinimum],
+            (value) => `${json(value)}, the exclusive minimum`,
+          );
+          break;
+        case 'exclusiveMaximum':
+          pickBreaking(
+            'exclusiveMaximum',
+            [schema.exclusiveMaximum, schema.exclusiveMaximum * 1e12],
+            (value) => `${json(value)}, at or past the exclusive maximum`,
+            2,
+          );
+          break;
+        default:
+          throw new Error(`the fuzzer cannot break ${keyword} of a ${schema.type} at ${path}`);
       }
     }
-    if (schema.type === 'integer') pickBreaking('type', valid.map((value) => (value as number) + 0.5), (value) => `${json(value)}, not a whole number`);
+    if (schema.type === 'integer')
+      pickBreaking(
+        'type',
+        valid.map((value) => (value as number) + 0.5),
+        (value) => `${json(value)}, not a whole number`,
+      );
     return broken;
   }
 }
@@ -385,12 +577,22 @@ export class OpenApiFuzzer {
 /** Numbers at and just inside each bound (for numbers, the nearest double), and one between. */
 function numberBounds(schema: Schema): [number, string, string][] {
   const integer = schema.type === 'integer';
-  const step = (value: number, up: boolean) => integer ? value + (up ? 1 : -1) : up ? nextUp(value) : nextDown(value);
-  const low = schema.minimum ?? (schema.exclusiveMinimum === undefined ? undefined : step(schema.exclusiveMinimum, true));
-  const high = schema.maximum ?? (schema.exclusiveMaximum === undefined ? undefined : step(schema.exclusiveMaximum, false));
+  const step = (value: number, up: boolean) => (integer ? value + (up ? 1 : -1) : up ? nextUp(value) : nextDown(value));
+  const low =
+    schema.minimum ?? (schema.exclusiveMinimum === undefined ? undefined : step(schema.exclusiveMinimum, true));
+  const high =
+    schema.maximum ?? (schema.exclusiveMaximum === undefined ? undefined : step(schema.exclusiveMaximum, false));
   const out: [number, string, string][] = [];
-  if (low !== undefined) out.push([low, 'minimum', `${low}, the lowest allowed`], [step(low, true), 'minimum', `${step(low, true)}, just above the lowest`]);
-  if (high !== undefined) out.push([high, 'maximum', `${high}, the highest allowed`], [step(high, false), 'maximum', `${step(high, false)}, just below the highest`]);
+  if (low !== undefined)
+    out.push(
+      [low, 'minimum', `${low}, the lowest allowed`],
+      [step(low, true), 'minimum', `${step(low, true)}, just above the lowest`],
+    );
+  if (high !== undefined)
+    out.push(
+      [high, 'maximum', `${high}, the highest allowed`],
+      [step(high, false), 'maximum', `${step(high, false)}, just below the highest`],
+    );
   const middle = low !== undefined && high !== undefined ? (low + high) / 2 : (low ?? high ?? 0) + (integer ? 1 : 1.5);
   out.push([integer ? Math.floor(middle) : middle, 'type', `${middle}, within the bounds`]);
   if (!integer) out.push([1e-7, 'type', '1e-7, written with an exponent'], [17.2, 'type', '17.2']);
@@ -402,7 +604,8 @@ function patternBreakers(valid: string[]): string[] {
   const out: string[] = [''];
   for (const value of valid) {
     out.push(value.slice(0, -1), value + value.slice(-1), value + value);
-    for (const odd of ODD_CHARACTERS) out.push(odd + value.slice(1), value.slice(0, -1) + odd, `${value.slice(0, 1)}${odd}${value.slice(1)}`);
+    for (const odd of ODD_CHARACTERS)
+      out.push(odd + value.slice(1), value.slice(0, -1) + odd, `${value.slice(0, 1)}${odd}${value.slice(1)}`);
   }
   return out;
 }
@@ -454,4 +657,3 @@ export function nextUp(value: number): number {
 export function nextDown(value: number): number {
   return -nextUp(-value);
 }
-

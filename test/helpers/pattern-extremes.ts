@@ -31,11 +31,15 @@ export function patternExtremes(pattern: string): { shortest: string; longest: s
 
 function render(node: Node, end: 'shortest' | 'longest'): string {
   switch (node.kind) {
-    case 'chars': return end === 'shortest' ? node.first : node.last;
-    case 'repeat': return render(node.node, end).repeat(end === 'shortest' ? node.min : node.max);
+    case 'chars':
+      return end === 'shortest' ? node.first : node.last;
+    case 'repeat':
+      return render(node.node, end).repeat(end === 'shortest' ? node.min : node.max);
     case 'group': {
       const texts = node.alternatives.map((sequence) => sequence.map((item) => render(item, end)).join(''));
-      return texts.reduce((best, text) => (end === 'shortest' ? text.length < best.length : text.length > best.length) ? text : best);
+      return texts.reduce((best, text) =>
+        (end === 'shortest' ? text.length < best.length : text.length > best.length) ? text : best,
+      );
     }
   }
 }
@@ -61,7 +65,8 @@ class PatternParser {
 
   private sequence(): Node[] {
     const items: Node[] = [];
-    while (!this.done() && this.text[this.at] !== '|' && this.text[this.at] !== ')') items.push(this.quantified(this.atom()));
+    while (!this.done() && this.text[this.at] !== '|' && this.text[this.at] !== ')')
+      items.push(this.quantified(this.atom()));
     return items;
   }
 

@@ -30,9 +30,16 @@ export interface SocketRequest {
  * connection without answering.
  */
 export function socketRequest(port: number, request: SocketRequest): Promise<SocketResponse | null> {
-  const head = `${request.method ?? 'POST'} ${request.path} HTTP/1.1\r\n`
-    + request.headers.map(([name, value]) => `${name}: ${value}\r\n`).join('') + '\r\n';
-  const body = request.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(request.body) ? request.body : Buffer.from(request.body, 'utf8');
+  const head =
+    `${request.method ?? 'POST'} ${request.path} HTTP/1.1\r\n` +
+    request.headers.map(([name, value]) => `${name}: ${value}\r\n`).join('') +
+    '\r\n';
+  const body =
+    request.body === undefined
+      ? Buffer.alloc(0)
+      : Buffer.isBuffer(request.body)
+        ? request.body
+        : Buffer.from(request.body, 'utf8');
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     let received = Buffer.alloc(0);
@@ -42,9 +49,13 @@ export function socketRequest(port: number, request: SocketRequest): Promise<Soc
       settled = true;
       clearTimeout(timer);
       socket.destroy();
-      if (error) reject(error); else resolve(response);
+      if (error) reject(error);
+      else resolve(response);
     };
-    const timer = setTimeout(() => finish(new Error(`no answer within ${request.timeoutMs ?? 10_000} ms to ${request.path}`), null), request.timeoutMs ?? 10_000);
+    const timer = setTimeout(
+      () => finish(new Error(`no answer within ${request.timeoutMs ?? 10_000} ms to ${request.path}`), null),
+      request.timeoutMs ?? 10_000,
+    );
     socket.on('connect', () => {
       socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));
       if (request.endAfterWrite) socket.end();

@@ -14,12 +14,16 @@ export type StatusTally = Record<number, number>;
 
 /** Sends every attempt at once, to the services at `baseUrls` in turn; tallies the answers' statuses. */
 export async function signInAtOnce(baseUrls: readonly string[], attempts: readonly Attempt[]): Promise<StatusTally> {
-  const prepared = await Promise.all(attempts.map(async (attempt, index) => {
-    const browser = new ConsoleClient(baseUrls[index % baseUrls.length]!);
-    const form = await browser.request('/console/login');
-    return { browser, fields: { _csrf: csrfOf(form.text), email: attempt.email, password: attempt.password } };
-  }));
-  const answers = await Promise.all(prepared.map(({ browser, fields }) => browser.request('/console/login', { form: fields })));
+  const prepared = await Promise.all(
+    attempts.map(async (attempt, index) => {
+      const browser = new ConsoleClient(baseUrls[index % baseUrls.length]!);
+      const form = await browser.request('/console/login');
+      return { browser, fields: { _csrf: csrfOf(form.text), email: attempt.email, password: attempt.password } };
+    }),
+  );
+  const answers = await Promise.all(
+    prepared.map(({ browser, fields }) => browser.request('/console/login', { form: fields })),
+  );
   const tally: StatusTally = {};
   for (const { status } of answers) tally[status] = (tally[status] ?? 0) + 1;
   return tally;

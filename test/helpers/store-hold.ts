@@ -15,13 +15,24 @@ export interface StoreHold {
 }
 
 /** Another client's open transaction that has run `statements`; the last one's row count. */
-async function holdInTransaction(service: TestService, statements: readonly (readonly [string, unknown[]])[]): Promise<{ hold: StoreHold; rowCount: number | null }> {
+async function holdInTransaction(
+  service: TestService,
+  statements: readonly (readonly [string, unknown[]])[],
+): Promise<{ hold: StoreHold; rowCount: number | null }> {
   const client = new pg.Client(service.databaseUrl);
   await client.connect();
   await client.query('begin');
   let rowCount: number | null = null;
   for (const [text, parameters] of statements) rowCount = (await client.query(text, parameters)).rowCount;
-  return { hold: { release: async () => { await client.query('commit'); await client.end(); } }, rowCount };
+  return {
+    hold: {
+      release: async () => {
+        await client.query('commit');
+        await client.end();
+      },
+    },
+    rowCount,
+  };
 }
 
 /**
@@ -29,19 +40,31 @@ async function holdInTransaction(service: TestService, statements: readonly (rea
  * import in flight would) and holds what they locked until released, which commits it.
  */
 export async function holdAfter(service: TestService, statements: readonly string[]): Promise<StoreHold> {
-  return (await holdInTransaction(service, statements.map((text) => [text, []] as const))).hold;
+  return (
+    await holdInTransaction(
+      service,
+      statements.map((text) => [text, []] as const),
+    )
+  ).hold;
 }
 
 /** A request on `orderId` waits until the hold is released. */
 export async function holdOrder(service: TestService, orderId: string): Promise<StoreHold> {
   if (testStoreKind() === 'postgres') {
-    const { hold, rowCount } = await holdInTransaction(service, [['select order_id from orders where order_id = $1 for update', [orderId]]]);
+    const { hold, rowCount } = await holdInTransaction(service, [
+      ['select order_id from orders where order_id = $1 for update', [orderId]],
+    ]);
     assert.equal(rowCount, 1);
     return hold;
   }
   const db = new Database(service.databaseUrl.slice('sqlite:'.length));
   db.exec('begin immediate');
-  return { release: async () => { db.exec('commit'); db.close(); } };
+  return {
+    release: async () => {
+      db.exec('commit');
+      db.close();
+    },
+  };
 }
 
 /** PostgreSQL: no request can write a kept response until the hold is released. */
@@ -67,7 +90,9 @@ export async function untilSessionsWaitForLock(databaseUrl: string, count: numbe
   await client.connect();
   try {
     for (let attempt = 0; attempt < 500; attempt++) {
-      const result = await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'");
+      const result = await client.query(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+      );
       if (result.rows[0].n >= count) return;
       await sleep(10);
     }

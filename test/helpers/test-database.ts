@@ -23,7 +23,10 @@ export interface TestDatabase {
 export async function createTestDatabase(dir: string, kind: TestStoreKind = testStoreKind()): Promise<TestDatabase> {
   if (kind === 'sqlite') return { url: `sqlite:${path.join(dir, 'airorder.db')}`, drop: async () => {} };
   const adminUrl = process.env.TEST_POSTGRES_URL;
-  if (!adminUrl) throw new Error('TEST_STORE=postgres needs TEST_POSTGRES_URL: run the tests through npm test (scripts/run-tests.ts)');
+  if (!adminUrl)
+    throw new Error(
+      'TEST_STORE=postgres needs TEST_POSTGRES_URL: run the tests through npm test (scripts/run-tests.ts)',
+    );
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client(adminUrl);
   await admin.connect();

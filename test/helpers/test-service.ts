@@ -37,7 +37,10 @@ export interface TestService {
   /** POSTs a JSON body (or a raw string) to the running service over real HTTP. */
   post(pathName: string, body: unknown, headers?: Record<string, string>): Promise<HttpResponse>;
   request(pathName: string, init: RequestInit): Promise<HttpResponse>;
-  addAgency(agencyId: string, extra?: { name?: string; iataNumber?: string | null; email?: string | null }): Promise<void>;
+  addAgency(
+    agencyId: string,
+    extra?: { name?: string; iataNumber?: string | null; email?: string | null },
+  ): Promise<void>;
   /** Adds the agency if needed and returns a fresh token for it. */
   tokenFor(agencyId: string, expiresInMs?: number | null): Promise<string>;
   importOrders(documents: object[], upsert?: boolean): Promise<void>;
@@ -76,7 +79,11 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   }
 }
 
-async function startIn(dir: string, opened: (() => Promise<void> | void)[], options: TestServiceOptions): Promise<TestService> {
+async function startIn(
+  dir: string,
+  opened: (() => Promise<void> | void)[],
+  options: TestServiceOptions,
+): Promise<TestService> {
   const database = await createTestDatabase(dir);
   opened.push(() => database.drop());
   const config = loadConfig({ RATE_LIMIT_PER_SECOND: '0', ...options.env }, { DATABASE_URL: database.url, PORT: '0' });
@@ -84,7 +91,11 @@ async function startIn(dir: string, opened: (() => Promise<void> | void)[], opti
   opened.push(() => store.close());
   await migrateToLatest(store);
   const chunks: string[] = [];
-  const stream = { write: (line: string) => { chunks.push(line); } };
+  const stream = {
+    write: (line: string) => {
+      chunks.push(line);
+    },
+  };
   const clock = options.clock ?? (() => new Date().toISOString());
   const app = await buildApp({ config, store, clock, logger: { level: 'info', stream } });
   opened.push(() => app.close());
@@ -98,22 +109,35 @@ async function startIn(dir: string, opened: (() => Promise<void> | void)[], opti
     const response = await fetch(baseUrl + pathName, init);
     const text = await response.text();
     let body: unknown;
-    try { body = JSON.parse(text); } catch { /* not JSON: the test looks at `text` */ }
+    try {
+      body = JSON.parse(text);
+    } catch {
+      /* not JSON: the test looks at `text` */
+    }
     if (body !== undefined) conforms(init.method ?? 'GET', pathName, response.status, body, text);
     return { status: response.status, headers: response.headers, body, text };
   };
 
   const service: TestService = {
-    baseUrl, databaseUrl: database.url, app, store, dir,
+    baseUrl,
+    databaseUrl: database.url,
+    app,
+    store,
+    dir,
     get logs() {
-      return chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      return chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
     },
     rawLog: () => chunks.join(''),
-    post: (pathName, body, headers = {}) => request(pathName, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    }),
+    post: (pathName, body, headers = {}) =>
+      request(pathName, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
     request,
     async addAgency(agencyId, extra = {}) {
       await addAgency(store, clock, {

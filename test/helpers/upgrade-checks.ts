@@ -21,10 +21,19 @@ async function assertSameRows(sandbox: CliSandbox, former: FormerDatabase): Prom
     if (table.startsWith('kysely_')) continue;
     assert.deepEqual(after.get(table), rows, `${table}: the same rows after the upgrade`);
   }
-  const pending = (former.tables.get('airline_changes') ?? []).map((row) => JSON.parse(row)).filter((row) => row.status === 'PENDING');
+  const pending = (former.tables.get('airline_changes') ?? [])
+    .map((row) => JSON.parse(row))
+    .filter((row) => row.status === 'PENDING');
   assert.ok(pending.length > 0, 'the former database has pending changes');
-  const timers = new Map((after.get('airline_change_timers') ?? []).map((row) => JSON.parse(row)).map((row) => [row.change_id, row]));
-  for (const change of pending) assert.equal(timers.get(change.change_id)?.due_at, change.action_deadline, `${change.change_id}: its deadline is a timer`);
+  const timers = new Map(
+    (after.get('airline_change_timers') ?? []).map((row) => JSON.parse(row)).map((row) => [row.change_id, row]),
+  );
+  for (const change of pending)
+    assert.equal(
+      timers.get(change.change_id)?.due_at,
+      change.action_deadline,
+      `${change.change_id}: its deadline is a timer`,
+    );
   assert.equal(timers.size, former.tables.get('airline_changes')!.length, 'a timer for every change');
   assert.equal(after.get('order_records')!.length, former.orders.length, 'one record per order');
 }
@@ -36,11 +45,12 @@ export async function assertUpgraded(sandbox: CliSandbox, former: FormerDatabase
   try {
     const retrieved = await retrieveAll(server, former.orders, former.tokens);
     assert.equal(retrieved.size, former.retrieved.size);
-    for (const [orderId, text] of former.retrieved) assert.equal(retrieved.get(orderId), text, `${orderId}: retrieved byte for byte as before`);
-    assert.deepEqual(await readFeeds(server, former.tokens), former.feeds, 'each agency\'s event feed as before');
+    for (const [orderId, text] of former.retrieved)
+      assert.equal(retrieved.get(orderId), text, `${orderId}: retrieved byte for byte as before`);
+    assert.deepEqual(await readFeeds(server, former.tokens), former.feeds, "each agency's event feed as before");
     const desk = new ConsoleClient(server.baseUrl, { cookie: former.consoleCookies });
     const page = await desk.request(`/console/orders/${former.orders[0]!.orderId}`);
-    assert.equal(page.status, 200, 'the operator\'s console session is still valid');
+    assert.equal(page.status, 200, "the operator's console session is still valid");
     assert.match(page.text, /CHG-000000-1/);
   } finally {
     await stop(server);
@@ -48,14 +58,22 @@ export async function assertUpgraded(sandbox: CliSandbox, former: FormerDatabase
 }
 
 /** The order ids of the records, the former schema's state, and 011's note, as a killed upgrade left them. */
-export async function upgradeState(databaseUrl: string): Promise<{ records: string[]; bookings: 'table' | 'view' | null; migrated: boolean }> {
+export async function upgradeState(
+  databaseUrl: string,
+): Promise<{ records: string[]; bookings: 'table' | 'view' | null; migrated: boolean }> {
   const store = openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
   const db = store.db as unknown as Kysely<unknown>;
   try {
     const { schema } = engineSql(store.db);
-    const records = await schema.relationKind(db, 'order_records') === 'table'
-      ? (await sql<{ order_id: string }>`select order_id from order_records order by order_id`.execute(db)).rows.map((row) => row.order_id) : [];
-    const notes = await sql<{ name: string }>`select name from kysely_migration where name = '011-order-records'`.execute(db);
+    const records =
+      (await schema.relationKind(db, 'order_records')) === 'table'
+        ? (await sql<{ order_id: string }>`select order_id from order_records order by order_id`.execute(db)).rows.map(
+            (row) => row.order_id,
+          )
+        : [];
+    const notes = await sql<{
+      name: string;
+    }>`select name from kysely_migration where name = '011-order-records'`.execute(db);
     return { records, bookings: await schema.relationKind(db, 'bookings'), migrated: notes.rows.length === 1 };
   } finally {
     await store.close();
@@ -73,19 +91,27 @@ export function startMigrate(sandbox: CliSandbox): MigrateProcess {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['NODE_OPTIONS', 'PORT', 'HOST', 'DURABILITY']) delete env[name];
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'airorder.js'), 'migrate'], {
-    cwd: sandbox.dir, env: { ...env, DATABASE_URL: sandbox.databaseUrl }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: sandbox.dir,
+    env: { ...env, DATABASE_URL: sandbox.databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
   child.stdout!.resume();
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, stderr: () => stderr, exited };
 }
 
 /** The copied counts of the progress lines written so far (`…: 1,000 of 4,000 (25%)`). */
 export function progressCounts(stderr: string): { copied: number; total: number }[] {
-  return [...stderr.matchAll(/orders copied into records: ([\d,]+) of ([\d,]+)/g)]
-    .map((match) => ({ copied: Number(match[1]!.replace(/,/g, '')), total: Number(match[2]!.replace(/,/g, '')) }));
+  return [...stderr.matchAll(/orders copied into records: ([\d,]+) of ([\d,]+)/g)].map((match) => ({
+    copied: Number(match[1]!.replace(/,/g, '')),
+    total: Number(match[2]!.replace(/,/g, '')),
+  }));
 }
 
 export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
@@ -99,7 +125,11 @@ export async function waitUntil(condition: () => boolean, what: string, timeoutM
  * What a kill may leave: whole batches of records, the first orders by id, beside the former tables;
  * or, once 011 is noted, views over every order's record.
  */
-export async function assertKilledState(databaseUrl: string, orderIds: readonly string[], batch: number): Promise<number> {
+export async function assertKilledState(
+  databaseUrl: string,
+  orderIds: readonly string[],
+  batch: number,
+): Promise<number> {
   const state = await upgradeState(databaseUrl);
   if (state.migrated) {
     assert.equal(state.bookings, 'view');
@@ -108,7 +138,10 @@ export async function assertKilledState(databaseUrl: string, orderIds: readonly 
   }
   // The one moment 011 committed but Kysely had not noted it yet (SQLite) leaves the views: 011 runs again.
   if (state.bookings === 'table') {
-    assert.ok(state.records.length % batch === 0 || state.records.length === orderIds.length, `whole batches only: ${state.records.length}`);
+    assert.ok(
+      state.records.length % batch === 0 || state.records.length === orderIds.length,
+      `whole batches only: ${state.records.length}`,
+    );
   }
   assert.deepEqual(state.records, orderIds.slice(0, state.records.length), 'the first orders by id, each once');
   return state.records.length;
@@ -119,7 +152,12 @@ export async function assertKilledState(databaseUrl: string, orderIds: readonly 
  * it starts from there), then at random moments from `seed`, checking after each kill what it left;
  * then lets `airorder serve` finish the upgrade. Returns how many runs were killed.
  */
-export async function killUntilUpgraded(sandbox: CliSandbox, former: FormerDatabase, seed: number, batch: number): Promise<number> {
+export async function killUntilUpgraded(
+  sandbox: CliSandbox,
+  former: FormerDatabase,
+  seed: number,
+  batch: number,
+): Promise<number> {
   const random = seededRandom(seed);
   const orderIds = former.orders.map((o) => o.orderId).sort();
   const first = startMigrate(sandbox);
@@ -132,9 +170,13 @@ export async function killUntilUpgraded(sandbox: CliSandbox, former: FormerDatab
   for (let attempt = 0; attempt < 6; attempt += 1) {
     const run = startMigrate(sandbox);
     // The first line, before any batch of this run, says where the copy resumes.
-    await waitUntil(() => progressCounts(run.stderr()).length > 0 || run.child.exitCode !== null, 'the first progress line');
+    await waitUntil(
+      () => progressCounts(run.stderr()).length > 0 || run.child.exitCode !== null,
+      'the first progress line',
+    );
     const [resumed] = progressCounts(run.stderr());
-    if (resumed) assert.deepEqual(resumed, { copied, total: orderIds.length }, 'the copy resumes after the batches committed');
+    if (resumed)
+      assert.deepEqual(resumed, { copied, total: orderIds.length }, 'the copy resumes after the batches committed');
     await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 60)));
     run.child.kill('SIGKILL');
     const exit = await run.exited;
@@ -148,7 +190,8 @@ export async function killUntilUpgraded(sandbox: CliSandbox, former: FormerDatab
   const server = await sandbox.serve([], { env: SERVE_ENV });
   await stop(server);
   const lines = progressCounts(server.stderr());
-  if (!state.migrated && state.bookings === 'table') assert.deepEqual(lines[0], { copied: state.records.length, total: orderIds.length }, server.stderr());
+  if (!state.migrated && state.bookings === 'table')
+    assert.deepEqual(lines[0], { copied: state.records.length, total: orderIds.length }, server.stderr());
   if (lines.length > 0) assert.equal(lines.at(-1)!.copied, orderIds.length);
   return kills;
 }

@@ -34,12 +34,24 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const arrived = { headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const arrived = {
+        headers: request.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       const answer = chooser ? chooser(arrived) : queue.length > 0 ? queue.shift()! : fallback;
       received.push({ ...arrived, answer });
-      if (answer === 'hang') { hanging.add(response); return; }
-      if (answer === 'drop') { request.socket.destroy(); return; }
-      response.writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {}).end('ok');
+      if (answer === 'hang') {
+        hanging.add(response);
+        return;
+      }
+      if (answer === 'drop') {
+        request.socket.destroy();
+        return;
+      }
+      response
+        .writeHead(answer, answer >= 300 && answer < 400 ? { location: 'http://127.0.0.1:1/elsewhere' } : {})
+        .end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -48,8 +60,14 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     url: `http://127.0.0.1:${actual}/hooks/airorder`,
     port: actual,
     received,
-    script(answers, otherwise = 204) { queue = [...answers]; fallback = otherwise; chooser = null; },
-    answerBy(choose) { chooser = choose; },
+    script(answers, otherwise = 204) {
+      queue = [...answers];
+      fallback = otherwise;
+      chooser = null;
+    },
+    answerBy(choose) {
+      chooser = choose;
+    },
     async close() {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();

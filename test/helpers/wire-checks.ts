@@ -14,9 +14,27 @@ export interface OperationCase {
 }
 
 export const OPERATION_CASES: OperationCase[] = [
-  { path: '/AirOrderCancel', requestRoot: 'OrderCancelRQ', responseRoot: 'OrderViewRS', resultKey: 'Response', build: cancelRQ },
-  { path: '/AirOrderInvoluntaryAccept', requestRoot: 'OrderInvoluntaryAcceptRQ', responseRoot: 'OrderInvoluntaryAcceptRS', resultKey: 'Result', build: acceptRQ },
-  { path: '/AirOrderInvoluntaryCancel', requestRoot: 'OrderInvoluntaryCancelRQ', responseRoot: 'OrderInvoluntaryCancelRS', resultKey: 'Result', build: involuntaryCancelRQ },
+  {
+    path: '/AirOrderCancel',
+    requestRoot: 'OrderCancelRQ',
+    responseRoot: 'OrderViewRS',
+    resultKey: 'Response',
+    build: cancelRQ,
+  },
+  {
+    path: '/AirOrderInvoluntaryAccept',
+    requestRoot: 'OrderInvoluntaryAcceptRQ',
+    responseRoot: 'OrderInvoluntaryAcceptRS',
+    resultKey: 'Result',
+    build: acceptRQ,
+  },
+  {
+    path: '/AirOrderInvoluntaryCancel',
+    requestRoot: 'OrderInvoluntaryCancelRQ',
+    responseRoot: 'OrderInvoluntaryCancelRS',
+    resultKey: 'Result',
+    build: involuntaryCancelRQ,
+  },
 ];
 
 export const SERVICE_NAME = 'airorder';
@@ -50,15 +68,21 @@ export interface RawRequest {
 export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawResponse> {
   const url = new URL(request.path, baseUrl);
   return new Promise((resolve, reject) => {
-    const req = http.request({
-      host: url.hostname, port: url.port, path: url.pathname + url.search,
-      method: request.method ?? 'POST', headers: request.headers ?? {},
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, raw: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: request.method ?? 'POST',
+        headers: request.headers ?? {},
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, raw: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     // The server may answer (413) and close before the whole body is written.
     req.on('error', reject);
     if (Array.isArray(request.body)) {
@@ -75,7 +99,11 @@ export function rawRequest(baseUrl: string, request: RawRequest): Promise<RawRes
 export function asHttpResponse(response: RawResponse): HttpResponse {
   const text = response.raw.toString('utf8');
   let body: unknown;
-  try { body = JSON.parse(text); } catch { /* not JSON */ }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
   const headers = new Headers();
   for (const [name, value] of Object.entries(response.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -98,12 +126,19 @@ export interface FailureExpectation {
 }
 
 /** A request-level failure: the operation's full envelope, no Success, one error, FAILED items. */
-export function assertFailureEnvelope(response: HttpResponse, operation: OperationCase, expected: FailureExpectation): void {
+export function assertFailureEnvelope(
+  response: HttpResponse,
+  operation: OperationCase,
+  expected: FailureExpectation,
+): void {
   assert.equal(response.status, expected.status, `status of ${operation.path}: ${response.text}`);
   assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
   assert.deepEqual(Object.keys(response.body), [operation.responseRoot]);
   const rs = response.body[operation.responseRoot];
-  assert.deepEqual(Object.keys(rs).sort(), ['Document', 'Errors', 'Party', 'ShoppingResponseId', operation.resultKey].sort());
+  assert.deepEqual(
+    Object.keys(rs).sort(),
+    ['Document', 'Errors', 'Party', 'ShoppingResponseId', operation.resultKey].sort(),
+  );
   assert.equal('Success' in rs, false);
   assert.deepEqual(rs.Document, { Name: SERVICE_NAME, ReferenceVersion: expected.referenceVersion ?? '1.0' });
   assert.deepEqual(rs.Party, { Sender: { TravelAgencySender: expected.sender } });
@@ -131,7 +166,15 @@ export function failedItem(operation: OperationCase, orderId: string, reference:
     case '/AirOrderInvoluntaryAccept':
       return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: reason, Status: 'FAILED' };
     default:
-      return { OrderID: orderId, GdsBookingReference: [reference], ErrorMsg: reason, Status: 'FAILED', RefundAmount: 0, RefundText: '', RefundPaxWiseFare: [] };
+      return {
+        OrderID: orderId,
+        GdsBookingReference: [reference],
+        ErrorMsg: reason,
+        Status: 'FAILED',
+        RefundAmount: 0,
+        RefundText: '',
+        RefundPaxWiseFare: [],
+      };
   }
 }
 
@@ -161,7 +204,13 @@ export async function snapshotStore(service: TestService): Promise<Record<string
     orders: await db.selectFrom('orders').selectAll().orderBy('order_id').execute(),
     bookings: await db.selectFrom('bookings').selectAll().orderBy('order_id').orderBy('reference').execute(),
     airline_changes: await db.selectFrom('airline_changes').selectAll().orderBy('change_id').execute(),
-    refunds: await db.selectFrom('refunds').selectAll().orderBy('order_id').orderBy('reference').orderBy('position').execute(),
+    refunds: await db
+      .selectFrom('refunds')
+      .selectAll()
+      .orderBy('order_id')
+      .orderBy('reference')
+      .orderBy('position')
+      .execute(),
     access_tokens: await db.selectFrom('access_tokens').selectAll().orderBy('token_id').execute(),
     agencies: await db.selectFrom('agencies').selectAll().orderBy('agency_id').execute(),
   };
@@ -189,7 +238,9 @@ export function assertAnsweredAlike(response: HttpResponse, other: HttpResponse)
   assert.equal(response.text.replace(idOf(response), '<id>'), other.text.replace(idOf(other), '<id>'));
   const headerNames = (answer: HttpResponse) => [...answer.headers.keys()].sort();
   assert.deepEqual(headerNames(response), headerNames(other));
-  for (const name of headerNames(response).filter((header) => !['date', 'x-request-id', 'content-length'].includes(header))) {
+  for (const name of headerNames(response).filter(
+    (header) => !['date', 'x-request-id', 'content-length'].includes(header),
+  )) {
     assert.equal(response.headers.get(name), other.headers.get(name), name);
   }
 }

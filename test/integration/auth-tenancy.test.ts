@@ -5,14 +5,27 @@ import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import { revokeToken } from '../../src/service/agency-admin.js';
 import {
-  assertAnsweredAlike, assertFailureEnvelope, EMPTY_SENDER, errorOf, OPERATION_CASES, snapshotStore, type OperationCase, type SenderBlock,
+  assertAnsweredAlike,
+  assertFailureEnvelope,
+  EMPTY_SENDER,
+  errorOf,
+  OPERATION_CASES,
+  snapshotStore,
+  type OperationCase,
+  type SenderBlock,
 } from '../helpers/wire-checks.js';
 
 const ALPHA: SenderBlock = {
-  Name: 'Alpha Travel', IATA_Number: '12345678', AgencyID: 'AG1', Contacts: { Contact: [{ EmailContact: 'desk@alpha.example' }] },
+  Name: 'Alpha Travel',
+  IATA_Number: '12345678',
+  AgencyID: 'AG1',
+  Contacts: { Contact: [{ EmailContact: 'desk@alpha.example' }] },
 };
 const BETA: SenderBlock = {
-  Name: 'Beta Tours', IATA_Number: '87654321', AgencyID: 'AG2', Contacts: { Contact: [{ EmailContact: 'ops@beta.example' }] },
+  Name: 'Beta Tours',
+  IATA_Number: '87654321',
+  AgencyID: 'AG2',
+  Contacts: { Contact: [{ EmailContact: 'ops@beta.example' }] },
 };
 const PLAIN: SenderBlock = { Name: 'Plain Agency', IATA_Number: '', AgencyID: 'AG3', Contacts: { Contact: [] } };
 
@@ -37,7 +50,9 @@ async function actionableOrder(agencyId = 'AG1'): Promise<{ orderId: string; ref
   orderCount += 1;
   const orderId = `ORD-T${orderCount}`;
   const reference = `REF${String(orderCount).padStart(3, '0')}`;
-  await service.importOrders([simpleOrder(orderId, agencyId, reference, `22000000${String(orderCount).padStart(5, '0')}`)]);
+  await service.importOrders([
+    simpleOrder(orderId, agencyId, reference, `22000000${String(orderCount).padStart(5, '0')}`),
+  ]);
   await service.importChanges([change(`C-T${orderCount}`, orderId, reference, ['S1'], [segment('S1B', 1, 14)])]);
   return { orderId, reference };
 }
@@ -49,9 +64,20 @@ function itemStatus(response: HttpResponse, operation: OperationCase): string {
 describe('tokens', () => {
   test('"Bearer <token>", "bearer <token>" and the bare token are all accepted', async () => {
     const { orderId, reference } = await actionableOrder();
-    for (const authorization of [`Bearer ${tokens.AG1}`, `bearer ${tokens.AG1}`, tokens.AG1!, `  Bearer   ${tokens.AG1}  `]) {
-      const response = await service.post('/AirOrderCancel', OPERATION_CASES[0]!.build(orderId, [reference]), { authorization });
-      assert.equal(response.status, 200, `${JSON.stringify(authorization.replace(tokens.AG1!, '<token>'))}: ${response.text}`);
+    for (const authorization of [
+      `Bearer ${tokens.AG1}`,
+      `bearer ${tokens.AG1}`,
+      tokens.AG1!,
+      `  Bearer   ${tokens.AG1}  `,
+    ]) {
+      const response = await service.post('/AirOrderCancel', OPERATION_CASES[0]!.build(orderId, [reference]), {
+        authorization,
+      });
+      assert.equal(
+        response.status,
+        200,
+        `${JSON.stringify(authorization.replace(tokens.AG1!, '<token>'))}: ${response.text}`,
+      );
       assert.deepEqual(response.body.OrderViewRS.Party.Sender.TravelAgencySender, ALPHA);
     }
   });
@@ -60,32 +86,58 @@ describe('tokens', () => {
     const { orderId, reference } = await actionableOrder();
     const real = tokens.AG1!;
     const altered = real.slice(0, -1) + (real.endsWith('A') ? 'B' : 'A');
-    for (const authorization of [`Bearer ${altered}`, altered, 'Bearer aot_unknown', 'Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==', `Bearer ${real}x`]) {
+    for (const authorization of [
+      `Bearer ${altered}`,
+      altered,
+      'Bearer aot_unknown',
+      'Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==',
+      `Bearer ${real}x`,
+    ]) {
       for (const operation of OPERATION_CASES) {
         const before = await snapshotStore(service);
         const response = await service.post(operation.path, operation.build(orderId, [reference]), { authorization });
-        assertFailureEnvelope(response, operation, { status: 401, code: 'AUTH_INVALID', sender: EMPTY_SENDER, orderId, references: [reference] });
+        assertFailureEnvelope(response, operation, {
+          status: 401,
+          code: 'AUTH_INVALID',
+          sender: EMPTY_SENDER,
+          orderId,
+          references: [reference],
+        });
         assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
         assert.deepEqual(await snapshotStore(service), before);
       }
     }
   });
 
-  test('a revoked token is AUTH_INVALID; the agency\'s other tokens keep working', async () => {
+  test("a revoked token is AUTH_INVALID; the agency's other tokens keep working", async () => {
     const { orderId, reference } = await actionableOrder();
     const doomed = await service.tokenFor('AG1');
-    const first = await service.post('/AirOrderInvoluntaryAccept', OPERATION_CASES[1]!.build(orderId, [reference]), bearer(doomed));
+    const first = await service.post(
+      '/AirOrderInvoluntaryAccept',
+      OPERATION_CASES[1]!.build(orderId, [reference]),
+      bearer(doomed),
+    );
     assert.equal(first.status, 200, first.text);
 
     await revokeToken(service.store, clock, { token: doomed });
     for (const operation of OPERATION_CASES) {
       const before = await snapshotStore(service);
       const response = await service.post(operation.path, operation.build(orderId, [reference]), bearer(doomed));
-      assertFailureEnvelope(response, operation, { status: 401, code: 'AUTH_INVALID', sender: EMPTY_SENDER, orderId, references: [reference] });
+      assertFailureEnvelope(response, operation, {
+        status: 401,
+        code: 'AUTH_INVALID',
+        sender: EMPTY_SENDER,
+        orderId,
+        references: [reference],
+      });
       assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
       assert.deepEqual(await snapshotStore(service), before);
     }
-    const other = await service.post('/AirOrderCancel', OPERATION_CASES[0]!.build(orderId, [reference]), bearer(tokens.AG1!));
+    const other = await service.post(
+      '/AirOrderCancel',
+      OPERATION_CASES[0]!.build(orderId, [reference]),
+      bearer(tokens.AG1!),
+    );
     assert.equal(other.status, 200, other.text);
   });
 
@@ -95,19 +147,33 @@ describe('tokens', () => {
     const expiring = await service.tokenFor('AG1', 60_000);
     try {
       now = start + 59_999;
-      const before = await service.post('/AirOrderCancel', OPERATION_CASES[0]!.build('ORD-NONE', [reference]), bearer(expiring));
+      const before = await service.post(
+        '/AirOrderCancel',
+        OPERATION_CASES[0]!.build('ORD-NONE', [reference]),
+        bearer(expiring),
+      );
       assert.equal(before.status, 404, before.text);
       for (const at of [start + 60_000, start + 3_600_000]) {
         now = at;
         for (const operation of OPERATION_CASES) {
           const snapshot = await snapshotStore(service);
           const response = await service.post(operation.path, operation.build(orderId, [reference]), bearer(expiring));
-          assertFailureEnvelope(response, operation, { status: 401, code: 'AUTH_INVALID', sender: EMPTY_SENDER, orderId, references: [reference] });
+          assertFailureEnvelope(response, operation, {
+            status: 401,
+            code: 'AUTH_INVALID',
+            sender: EMPTY_SENDER,
+            orderId,
+            references: [reference],
+          });
           assert.deepEqual(await snapshotStore(service), snapshot);
         }
       }
       // A token without expiry is unaffected by the passing time.
-      const lasting = await service.post('/AirOrderCancel', OPERATION_CASES[0]!.build(orderId, [reference]), bearer(tokens.AG1!));
+      const lasting = await service.post(
+        '/AirOrderCancel',
+        OPERATION_CASES[0]!.build(orderId, [reference]),
+        bearer(tokens.AG1!),
+      );
       assert.equal(lasting.status, 200);
     } finally {
       now = start;
@@ -129,7 +195,12 @@ describe('tenancy', () => {
       assert.deepEqual(await snapshotStore(service), before);
 
       assertFailureEnvelope(foreign, operation, {
-        status: 404, code: 'ORDER_NOT_FOUND', referenceVersion: '2.0', sender: BETA, orderId, references: [reference],
+        status: 404,
+        code: 'ORDER_NOT_FOUND',
+        referenceVersion: '2.0',
+        sender: BETA,
+        orderId,
+        references: [reference],
       });
       assert.equal(foreign.status, missing.status);
       assertAnsweredAlike(foreign, missing);
@@ -170,7 +241,13 @@ describe('sender check', () => {
         const before = await snapshotStore(service);
         const request = operation.build(orderId, [reference], { Party: { Sender: { TravelAgencySender: fields } } });
         const response = await service.post(operation.path, request, bearer(tokens.AG1!));
-        assertFailureEnvelope(response, operation, { status: 403, code: 'SENDER_MISMATCH', sender: ALPHA, orderId, references: [reference] });
+        assertFailureEnvelope(response, operation, {
+          status: 403,
+          code: 'SENDER_MISMATCH',
+          sender: ALPHA,
+          orderId,
+          references: [reference],
+        });
         assert.deepEqual(await snapshotStore(service), before, name);
       }
     });
@@ -178,29 +255,46 @@ describe('sender check', () => {
     test(`${operation.path}: a matching sender is accepted; Name and EmailContact are not identity`, async () => {
       const { orderId, reference } = await actionableOrder();
       const request = operation.build(orderId, [reference], {
-        Party: { Sender: { TravelAgencySender: {
-          Name: 'Some Other Name', IATA_Number: ALPHA.IATA_Number, AgencyID: 'AG1', Contacts: { Contact: [{ EmailContact: 'someone@other.example' }] },
-        } } },
+        Party: {
+          Sender: {
+            TravelAgencySender: {
+              Name: 'Some Other Name',
+              IATA_Number: ALPHA.IATA_Number,
+              AgencyID: 'AG1',
+              Contacts: { Contact: [{ EmailContact: 'someone@other.example' }] },
+            },
+          },
+        },
       });
       const response = await service.post(operation.path, request, bearer(tokens.AG1!));
       assert.equal(response.status, 200, response.text);
       assert.equal(itemStatus(response, operation), 'SUCCESS');
       // The response names the registered profile, not what the request said.
       assert.deepEqual(response.body[operation.responseRoot].Party.Sender.TravelAgencySender, ALPHA);
-      const row = await service.store.db.selectFrom('bookings').select('status').where('order_id', '=', orderId).executeTakeFirstOrThrow();
+      const row = await service.store.db
+        .selectFrom('bookings')
+        .select('status')
+        .where('order_id', '=', orderId)
+        .executeTakeFirstOrThrow();
       assert.equal(row.status, operation.path === '/AirOrderInvoluntaryAccept' ? 'CONFIRMED' : 'CANCELED');
     });
   }
 
   test('an agency without a registered IATA number can name its AgencyID; its Sender block has empty IATA and no contact', async () => {
     const { orderId, reference } = await actionableOrder('AG3');
-    const request = OPERATION_CASES[0]!.build(orderId, [reference], { Party: { Sender: { TravelAgencySender: { AgencyID: 'AG3' } } } });
+    const request = OPERATION_CASES[0]!.build(orderId, [reference], {
+      Party: { Sender: { TravelAgencySender: { AgencyID: 'AG3' } } },
+    });
     const response = await service.post('/AirOrderCancel', request, bearer(tokens.AG3!));
     assert.equal(response.status, 200, response.text);
     assert.deepEqual(response.body.OrderViewRS.Party.Sender.TravelAgencySender, PLAIN);
-    const mismatch = await service.post('/AirOrderCancel', OPERATION_CASES[0]!.build(orderId, [reference], {
-      Party: { Sender: { TravelAgencySender: { IATA_Number: ALPHA.IATA_Number } } },
-    }), bearer(tokens.AG3!));
+    const mismatch = await service.post(
+      '/AirOrderCancel',
+      OPERATION_CASES[0]!.build(orderId, [reference], {
+        Party: { Sender: { TravelAgencySender: { IATA_Number: ALPHA.IATA_Number } } },
+      }),
+      bearer(tokens.AG3!),
+    );
     assert.equal(mismatch.status, 403);
     assert.equal(errorOf(mismatch).Code, 'SENDER_MISMATCH');
   });

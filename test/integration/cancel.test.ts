@@ -20,25 +20,53 @@ async function cancel(orderId: string, references: string[] | string) {
 }
 
 const ticket = (ticketNumber: string) => ({
-  ticketNumber, baseFare: '450.00', taxes: '120.50', coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
+  ticketNumber,
+  baseFare: '450.00',
+  taxes: '120.50',
+  coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
 });
 
 /** An EUR order with one ticketed passenger per reference, each booking over segment S1. */
 async function importOrder(orderId: string, references: string[], status = 'CONFIRMED') {
-  await service.importOrders([order(orderId, 'AG1', 'EUR', references.map((reference, index) =>
-    booking(reference, [segment('S1')], [passenger('P1', ticket(`22012345678${String(index).padStart(2, '0')}`))], status)))]);
+  await service.importOrders([
+    order(
+      orderId,
+      'AG1',
+      'EUR',
+      references.map((reference, index) =>
+        booking(
+          reference,
+          [segment('S1')],
+          [passenger('P1', ticket(`22012345678${String(index).padStart(2, '0')}`))],
+          status,
+        ),
+      ),
+    ),
+  ]);
 }
 
-const success = (orderId: string, reference: string) =>
-  ({ Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: orderId, GdsBookingReference: reference });
+const success = (orderId: string, reference: string) => ({
+  Status: 'SUCCESS',
+  Msg: '',
+  BookingStatus: 'CANCELED',
+  OrderID: orderId,
+  GdsBookingReference: reference,
+});
 
 test('CONFIRMED with a pending change: CANCELED, voluntary, pending change CLOSED, accepted change kept, nothing refunded', async () => {
   await importOrder('ORD-C1', ['ABC123']);
-  await service.importChanges([change('C1-OLD', 'ORD-C1', 'ABC123', ['S1'], [segment('S1B', 1, 14)], 'SCHEDULE_CHANGE', '2026-11-01T08:00:00Z')]);
-  const accept = await service.post('/AirOrderInvoluntaryAccept',
-    { OrderInvoluntaryAcceptRQ: { Query: { OrderID: 'ORD-C1', GdsBookingReference: ['ABC123'] } } }, bearer(token));
+  await service.importChanges([
+    change('C1-OLD', 'ORD-C1', 'ABC123', ['S1'], [segment('S1B', 1, 14)], 'SCHEDULE_CHANGE', '2026-11-01T08:00:00Z'),
+  ]);
+  const accept = await service.post(
+    '/AirOrderInvoluntaryAccept',
+    { OrderInvoluntaryAcceptRQ: { Query: { OrderID: 'ORD-C1', GdsBookingReference: ['ABC123'] } } },
+    bearer(token),
+  );
   assert.equal(accept.body.OrderInvoluntaryAcceptRS.Result[0].Status, 'SUCCESS');
-  await service.importChanges([change('C1-NEW', 'ORD-C1', 'ABC123', ['S1B'], [], 'FLIGHT_CANCELLATION', '2026-11-20T08:00:00Z')]);
+  await service.importChanges([
+    change('C1-NEW', 'ORD-C1', 'ABC123', ['S1B'], [], 'FLIGHT_CANCELLATION', '2026-11-20T08:00:00Z'),
+  ]);
   assert.equal((await changeStatuses(service, 'ORD-C1', 'ABC123'))['C1-NEW'], 'PENDING');
 
   const rs = await cancel('ORD-C1', ['ABC123']);
@@ -50,7 +78,11 @@ test('CONFIRMED with a pending change: CANCELED, voluntary, pending change CLOSE
   assert.equal(state.status, 'CANCELED');
   assert.equal(state.cancellation, 'VOLUNTARY');
   assert.deepEqual(await changeStatuses(service, 'ORD-C1', 'ABC123'), { 'C1-OLD': 'ACCEPTED', 'C1-NEW': 'CLOSED' });
-  const resolved = await service.store.db.selectFrom('airline_changes').select('resolved_at').where('change_id', '=', 'C1-NEW').executeTakeFirstOrThrow();
+  const resolved = await service.store.db
+    .selectFrom('airline_changes')
+    .select('resolved_at')
+    .where('change_id', '=', 'C1-NEW')
+    .executeTakeFirstOrThrow();
   assert.notEqual(resolved.resolved_at, null);
   assert.deepEqual(couponsOf(state), [[['S1B', 'OPEN', 57050]]], 'a voluntary cancel refunds no coupon');
   assert.deepEqual(await refundRows(service, 'ORD-C1'), []);
@@ -89,7 +121,10 @@ test('a reference not in the order: FAILED BOOKING_NOT_FOUND with BookingStatus 
   assert.equal(item.GdsBookingReference, 'ZZZ999');
   assert.match(item.Msg, /^BOOKING_NOT_FOUND: \S/);
   assert.equal('Success' in rs, false);
-  assert.deepEqual(rs.Errors.map((error: any) => error.Code), ['BOOKING_NOT_FOUND']);
+  assert.deepEqual(
+    rs.Errors.map((error: any) => error.Code),
+    ['BOOKING_NOT_FOUND'],
+  );
   assert.ok(rs.Errors[0].Message.length > 0);
   assert.deepEqual(await orderSnapshot(service, 'ORD-C4'), before);
 });
@@ -97,13 +132,26 @@ test('a reference not in the order: FAILED BOOKING_NOT_FOUND with BookingStatus 
 test('mixed outcomes: HTTP 200, Errors instead of Success, the found bookings cancelled, request order kept', async () => {
   await importOrder('ORD-C5', ['AAA111', 'BBB222', 'CCC333']);
   const rs = await cancel('ORD-C5', ['CCC333', 'ZZZ999', 'AAA111']);
-  assert.deepEqual(rs.Response.map((item: any) => [item.GdsBookingReference, item.Status, item.BookingStatus]),
-    [['CCC333', 'SUCCESS', 'CANCELED'], ['ZZZ999', 'FAILED', ''], ['AAA111', 'SUCCESS', 'CANCELED']]);
+  assert.deepEqual(
+    rs.Response.map((item: any) => [item.GdsBookingReference, item.Status, item.BookingStatus]),
+    [
+      ['CCC333', 'SUCCESS', 'CANCELED'],
+      ['ZZZ999', 'FAILED', ''],
+      ['AAA111', 'SUCCESS', 'CANCELED'],
+    ],
+  );
   assert.equal('Success' in rs, false);
-  assert.deepEqual(rs.Errors.map((error: any) => error.Code), ['BOOKING_NOT_FOUND']);
+  assert.deepEqual(
+    rs.Errors.map((error: any) => error.Code),
+    ['BOOKING_NOT_FOUND'],
+  );
   assert.equal((await bookingState(service, 'ORD-C5', 'AAA111')).status, 'CANCELED');
   assert.equal((await bookingState(service, 'ORD-C5', 'CCC333')).status, 'CANCELED');
-  assert.equal((await bookingState(service, 'ORD-C5', 'BBB222')).status, 'CONFIRMED', 'a booking not named is untouched');
+  assert.equal(
+    (await bookingState(service, 'ORD-C5', 'BBB222')).status,
+    'CONFIRMED',
+    'a booking not named is untouched',
+  );
 });
 
 test('references differing only in case are one booking: one item, upper case', async () => {
@@ -122,7 +170,10 @@ test('duplicates are collapsed keeping the order of first appearance', async () 
 test('request order is kept, not the order of the bookings in the order', async () => {
   await importOrder('ORD-C8', ['AAA111', 'BBB222', 'CCC333']);
   const rs = await cancel('ORD-C8', ['CCC333', 'AAA111', 'BBB222']);
-  assert.deepEqual(rs.Response.map((item: any) => item.GdsBookingReference), ['CCC333', 'AAA111', 'BBB222']);
+  assert.deepEqual(
+    rs.Response.map((item: any) => item.GdsBookingReference),
+    ['CCC333', 'AAA111', 'BBB222'],
+  );
   assert.ok(rs.Response.every((item: any) => item.Status === 'SUCCESS'));
 });
 

@@ -24,7 +24,11 @@ let service: TestService;
 before(async () => {
   service = await startTestService({ clock: () => new Date(now).toISOString() });
   await service.addAgency('AGA');
-  await addOperator(service.store, () => new Date(now).toISOString(), { email: EMAIL, name: 'Acts Desk', password: PASSWORD });
+  await addOperator(service.store, () => new Date(now).toISOString(), {
+    email: EMAIL,
+    name: 'Acts Desk',
+    password: PASSWORD,
+  });
   await service.importOrders([
     simpleOrder('ORD-ACC', 'AGA', 'ACC001', '2203333333331'),
     simpleOrder('ORD-CAN', 'AGA', 'CAN001', '2203333333332'),
@@ -44,16 +48,28 @@ async function execute(store: SqlStore, text: string): Promise<void> {
 }
 
 /** Makes the database refuse, on either store, an insert or update of `table` whose row matches `condition` (SQL over NEW). */
-async function refuseWrites(store: SqlStore, name: string, table: string, event: 'INSERT' | 'UPDATE', condition: string): Promise<() => Promise<void>> {
+async function refuseWrites(
+  store: SqlStore,
+  name: string,
+  table: string,
+  event: 'INSERT' | 'UPDATE',
+  condition: string,
+): Promise<() => Promise<void>> {
   if (testStoreKind() === 'sqlite') {
-    await execute(store, `CREATE TRIGGER ${name} BEFORE ${event} ON ${table} WHEN ${condition} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    await execute(
+      store,
+      `CREATE TRIGGER ${name} BEFORE ${event} ON ${table} WHEN ${condition} BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
     return () => execute(store, `DROP TRIGGER ${name}`);
   }
-  await execute(store, `CREATE FUNCTION ${name}() RETURNS trigger AS $$
+  await execute(
+    store,
+    `CREATE FUNCTION ${name}() RETURNS trigger AS $$
     BEGIN
       IF ${condition} THEN RAISE EXCEPTION 'refused by the test'; END IF;
       RETURN NEW;
-    END $$ LANGUAGE plpgsql`);
+    END $$ LANGUAGE plpgsql`,
+  );
   await execute(store, `CREATE TRIGGER ${name} BEFORE ${event} ON ${table} FOR EACH ROW EXECUTE FUNCTION ${name}()`);
   return async () => {
     await execute(store, `DROP TRIGGER ${name} ON ${table}`);
@@ -68,10 +84,15 @@ async function stateOf(orderId: string) {
   return {
     bookings: await rows('select reference, status, cancellation from bookings where order_id = ? order by reference'),
     changes: await rows('select change_id, status from airline_changes where order_id = ? order by change_id'),
-    refunds: (await rows('select ticket_number, amount_minor from refunds where order_id = ? order by ticket_number'))
-      .map((row) => ({ ...row, amount_minor: Number(row.amount_minor) })),
-    audit: await rows("select event, operation, operator_email, reason from audit_events where order_id = ? and actor = 'operator' and operation like 'AirOrder%' order by sequence"),
-    journal: await rows("select email, action, target, reason from operator_actions where target like ? || ' %' order by occurred_at, action_id"),
+    refunds: (
+      await rows('select ticket_number, amount_minor from refunds where order_id = ? order by ticket_number')
+    ).map((row) => ({ ...row, amount_minor: Number(row.amount_minor) })),
+    audit: await rows(
+      "select event, operation, operator_email, reason from audit_events where order_id = ? and actor = 'operator' and operation like 'AirOrder%' order by sequence",
+    ),
+    journal: await rows(
+      "select email, action, target, reason from operator_actions where target like ? || ' %' order by occurred_at, action_id",
+    ),
   };
 }
 
@@ -89,7 +110,13 @@ for (const [action, orderId, reference, journalAction] of [
   test(`${action}: when the journal's row cannot be stored, nothing of the change is; then the act stores both`, async () => {
     const before = await stateOf(orderId);
     assert.deepEqual([before.audit, before.journal, before.refunds], [[], [], []]);
-    const restore = await refuseWrites(service.store, `refuse_journal_${action}`, 'operator_actions', 'INSERT', `NEW.reason = '${REFUSED_REASON}'`);
+    const restore = await refuseWrites(
+      service.store,
+      `refuse_journal_${action}`,
+      'operator_actions',
+      'INSERT',
+      `NEW.reason = '${REFUSED_REASON}'`,
+    );
     try {
       const refused = await act(orderId, reference, action, REFUSED_REASON);
       assert.equal(refused.status, 500, refused.text.slice(0, 300));
@@ -101,17 +128,30 @@ for (const [action, orderId, reference, journalAction] of [
     const done = await act(orderId, reference, action, 'Agency asked by phone');
     assert.equal(done.status, 303, done.text.slice(0, 300));
     const after = await stateOf(orderId);
-    assert.notDeepEqual(after.bookings.concat(after.changes), before.bookings.concat(before.changes), 'the order changed');
+    assert.notDeepEqual(
+      after.bookings.concat(after.changes),
+      before.bookings.concat(before.changes),
+      'the order changed',
+    );
     assert.ok(after.audit.length > 0);
-    for (const record of after.audit) assert.deepEqual([record.operator_email, record.reason], [EMAIL, 'Agency asked by phone']);
-    assert.deepEqual(after.journal, [{ email: EMAIL, action: journalAction, target: `${orderId} ${reference}`, reason: 'Agency asked by phone' }]);
+    for (const record of after.audit)
+      assert.deepEqual([record.operator_email, record.reason], [EMAIL, 'Agency asked by phone']);
+    assert.deepEqual(after.journal, [
+      { email: EMAIL, action: journalAction, target: `${orderId} ${reference}`, reason: 'Agency asked by phone' },
+    ]);
     if (action === 'cancel') assert.deepEqual(after.refunds.length, 1, 'the ticket is refunded');
   });
 }
 
 test('when the change cannot be stored, no journal row is either', async () => {
   const before = await stateOf('ORD-BAD');
-  const restore = await refuseWrites(service.store, 'refuse_booking_bad', 'order_records', 'UPDATE', "NEW.order_id = 'ORD-BAD'");
+  const restore = await refuseWrites(
+    service.store,
+    'refuse_booking_bad',
+    'order_records',
+    'UPDATE',
+    "NEW.order_id = 'ORD-BAD'",
+  );
   try {
     const refused = await act('ORD-BAD', 'BAD001', 'accept', 'Agency asked by phone');
     assert.equal(refused.status, 500, refused.text.slice(0, 300));
@@ -134,17 +174,38 @@ async function importThroughConsole(name: string, documents: object[]): Promise<
   const answer = await browser.request('/console/imports', { body: form });
   assert.equal(answer.status, 303, answer.text.slice(0, 300));
   for (;;) {
-    const progress = JSON.parse((await browser.request(`${answer.headers.get('location')}/progress`)).text) as { status: string };
+    const progress = JSON.parse((await browser.request(`${answer.headers.get('location')}/progress`)).text) as {
+      status: string;
+    };
     if (progress.status !== 'running') return progress.status;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 test('an import whose journal row cannot be stored stores no order; then it stores both', async () => {
-  const orders = [simpleOrder('ORD-IMP1', 'AGA', 'IMP101', '2203333333341'), simpleOrder('ORD-IMP2', 'AGA', 'IMP102', '2203333333342')];
-  const imported = async () => runSql<{ order_id: string }>(service.store.db, "select order_id from orders where order_id like 'ORD-IMP%' order by order_id", []);
-  const journal = async () => runSql<{ email: string; target: string }>(service.store.db, "select email, target from operator_actions where action = 'orders import'", []);
-  const restore = await refuseWrites(service.store, 'refuse_journal_import', 'operator_actions', 'INSERT', "NEW.action = 'orders import'");
+  const orders = [
+    simpleOrder('ORD-IMP1', 'AGA', 'IMP101', '2203333333341'),
+    simpleOrder('ORD-IMP2', 'AGA', 'IMP102', '2203333333342'),
+  ];
+  const imported = async () =>
+    runSql<{ order_id: string }>(
+      service.store.db,
+      "select order_id from orders where order_id like 'ORD-IMP%' order by order_id",
+      [],
+    );
+  const journal = async () =>
+    runSql<{ email: string; target: string }>(
+      service.store.db,
+      "select email, target from operator_actions where action = 'orders import'",
+      [],
+    );
+  const restore = await refuseWrites(
+    service.store,
+    'refuse_journal_import',
+    'operator_actions',
+    'INSERT',
+    "NEW.action = 'orders import'",
+  );
   try {
     assert.equal(await importThroughConsole('refused.json', orders), 'failed');
   } finally {

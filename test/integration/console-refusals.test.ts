@@ -24,7 +24,11 @@ let csrf: string;
 before(async () => {
   service = await startTestService();
   await service.addAgency('AG1');
-  await addOperator(service.store, () => new Date().toISOString(), { email: EMAIL, name: 'Desk One', password: PASSWORD });
+  await addOperator(service.store, () => new Date().toISOString(), {
+    email: EMAIL,
+    name: 'Desk One',
+    password: PASSWORD,
+  });
   await service.importOrders([simpleOrder('ORD-R1', 'AG1', 'REF001', '2201111111111')]);
   browser = new ConsoleClient(service.baseUrl);
   assert.equal((await browser.signIn(EMAIL, PASSWORD)).status, 303);
@@ -36,11 +40,16 @@ after(async () => {
 });
 
 let logsBefore = 0;
-beforeEach(() => { logsBefore = service.logs.length; });
+beforeEach(() => {
+  logsBefore = service.logs.length;
+});
 
 /** No log line at error level (pino: 50) since the test began. */
 function assertNoErrorLogged(): void {
-  assert.deepEqual(service.logs.slice(logsBefore).filter((line) => Number(line.level) >= 50), []);
+  assert.deepEqual(
+    service.logs.slice(logsBefore).filter((line) => Number(line.level) >= 50),
+    [],
+  );
 }
 
 test('a JSON or text body to sign-in, sign-out or the agencies form is 415, not 500, and changes nothing', async () => {
@@ -52,27 +61,48 @@ test('a JSON or text body to sign-in, sign-out or the agencies form is 415, not 
     { path: '/console/agencies', cookie: browser.cookieHeader(), token: csrf },
   ];
   for (const { path, cookie, token } of cases) {
-    for (const [type, body] of [['application/json', JSON.stringify({ _csrf: token, agencyId: 'JSON1', name: 'Json' })], ['text/plain', `_csrf=${token}&agencyId=TEXT1&name=Text`]]) {
+    for (const [type, body] of [
+      ['application/json', JSON.stringify({ _csrf: token, agencyId: 'JSON1', name: 'Json' })],
+      ['text/plain', `_csrf=${token}&agencyId=TEXT1&name=Text`],
+    ]) {
       for (const headers of [{ cookie }, { cookie, 'x-csrf-token': token }] as Record<string, string>[]) {
-        const answer = await fetch(service.baseUrl + path, { method: 'POST', headers: { ...headers, 'content-type': type! }, body, redirect: 'manual' });
+        const answer = await fetch(service.baseUrl + path, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': type! },
+          body,
+          redirect: 'manual',
+        });
         assert.equal(answer.status, 415, `${path} ${type} ${JSON.stringify(Object.keys(headers))}`);
         assert.match(await answer.text(), /The console reads its own forms only/);
       }
     }
   }
-  assert.deepEqual(await runSql(service.store.db, "select agency_id from agencies where agency_id in ('JSON1', 'TEXT1')", []), []);
+  assert.deepEqual(
+    await runSql(service.store.db, "select agency_id from agencies where agency_id in ('JSON1', 'TEXT1')", []),
+    [],
+  );
   assert.equal((await browser.request('/console')).status, 200, 'the session was not ended');
   assertNoErrorLogged();
 });
 
 test('multipart to any console route but the import is 415, read or not', async () => {
-  for (const path of ['/console/agencies', '/console/logout', '/console/orders/ORD-R1/bookings/REF001/accept', '/console/login']) {
+  for (const path of [
+    '/console/agencies',
+    '/console/logout',
+    '/console/orders/ORD-R1/bookings/REF001/accept',
+    '/console/login',
+  ]) {
     const form = new FormData();
     form.set('_csrf', csrf);
     form.set('agencyId', 'MULTI1');
     form.set('name', 'Multi');
     const cookie = path === '/console/login' ? `airorder_console_login=${csrf}` : browser.cookieHeader();
-    const answer = await fetch(service.baseUrl + path, { method: 'POST', headers: { cookie }, body: form, redirect: 'manual' });
+    const answer = await fetch(service.baseUrl + path, {
+      method: 'POST',
+      headers: { cookie },
+      body: form,
+      redirect: 'manual',
+    });
     assert.equal(answer.status, 415, path);
   }
   assert.deepEqual(await runSql(service.store.db, "select agency_id from agencies where agency_id = 'MULTI1'", []), []);
@@ -85,7 +115,13 @@ test('a compressed body to the console is 415, even a form with its token; the A
   for (const path of ['/console/agencies', '/console/imports', '/console/login']) {
     const answer = await socketRequest(port, {
       path,
-      headers: [['Host', 'x'], ['Cookie', browser.cookieHeader()], ['Content-Type', 'application/x-www-form-urlencoded'], ['Content-Encoding', 'gzip'], ['Content-Length', String(body.length)]],
+      headers: [
+        ['Host', 'x'],
+        ['Cookie', browser.cookieHeader()],
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+        ['Content-Encoding', 'gzip'],
+        ['Content-Length', String(body.length)],
+      ],
       body,
     });
     assert.equal(answer?.status, 415, path);
@@ -93,28 +129,58 @@ test('a compressed body to the console is 415, even a form with its token; the A
   assert.deepEqual(await runSql(service.store.db, "select agency_id from agencies where agency_id = 'GZIP1'", []), []);
 
   const token = await service.tokenFor('AG1');
-  const retrieve = zlib.gzipSync(JSON.stringify({ OrderRetrieveRQ: { Query: { OrderID: 'ORD-R1', GdsBookingReference: ['REF001'] } } }));
-  const api = await fetch(`${service.baseUrl}/AirOrderRetrieve`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', authorization: `Bearer ${token}` }, body: retrieve });
+  const retrieve = zlib.gzipSync(
+    JSON.stringify({ OrderRetrieveRQ: { Query: { OrderID: 'ORD-R1', GdsBookingReference: ['REF001'] } } }),
+  );
+  const api = await fetch(`${service.baseUrl}/AirOrderRetrieve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', authorization: `Bearer ${token}` },
+    body: retrieve,
+  });
   assert.equal(api.status, 200);
   // Its limit counts the inflated bytes: 1 MiB of spaces, a few KB on the wire, is too large.
   const inflated = zlib.gzipSync(`${' '.repeat(1024 * 1024)}{}`);
-  const tooLarge = await fetch(`${service.baseUrl}/AirOrderRetrieve`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', authorization: `Bearer ${token}` }, body: inflated });
+  const tooLarge = await fetch(`${service.baseUrl}/AirOrderRetrieve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', authorization: `Bearer ${token}` },
+    body: inflated,
+  });
   assert.equal(tooLarge.status, 413);
   assertNoErrorLogged();
 });
 
 test('a form whose first field is not the token is refused (403) and nothing is done; the token in X-CSRF-Token does as well', async () => {
-  const late = await browser.request('/console/agencies', { body: `agencyId=LATE1&name=Late&_csrf=${csrf}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  const late = await browser.request('/console/agencies', {
+    body: `agencyId=LATE1&name=Late&_csrf=${csrf}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
   assert.equal(late.status, 403);
-  const wrongHeader = await browser.request('/console/agencies', { body: `_csrf=${csrf}&agencyId=LATE2&name=Late`, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': 'x'.repeat(43) } });
+  const wrongHeader = await browser.request('/console/agencies', {
+    body: `_csrf=${csrf}&agencyId=LATE2&name=Late`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': 'x'.repeat(43) },
+  });
   assert.equal(wrongHeader.status, 403, 'a wrong header is refused even with a right field');
-  const byHeader = await browser.request('/console/agencies', { body: 'agencyId=HEADER1&name=Header', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': csrf } });
+  const byHeader = await browser.request('/console/agencies', {
+    body: 'agencyId=HEADER1&name=Header',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-csrf-token': csrf },
+  });
   assert.equal(byHeader.status, 303);
   const empty = await browser.request('/console/agencies', { method: 'POST', headers: { 'content-length': '0' } });
   assert.equal(empty.status, 403, 'a POST without a body owes its token too');
-  const tooLarge = await browser.request('/console/agencies', { form: { _csrf: csrf, agencyId: 'BIG1', name: 'x'.repeat(20 * 1024) } });
+  const tooLarge = await browser.request('/console/agencies', {
+    form: { _csrf: csrf, agencyId: 'BIG1', name: 'x'.repeat(20 * 1024) },
+  });
   assert.equal(tooLarge.status, 413);
-  assert.deepEqual((await runSql<{ agency_id: string }>(service.store.db, "select agency_id from agencies where agency_id in ('LATE1', 'LATE2', 'HEADER1', 'BIG1')", [])).map((row) => row.agency_id), ['HEADER1']);
+  assert.deepEqual(
+    (
+      await runSql<{ agency_id: string }>(
+        service.store.db,
+        "select agency_id from agencies where agency_id in ('LATE1', 'LATE2', 'HEADER1', 'BIG1')",
+        [],
+      )
+    ).map((row) => row.agency_id),
+    ['HEADER1'],
+  );
   assertNoErrorLogged();
 });
 
@@ -124,11 +190,14 @@ test('issuing or revoking a token of an unknown agency is 404', async () => {
   assert.match(issue.text, /There is no such page/);
   const revoke = await browser.request('/console/agencies/NOPE/tokens/tok_0/revoke', { form: { _csrf: csrf } });
   assert.equal(revoke.status, 404);
-  assert.deepEqual(await runSql(service.store.db, "select token_id from access_tokens where agency_id = 'NOPE'", []), []);
+  assert.deepEqual(
+    await runSql(service.store.db, "select token_id from access_tokens where agency_id = 'NOPE'", []),
+    [],
+  );
   assertNoErrorLogged();
 });
 
-test('?notice= shows only the console\'s own notices, never words from the URL', async () => {
+test("?notice= shows only the console's own notices, never words from the URL", async () => {
   const phishing = 'Your session expired, re-enter your password at https://evil.example/';
   for (const path of ['/console', '/console/agencies', '/console/agencies/AG1', '/console/orders/ORD-R1']) {
     const page = await browser.request(`${path}?notice=${encodeURIComponent(phishing)}`);
@@ -140,13 +209,21 @@ test('?notice= shows only the console\'s own notices, never words from the URL',
   assert.match(known.text, /<p class="notice" role="status">Token revoked\.<\/p>/);
   const named = await browser.request('/console/orders/ORD-R1?notice=change-accepted&booking=REF001');
   assert.match(named.text, /<p class="notice" role="status">Booking REF001: change accepted\.<\/p>/);
-  const foreign = await browser.request(`/console/orders/ORD-R1?notice=change-accepted&booking=${encodeURIComponent(phishing)}`);
-  assert.match(foreign.text, /<p class="notice" role="status">Change accepted\.<\/p>/, 'a booking not on the page is not named');
+  const foreign = await browser.request(
+    `/console/orders/ORD-R1?notice=change-accepted&booking=${encodeURIComponent(phishing)}`,
+  );
+  assert.match(
+    foreign.text,
+    /<p class="notice" role="status">Change accepted\.<\/p>/,
+    'a booking not on the page is not named',
+  );
   assert.doesNotMatch(foreign.text, /evil\.example/);
   assert.doesNotMatch((await browser.request('/console?notice=__proto__')).text, /class="notice"/);
 
   // After a form, the redirect names its notice by key.
-  const added = await browser.request('/console/agencies', { form: { _csrf: csrf, agencyId: 'AG-NOTE', name: 'Noted' } });
+  const added = await browser.request('/console/agencies', {
+    form: { _csrf: csrf, agencyId: 'AG-NOTE', name: 'Noted' },
+  });
   assert.equal(added.status, 303);
   assert.equal(added.headers.get('location'), '/console/agencies/AG-NOTE?notice=agency-added');
   assertNoErrorLogged();
@@ -154,9 +231,16 @@ test('?notice= shows only the console\'s own notices, never words from the URL',
 
 test('a path out of /docs/static, plain or encoded, never serves the file and is a 4xx in the plain error body', async () => {
   const port = Number(new URL(service.baseUrl).port);
-  const paths = ['/docs/static/../../package.json', '/docs/static/%2e%2e/%2e%2e/package.json', '/docs/static/%2e%2e%2f%2e%2e%2fpackage.json',
-    '/docs/static/..%2f..%2fpackage.json', '/docs/static/%252e%252e%252f%252e%252e%252fpackage.json', '/docs/static/..%5c..%5cpackage.json',
-    '/docs/static/....//....//package.json', '/docs/static/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd'];
+  const paths = [
+    '/docs/static/../../package.json',
+    '/docs/static/%2e%2e/%2e%2e/package.json',
+    '/docs/static/%2e%2e%2f%2e%2e%2fpackage.json',
+    '/docs/static/..%2f..%2fpackage.json',
+    '/docs/static/%252e%252e%252f%252e%252e%252fpackage.json',
+    '/docs/static/..%5c..%5cpackage.json',
+    '/docs/static/....//....//package.json',
+    '/docs/static/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
+  ];
   for (const path of paths) {
     const answer = await socketRequest(port, { method: 'GET', path, headers: [['Host', 'x']] });
     assert.ok(answer, path);
@@ -166,14 +250,25 @@ test('a path out of /docs/static, plain or encoded, never serves the file and is
     const body = JSON.parse(text) as { Errors: { Code: string }[] };
     assert.notEqual(body.Errors[0]!.Code, 'INTERNAL_ERROR', path);
   }
-  const traversal = await socketRequest(port, { method: 'GET', path: '/docs/static/../../package.json', headers: [['Host', 'x']] });
-  assert.deepEqual([traversal?.status, JSON.parse(traversal!.raw.toString('utf8')).Errors[0].Code], [403, 'REQUEST_REFUSED']);
+  const traversal = await socketRequest(port, {
+    method: 'GET',
+    path: '/docs/static/../../package.json',
+    headers: [['Host', 'x']],
+  });
+  assert.deepEqual(
+    [traversal?.status, JSON.parse(traversal!.raw.toString('utf8')).Errors[0].Code],
+    [403, 'REQUEST_REFUSED'],
+  );
   assertNoErrorLogged();
 });
 
 test('a signed-in upload with its token first, or in X-CSRF-Token, is imported; a token after the file is refused before the file is read', async () => {
-  const upload = async (form: FormData, headers: Record<string, string> = {}) => browser.request('/console/imports', { body: form, headers });
-  const file = (orderId: string, reference: string) => new Blob([`${JSON.stringify(simpleOrder(orderId, 'AG1', reference, '2209999999999'))}\n`], { type: 'application/x-ndjson' });
+  const upload = async (form: FormData, headers: Record<string, string> = {}) =>
+    browser.request('/console/imports', { body: form, headers });
+  const file = (orderId: string, reference: string) =>
+    new Blob([`${JSON.stringify(simpleOrder(orderId, 'AG1', reference, '2209999999999'))}\n`], {
+      type: 'application/x-ndjson',
+    });
 
   const first = new FormData();
   first.set('_csrf', csrf);
@@ -198,10 +293,23 @@ test('a signed-in upload with its token first, or in X-CSRF-Token, is imported; 
 
   // The imports run on after their answers: the orders appear once they have finished.
   for (let tries = 0; tries < 200; tries += 1) {
-    const rows = await runSql<{ order_id: string }>(service.store.db, "select order_id from orders where order_id like 'ORD-UP%' order by order_id", []);
+    const rows = await runSql<{ order_id: string }>(
+      service.store.db,
+      "select order_id from orders where order_id like 'ORD-UP%' order by order_id",
+      [],
+    );
     if (rows.length >= 2) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  assert.deepEqual((await runSql<{ order_id: string }>(service.store.db, "select order_id from orders where order_id like 'ORD-UP%' order by order_id", [])).map((row) => row.order_id), ['ORD-UP1', 'ORD-UP2']);
+  assert.deepEqual(
+    (
+      await runSql<{ order_id: string }>(
+        service.store.db,
+        "select order_id from orders where order_id like 'ORD-UP%' order by order_id",
+        [],
+      )
+    ).map((row) => row.order_id),
+    ['ORD-UP1', 'ORD-UP2'],
+  );
   assertNoErrorLogged();
 });

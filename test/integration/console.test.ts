@@ -26,8 +26,15 @@ let token: string;
 before(async () => {
   service = await startTestService({ clock: () => new Date(now).toISOString() });
   token = await service.tokenFor('AG1');
-  await addOperator(service.store, () => new Date(now).toISOString(), { email: EMAIL, name: 'Desk One', password: PASSWORD });
-  await service.importOrders([simpleOrder('ORD-C1', 'AG1', 'CON001', '2201111111111'), simpleOrder('ORD-C2', 'AG1', 'CON002', '2202222222222')]);
+  await addOperator(service.store, () => new Date(now).toISOString(), {
+    email: EMAIL,
+    name: 'Desk One',
+    password: PASSWORD,
+  });
+  await service.importOrders([
+    simpleOrder('ORD-C1', 'AG1', 'CON001', '2201111111111'),
+    simpleOrder('ORD-C2', 'AG1', 'CON002', '2202222222222'),
+  ]);
   await service.importChanges([change('CHG-C1', 'ORD-C1', 'CON001', ['S1'], [segment('S1B', 1, 14)])]);
 });
 
@@ -49,8 +56,14 @@ test('sign-in sets an HttpOnly, SameSite=Strict cookie on /console whose id is s
   const form = await browser.request('/console/login');
   assert.equal(form.status, 200);
   assert.match(form.text, /<label for="email">Email<\/label>\s*<input type="email" id="email" name="email"/);
-  assert.match(form.text, /<label for="password">Password<\/label>\s*<input type="password" id="password" name="password"/);
-  assert.match(form.headers.get('content-security-policy') ?? '', /default-src 'none'; script-src 'self'; style-src 'self'/);
+  assert.match(
+    form.text,
+    /<label for="password">Password<\/label>\s*<input type="password" id="password" name="password"/,
+  );
+  assert.match(
+    form.headers.get('content-security-policy') ?? '',
+    /default-src 'none'; script-src 'self'; style-src 'self'/,
+  );
 
   const signedIn = await browser.signIn(EMAIL, PASSWORD);
   assert.equal(signedIn.status, 303);
@@ -58,7 +71,11 @@ test('sign-in sets an HttpOnly, SameSite=Strict cookie on /console whose id is s
   const cookie = signedIn.headers.getSetCookie().find((line) => line.startsWith('airorder_console='))!;
   assert.match(cookie, /; Path=\/console; HttpOnly; SameSite=Strict$/);
   const sessionId = browser.cookies.get('airorder_console')!;
-  const stored = await runSql<{ session_hash: string; email: string }>(service.store.db, 'select session_hash, email from operator_sessions', []);
+  const stored = await runSql<{ session_hash: string; email: string }>(
+    service.store.db,
+    'select session_hash, email from operator_sessions',
+    [],
+  );
   assert.deepEqual(stored, [{ session_hash: createHash('sha256').update(sessionId).digest('hex'), email: EMAIL }]);
 
   const overview = await browser.request('/console');
@@ -78,32 +95,47 @@ test('sign-in sets an HttpOnly, SameSite=Strict cookie on /console whose id is s
 test('behind https (X-Forwarded-Proto) the cookie is Secure', async () => {
   const browser = client();
   const form = await browser.request('/console/login', { headers: { 'x-forwarded-proto': 'https' } });
-  const signedIn = await browser.request('/console/login', { form: { _csrf: csrfOf(form.text), email: EMAIL, password: PASSWORD }, headers: { 'x-forwarded-proto': 'https' } });
+  const signedIn = await browser.request('/console/login', {
+    form: { _csrf: csrfOf(form.text), email: EMAIL, password: PASSWORD },
+    headers: { 'x-forwarded-proto': 'https' },
+  });
   assert.equal(signedIn.status, 303);
-  assert.match(signedIn.headers.getSetCookie().find((line) => line.startsWith('airorder_console='))!, /; Secure$/);
+  assert.match(
+    signedIn.headers.getSetCookie().find((line) => line.startsWith('airorder_console='))!,
+    /; Secure$/,
+  );
 });
 
 test('a session cookie does not open the API, and an agency token does not open the console', async () => {
   const browser = client();
   await browser.signIn(EMAIL, PASSWORD);
-  const api = await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'ORD-C1', GdsBookingReference: ['CON001'] } } }, { cookie: browser.cookieHeader() });
+  const api = await service.post(
+    '/AirOrderRetrieve',
+    { OrderRetrieveRQ: { Query: { OrderID: 'ORD-C1', GdsBookingReference: ['CON001'] } } },
+    { cookie: browser.cookieHeader() },
+  );
   assert.equal(api.status, 401, api.text);
   assert.equal(errorOf(api).Code, 'AUTH_MISSING');
 
   const withToken = await fetch(`${service.baseUrl}/console/orders`, { headers: bearer(token), redirect: 'manual' });
   assert.equal(withToken.status, 303);
   assert.equal(withToken.headers.get('location'), '/console/login');
-  const tokenAsCookie = await fetch(`${service.baseUrl}/console/orders`, { headers: { cookie: `airorder_console=${token}` }, redirect: 'manual' });
+  const tokenAsCookie = await fetch(`${service.baseUrl}/console/orders`, {
+    headers: { cookie: `airorder_console=${token}` },
+    redirect: 'manual',
+  });
   assert.equal(tokenAsCookie.status, 303);
 });
 
-test('a form without the session\'s CSRF token is refused and changes nothing', async () => {
+test("a form without the session's CSRF token is refused and changes nothing", async () => {
   const browser = client();
   await browser.signIn(EMAIL, PASSWORD);
   const forged = await browser.request('/console/agencies', { form: { agencyId: 'FORGED', name: 'Forged' } });
   assert.equal(forged.status, 403);
   assert.match(forged.text, /security token is missing or wrong/);
-  const wrong = await browser.request('/console/agencies', { form: { _csrf: 'x'.repeat(43), agencyId: 'FORGED', name: 'Forged' } });
+  const wrong = await browser.request('/console/agencies', {
+    form: { _csrf: 'x'.repeat(43), agencyId: 'FORGED', name: 'Forged' },
+  });
   assert.equal(wrong.status, 403);
   assert.deepEqual(await runSql(service.store.db, "select agency_id from agencies where agency_id = 'FORGED'", []), []);
 
@@ -111,14 +143,23 @@ test('a form without the session\'s CSRF token is refused and changes nothing', 
   const loginForged = await client().request('/console/login', { form: { email: EMAIL, password: PASSWORD } });
   assert.equal(loginForged.status, 403);
 
-  const real = await browser.submit('/console/agencies', '/console/agencies', { agencyId: 'AG-NEW', name: 'New Agency' });
+  const real = await browser.submit('/console/agencies', '/console/agencies', {
+    agencyId: 'AG-NEW',
+    name: 'New Agency',
+  });
   assert.equal(real.status, 303);
-  assert.deepEqual(await runSql(service.store.db, "select agency_id from agencies where agency_id = 'AG-NEW'", []), [{ agency_id: 'AG-NEW' }]);
+  assert.deepEqual(await runSql(service.store.db, "select agency_id from agencies where agency_id = 'AG-NEW'", []), [
+    { agency_id: 'AG-NEW' },
+  ]);
 });
 
 test('wrong passwords are limited per email, and unknown emails are answered exactly alike', async () => {
   const known = 'limited@airline.example';
-  await addOperator(service.store, () => new Date(now).toISOString(), { email: known, name: 'Limited', password: PASSWORD });
+  await addOperator(service.store, () => new Date(now).toISOString(), {
+    email: known,
+    name: 'Limited',
+    password: PASSWORD,
+  });
   const knownAnswers: string[] = [];
   const unknownAnswers: string[] = [];
   for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -147,7 +188,11 @@ test('wrong passwords are limited per address, whatever emails are tried', async
   for (let attempt = 0; attempt < 20; attempt += 1) {
     assert.equal((await client().signIn(`guess${attempt}@airline.example`, 'wrong password!')).status, 401);
   }
-  assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 429, 'the address is limited, even for an email with no failure');
+  assert.equal(
+    (await client().signIn(EMAIL, PASSWORD)).status,
+    429,
+    'the address is limited, even for an email with no failure',
+  );
   now += 15 * 60_000 + 1000;
   assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 303, 'fifteen minutes later it may try again');
 });
@@ -156,11 +201,18 @@ test('40 wrong passwords for one email sent at once: 5 are checked (401), 35 ref
   const email = 'burst@airline.example';
   await addOperator(service.store, () => new Date(now).toISOString(), { email, name: 'Burst', password: PASSWORD });
   const logsBefore = service.logs.length;
-  assert.deepEqual(await signInAtOnce([service.baseUrl], repeated(40, { email, password: 'wrong password!' })), { 401: 5, 429: 35 });
+  assert.deepEqual(await signInAtOnce([service.baseUrl], repeated(40, { email, password: 'wrong password!' })), {
+    401: 5,
+    429: 35,
+  });
   const after = await client().signIn(email, PASSWORD);
   assert.equal(after.status, 429);
   assert.match(after.text, /Too many failed sign-ins/);
-  assert.deepEqual(service.logs.slice(logsBefore).filter((line) => Number(line.level) >= 50), [], 'no error-level log line');
+  assert.deepEqual(
+    service.logs.slice(logsBefore).filter((line) => Number(line.level) >= 50),
+    [],
+    'no error-level log line',
+  );
 });
 
 test('the right password among 40 attempts sent at once: still no more than 5 wrong ones checked', async () => {
@@ -176,32 +228,52 @@ test('the right password among 40 attempts sent at once: still no more than 5 wr
 });
 
 test('40 emails tried at once from one address: 20 are checked (401), 20 refused unchecked (429)', async () => {
-  const attempts = Array.from({ length: 40 }, (_, index) => ({ email: `crowd${index}@airline.example`, password: 'wrong password!' }));
+  const attempts = Array.from({ length: 40 }, (_, index) => ({
+    email: `crowd${index}@airline.example`,
+    password: 'wrong password!',
+  }));
   assert.deepEqual(await signInAtOnce([service.baseUrl], attempts), { 401: 20, 429: 20 });
-  assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 429, 'the address is limited, even for an email with no failure');
+  assert.equal(
+    (await client().signIn(EMAIL, PASSWORD)).status,
+    429,
+    'the address is limited, even for an email with no failure',
+  );
 });
 
-test('a success takes back its own attempt and nothing more: it does not reset the address\'s count', async () => {
+test("a success takes back its own attempt and nothing more: it does not reset the address's count", async () => {
   for (let attempt = 0; attempt < 19; attempt += 1) {
     assert.equal((await client().signIn(`guess${attempt}@airline.example`, 'wrong password!')).status, 401);
   }
   assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 303, 'the 20th attempt, the right password');
-  assert.equal((await client().signIn('guess19@airline.example', 'wrong password!')).status, 401, 'the success is not counted as a failure');
-  assert.equal((await client().signIn(EMAIL, PASSWORD)).status, 429, 'the 20 failures before and after the success all count');
+  assert.equal(
+    (await client().signIn('guess19@airline.example', 'wrong password!')).status,
+    401,
+    'the success is not counted as a failure',
+  );
+  assert.equal(
+    (await client().signIn(EMAIL, PASSWORD)).status,
+    429,
+    'the 20 failures before and after the success all count',
+  );
 });
 
-test('a success does not clear the email\'s failures: they stay counted until their window ends', async () => {
+test("a success does not clear the email's failures: they stay counted until their window ends", async () => {
   const email = 'steady@airline.example';
   await addOperator(service.store, () => new Date(now).toISOString(), { email, name: 'Steady', password: PASSWORD });
-  for (let attempt = 0; attempt < 4; attempt += 1) assert.equal((await client().signIn(email, 'wrong password!')).status, 401);
+  for (let attempt = 0; attempt < 4; attempt += 1)
+    assert.equal((await client().signIn(email, 'wrong password!')).status, 401);
   assert.equal((await client().signIn(email, PASSWORD)).status, 303);
   assert.equal((await client().signIn(email, 'wrong password!')).status, 401, 'the fifth failure');
-  assert.equal((await client().signIn(email, PASSWORD)).status, 429, 'five failures within the window, a success among them');
+  assert.equal(
+    (await client().signIn(email, PASSWORD)).status,
+    429,
+    'five failures within the window, a success among them',
+  );
   now += 15 * 60_000 + 1000;
   assert.equal((await client().signIn(email, PASSWORD)).status, 303, 'the window has ended');
 });
 
-test('an email too long to be an operator\'s is answered and counted as any wrong password', async () => {
+test("an email too long to be an operator's is answered and counted as any wrong password", async () => {
   const long = `${'x'.repeat(1000)}@airline.example`;
   const withoutValues = (text: string) => text.replace(/value="[^"]*"/g, '');
   const unknown = await client().signIn('nobody@airline.example', 'wrong password!');
@@ -244,7 +316,11 @@ test('an operator accepts a change for the agency: same events as the API, audit
     assert.equal(record.operatorEmail, EMAIL);
     assert.equal(record.reason, 'Agency asked by phone');
   }
-  const events = await runSql<{ type: string; data: string }>(service.store.db, "select type, data from events where agency_id = 'AG1' order by position", []);
+  const events = await runSql<{ type: string; data: string }>(
+    service.store.db,
+    "select type, data from events where agency_id = 'AG1' order by position",
+    [],
+  );
   const resolved = events.find((event) => event.type === 'airline_change.resolved');
   assert.ok(resolved, 'the agency is told, as after its own call');
   assert.match(resolved.data, /OPERATOR/);
@@ -265,19 +341,44 @@ test('orders are found by order id, booking reference, ticket number and surname
   const bySurname = await browser.request('/console/orders?q=lovelace');
   assert.match(bySurname.text, /ORD-C1/);
   assert.match(bySurname.text, /ORD-C2/);
-  assert.match((await browser.request('/console/orders?q=22022%25')).text, /No orders found/, 'LIKE wildcards match literally');
-  await service.importOrders(Array.from({ length: 30 }, (_, index) => simpleOrder(`ORD-P${String(index).padStart(2, '0')}`, 'AG1', `PAG${String(index).padStart(3, '0')}`, `22099${String(index).padStart(8, '0')}`)));
+  assert.match(
+    (await browser.request('/console/orders?q=22022%25')).text,
+    /No orders found/,
+    'LIKE wildcards match literally',
+  );
+  await service.importOrders(
+    Array.from({ length: 30 }, (_, index) =>
+      simpleOrder(
+        `ORD-P${String(index).padStart(2, '0')}`,
+        'AG1',
+        `PAG${String(index).padStart(3, '0')}`,
+        `22099${String(index).padStart(8, '0')}`,
+      ),
+    ),
+  );
   const first = await browser.request('/console/orders?q=');
   assert.match(first.text, /rel="next"/);
   const second = await browser.request('/console/orders?q=&page=2');
   assert.match(second.text, /rel="prev"/);
-  const rows = (text: string) => [...text.matchAll(/<td><a href="\/console\/orders\/([^"]+)"/g)].map((match) => match[1]);
+  const rows = (text: string) =>
+    [...text.matchAll(/<td><a href="\/console\/orders\/([^"]+)"/g)].map((match) => match[1]);
   assert.equal(rows(first.text).length, 25);
   assert.equal(rows(second.text).length, 32 - 25);
-  assert.deepEqual(rows(first.text).filter((id) => rows(second.text).includes(id)), []);
+  assert.deepEqual(
+    rows(first.text).filter((id) => rows(second.text).includes(id)),
+    [],
+  );
 });
 
-interface Progress { status: string; phase: string; recordsRead: number; recordsStored: number; recordsTotal: number | null; label: string; counts: string }
+interface Progress {
+  status: string;
+  phase: string;
+  recordsRead: number;
+  recordsStored: number;
+  recordsTotal: number | null;
+  label: string;
+  counts: string;
+}
 
 /** Uploads a file on the Imports page: the answer sends the browser to the import's own page. */
 async function upload(browser: ConsoleClient, kind: 'orders' | 'changes', name: string, text: string): Promise<string> {
@@ -311,7 +412,10 @@ async function follow(browser: ConsoleClient, importPath: string): Promise<Progr
 test('an import with an error shows the record and field as the CLI does, and stores nothing', async () => {
   const browser = client();
   await browser.signIn(EMAIL, PASSWORD);
-  const bad = [simpleOrder('ORD-I1', 'AG1', 'IMP001', '2203333333331'), { ...simpleOrder('ORD-I2', 'AG1', 'IMP002', '2203333333332'), currency: 'EURO' }];
+  const bad = [
+    simpleOrder('ORD-I1', 'AG1', 'IMP001', '2203333333331'),
+    { ...simpleOrder('ORD-I2', 'AG1', 'IMP002', '2203333333332'), currency: 'EURO' },
+  ];
   const text = JSON.stringify(bad);
   const importPath = await upload(browser, 'orders', 'orders.json', text);
   const final = (await follow(browser, importPath)).at(-1)!;
@@ -328,27 +432,50 @@ test('an import with an error shows the record and field as the CLI does, and st
     await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
     const cli = await sandbox.run(['orders', 'import', '-'], { stdin: text });
     assert.equal(cli.code, 1);
-    assert.equal(shown?.replace(/&#39;/g, '\'').replace(/&quot;/g, '"'), cli.stderr.trim());
+    assert.equal(shown?.replace(/&#39;/g, "'").replace(/&quot;/g, '"'), cli.stderr.trim());
     assert.match(cli.stderr, /^error: record 2 \(order ORD-I2\): /);
     assert.match(cli.stderr, /currency/);
   } finally {
     await sandbox.cleanup();
   }
-  assert.deepEqual(await runSql(service.store.db, "select email from operator_actions where action = 'orders import'", []), [], 'a refused file is no import');
+  assert.deepEqual(
+    await runSql(service.store.db, "select email from operator_actions where action = 'orders import'", []),
+    [],
+    'a refused file is no import',
+  );
 });
 
 test('imports through the console name the operator in the audit trail: orders and airline changes, on the timeline and in the journal', async () => {
   const browser = client();
   await browser.signIn(EMAIL, PASSWORD);
-  const ordersPath = await upload(browser, 'orders', 'two-orders.json', JSON.stringify([simpleOrder('ORD-I3', 'AG1', 'IMP003', '2203333333333'), simpleOrder('ORD-I4', 'AG1', 'IMP004', '2203333333334')]));
+  const ordersPath = await upload(
+    browser,
+    'orders',
+    'two-orders.json',
+    JSON.stringify([
+      simpleOrder('ORD-I3', 'AG1', 'IMP003', '2203333333333'),
+      simpleOrder('ORD-I4', 'AG1', 'IMP004', '2203333333334'),
+    ]),
+  );
   const orders = (await follow(browser, ordersPath)).at(-1)!;
-  assert.deepEqual({ status: orders.status, read: orders.recordsRead, stored: orders.recordsStored, total: orders.recordsTotal }, { status: 'done', read: 2, stored: 2, total: 2 });
+  assert.deepEqual(
+    { status: orders.status, read: orders.recordsRead, stored: orders.recordsStored, total: orders.recordsTotal },
+    { status: 'done', read: 2, stored: 2, total: 2 },
+  );
   const done = await browser.request(ordersPath);
-  assert.match(done.text, /<section class="notice" role="status" id="import-result"><p>Orders imported: <code>\{&quot;imported&quot;:2,&quot;replaced&quot;:0\}<\/code>/);
+  assert.match(
+    done.text,
+    /<section class="notice" role="status" id="import-result"><p>Orders imported: <code>\{&quot;imported&quot;:2,&quot;replaced&quot;:0\}<\/code>/,
+  );
   assert.match(done.text, /<progress id="import-bar" max="2" value="2">/);
   assert.doesNotMatch(done.text, /data-progress-url/, 'nothing left to follow');
 
-  const changesPath = await upload(browser, 'changes', 'changes.ndjson', `${JSON.stringify(change('CHG-I3', 'ORD-I3', 'IMP003', ['S1'], [segment('S1B', 1, 14)]))}\n`);
+  const changesPath = await upload(
+    browser,
+    'changes',
+    'changes.ndjson',
+    `${JSON.stringify(change('CHG-I3', 'ORD-I3', 'IMP003', ['S1'], [segment('S1B', 1, 14)]))}\n`,
+  );
   assert.equal((await follow(browser, changesPath)).at(-1)!.status, 'done');
 
   for (const orderId of ['ORD-I3', 'ORD-I4']) {
@@ -357,7 +484,7 @@ test('imports through the console name the operator in the audit trail: orders a
     assert.equal(imported.actor, 'operator');
     assert.equal(imported.operation, 'orders import');
     assert.equal(imported.operatorEmail, EMAIL);
-    assert.ok(imported.requestId, 'the upload\'s request id');
+    assert.ok(imported.requestId, "the upload's request id");
   }
   const recorded = (await auditTrail(service.store.db, 'ORD-I3')).find((record) => record.event === 'CHANGE_RECORDED')!;
   assert.deepEqual([recorded.actor, recorded.operation, recorded.operatorEmail], ['operator', 'changes import', EMAIL]);
@@ -365,78 +492,163 @@ test('imports through the console name the operator in the audit trail: orders a
   assert.match(timeline.text, /ORDER_IMPORTED · by operator desk@airline\.example via orders import/);
   assert.match(timeline.text, /CHANGE_RECORDED · IMP003 · by operator desk@airline\.example via changes import/);
 
-  const journal = await runSql<{ email: string; action: string; target: string }>(service.store.db,
-    "select email, action, target from operator_actions where action in ('orders import', 'changes import') order by occurred_at, action_id", []);
+  const journal = await runSql<{ email: string; action: string; target: string }>(
+    service.store.db,
+    "select email, action, target from operator_actions where action in ('orders import', 'changes import') order by occurred_at, action_id",
+    [],
+  );
   assert.deepEqual(journal, [
     { email: EMAIL, action: 'orders import', target: 'two-orders.json: {"imported":2,"replaced":0}' },
     { email: EMAIL, action: 'changes import', target: 'changes.ndjson: {"imported":1,"alreadyKnown":0}' },
   ]);
   const list = await browser.request('/console/imports');
-  assert.match(list.text, /<a href="\/console\/imports\/imp_[0-9a-f]+">two-orders\.json<\/a><\/td><td>Orders<\/td><td>desk@airline\.example<\/td>\s*<td>Finished<\/td><td>2 of 2 records stored\.<\/td>/);
+  assert.match(
+    list.text,
+    /<a href="\/console\/imports\/imp_[0-9a-f]+">two-orders\.json<\/a><\/td><td>Orders<\/td><td>desk@airline\.example<\/td>\s*<td>Finished<\/td><td>2 of 2 records stored\.<\/td>/,
+  );
 });
 
-test('an import\'s progress is in the store while it runs: records read, then stored of the total, on a page that follows it without inline script', async () => {
+test("an import's progress is in the store while it runs: records read, then stored of the total, on a page that follows it without inline script", async () => {
   const browser = client();
   await browser.signIn(EMAIL, PASSWORD);
   const count = 6000;
-  const documents = Array.from({ length: count }, (_, index) => simpleOrder(`ORD-BIG${index}`, 'AG1', `B${String(index).padStart(5, '0')}`, `2207${String(index).padStart(9, '0')}`));
-  const importPath = await upload(browser, 'orders', 'many.ndjson', `${documents.map((document) => JSON.stringify(document)).join('\n')}\n`);
+  const documents = Array.from({ length: count }, (_, index) =>
+    simpleOrder(
+      `ORD-BIG${index}`,
+      'AG1',
+      `B${String(index).padStart(5, '0')}`,
+      `2207${String(index).padStart(9, '0')}`,
+    ),
+  );
+  const importPath = await upload(
+    browser,
+    'orders',
+    'many.ndjson',
+    `${documents.map((document) => JSON.stringify(document)).join('\n')}\n`,
+  );
   const running = await browser.request(importPath);
-  assert.match(running.text, /<section class="card" aria-labelledby="progress-heading" id="import-progress" data-progress-url="\/console\/imports\/imp_[0-9a-f]+\/progress">/);
+  assert.match(
+    running.text,
+    /<section class="card" aria-labelledby="progress-heading" id="import-progress" data-progress-url="\/console\/imports\/imp_[0-9a-f]+\/progress">/,
+  );
   assert.match(running.text, /<label for="import-bar" id="import-label">[^<]+<\/label>\s*<progress id="import-bar"/);
   assert.match(running.text, /<p id="import-phase" role="status" aria-live="polite">Running: /);
   assert.match(running.text, /<a href="\/console\/imports\/imp_[0-9a-f]+">Show the latest progress<\/a>/);
   assert.doesNotMatch(running.text, /<script>|<script [^>]*>[^<]/, 'no inline script');
-  assert.match(running.headers.get('content-security-policy') ?? '', /script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'/);
+  assert.match(
+    running.headers.get('content-security-policy') ?? '',
+    /script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'/,
+  );
 
   const seen = await follow(browser, importPath);
   const during = seen.filter((progress) => progress.status === 'running');
-  assert.ok(during.some((progress) => progress.phase === 'reading' && progress.recordsRead > 0 && progress.recordsRead < count && progress.recordsTotal === null),
-    `records read while reading: ${JSON.stringify(during.map((progress) => [progress.phase, progress.recordsRead, progress.recordsStored]))}`);
-  assert.ok(during.some((progress) => progress.phase === 'storing' && progress.recordsTotal === count), 'the total once every record is read');
+  assert.ok(
+    during.some(
+      (progress) =>
+        progress.phase === 'reading' &&
+        progress.recordsRead > 0 &&
+        progress.recordsRead < count &&
+        progress.recordsTotal === null,
+    ),
+    `records read while reading: ${JSON.stringify(during.map((progress) => [progress.phase, progress.recordsRead, progress.recordsStored]))}`,
+  );
+  assert.ok(
+    during.some((progress) => progress.phase === 'storing' && progress.recordsTotal === count),
+    'the total once every record is read',
+  );
   for (let index = 1; index < seen.length; index += 1) {
-    assert.ok(seen[index]!.recordsRead >= seen[index - 1]!.recordsRead && seen[index]!.recordsStored >= seen[index - 1]!.recordsStored, 'progress only goes forward');
+    assert.ok(
+      seen[index]!.recordsRead >= seen[index - 1]!.recordsRead &&
+        seen[index]!.recordsStored >= seen[index - 1]!.recordsStored,
+      'progress only goes forward',
+    );
   }
   const final = seen.at(-1)!;
-  assert.deepEqual([final.status, final.recordsRead, final.recordsStored, final.recordsTotal], ['done', count, count, count]);
+  assert.deepEqual(
+    [final.status, final.recordsRead, final.recordsStored, final.recordsTotal],
+    ['done', count, count, count],
+  );
   assert.equal(final.counts, '6,000 of 6,000 records stored.');
-  const [stored] = await runSql<{ n: number | string }>(service.store.db, "select count(*) as n from orders where order_id like 'ORD-BIG%'", []);
+  const [stored] = await runSql<{ n: number | string }>(
+    service.store.db,
+    "select count(*) as n from orders where order_id like 'ORD-BIG%'",
+    [],
+  );
   assert.equal(Number(stored!.n), count);
 });
 
-test('every other console action is recorded with the operator\'s email: sign-in, agency added, token issued and revoked, sign-out', async () => {
+test("every other console action is recorded with the operator's email: sign-in, agency added, token issued and revoked, sign-out", async () => {
   await runSql(service.store.db, 'delete from operator_actions', []);
   const browser = client();
   await browser.signIn(EMAIL, PASSWORD);
-  assert.equal((await browser.submit('/console/agencies', '/console/agencies', { agencyId: 'AG-REC', name: 'Recorded Agency' })).status, 303);
-  const issued = await browser.submit('/console/agencies/AG-REC', '/console/agencies/AG-REC/tokens', { expiresInDays: '' });
+  assert.equal(
+    (await browser.submit('/console/agencies', '/console/agencies', { agencyId: 'AG-REC', name: 'Recorded Agency' }))
+      .status,
+    303,
+  );
+  const issued = await browser.submit('/console/agencies/AG-REC', '/console/agencies/AG-REC/tokens', {
+    expiresInDays: '',
+  });
   assert.equal(issued.status, 200);
   const tokenId = /Token (tok_[0-9a-f]+) issued/.exec(issued.text)?.[1];
   assert.ok(tokenId);
-  assert.equal((await browser.request(`/console/agencies/AG-REC/tokens/${tokenId}/revoke`, { form: { _csrf: csrfOf(issued.text) } })).status, 303);
+  assert.equal(
+    (
+      await browser.request(`/console/agencies/AG-REC/tokens/${tokenId}/revoke`, {
+        form: { _csrf: csrfOf(issued.text) },
+      })
+    ).status,
+    303,
+  );
   const overview = await browser.request('/console');
   await browser.request('/console/logout', { form: { _csrf: csrfOf(overview.text) } });
 
-  const journal = await runSql<{ email: string; action: string; target: string }>(service.store.db,
-    'select email, action, target from operator_actions order by occurred_at, action_id', []);
-  assert.deepEqual(journal.map((row) => [row.email, row.action, row.target.replace(/^::ffff:/, '')]), [
-    [EMAIL, 'sign in', '127.0.0.1'],
-    [EMAIL, 'agency add', 'AG-REC'],
-    [EMAIL, 'token issue', `AG-REC ${tokenId}`],
-    [EMAIL, 'token revoke', `AG-REC ${tokenId}`],
-    [EMAIL, 'sign out', '127.0.0.1'],
-  ]);
-  assert.match(overview.text, /<td>desk@airline\.example<\/td><td>token revoke<\/td><td>AG-REC tok_/, 'shown on the overview');
+  const journal = await runSql<{ email: string; action: string; target: string }>(
+    service.store.db,
+    'select email, action, target from operator_actions order by occurred_at, action_id',
+    [],
+  );
+  assert.deepEqual(
+    journal.map((row) => [row.email, row.action, row.target.replace(/^::ffff:/, '')]),
+    [
+      [EMAIL, 'sign in', '127.0.0.1'],
+      [EMAIL, 'agency add', 'AG-REC'],
+      [EMAIL, 'token issue', `AG-REC ${tokenId}`],
+      [EMAIL, 'token revoke', `AG-REC ${tokenId}`],
+      [EMAIL, 'sign out', '127.0.0.1'],
+    ],
+  );
+  assert.match(
+    overview.text,
+    /<td>desk@airline\.example<\/td><td>token revoke<\/td><td>AG-REC tok_/,
+    'shown on the overview',
+  );
 });
 
-test('the overview counts the API\'s requests of the last hour by outcome code', async () => {
+test("the overview counts the API's requests of the last hour by outcome code", async () => {
   const browser = client();
   await browser.signIn(EMAIL, PASSWORD);
   const before = await requestsShown(browser);
   for (let index = 0; index < 3; index += 1) {
-    assert.equal((await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'ORD-C2', GdsBookingReference: ['CON002'] } } }, bearer(token))).status, 200);
+    assert.equal(
+      (
+        await service.post(
+          '/AirOrderRetrieve',
+          { OrderRetrieveRQ: { Query: { OrderID: 'ORD-C2', GdsBookingReference: ['CON002'] } } },
+          bearer(token),
+        )
+      ).status,
+      200,
+    );
   }
-  assert.equal((await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'ORD-C2', GdsBookingReference: ['CON002'] } } })).status, 401);
+  assert.equal(
+    (
+      await service.post('/AirOrderRetrieve', {
+        OrderRetrieveRQ: { Query: { OrderID: 'ORD-C2', GdsBookingReference: ['CON002'] } },
+      })
+    ).status,
+    401,
+  );
   const after = await requestsShown(browser);
   assert.equal((after.OK ?? 0) - (before.OK ?? 0), 3);
   assert.equal((after.AUTH_MISSING ?? 0) - (before.AUTH_MISSING ?? 0), 1);
@@ -445,7 +657,9 @@ test('the overview counts the API\'s requests of the last hour by outcome code',
 async function requestsShown(browser: ConsoleClient): Promise<Record<string, number>> {
   const overview = await browser.request('/console');
   const section = overview.text.slice(overview.text.indexOf('id="requests"'), overview.text.indexOf('id="actions"'));
-  return Object.fromEntries([...section.matchAll(/<tr><td>([^<]+)<\/td><td>(\d+)<\/td><\/tr>/g)].map((match) => [match[1]!, Number(match[2])]));
+  return Object.fromEntries(
+    [...section.matchAll(/<tr><td>([^<]+)<\/td><td>(\d+)<\/td><\/tr>/g)].map((match) => [match[1]!, Number(match[2])]),
+  );
 }
 
 test('CONSOLE=off leaves the console out', async () => {

@@ -27,8 +27,12 @@ after(async () => {
   await database?.drop();
 });
 
-test('PostgreSQL: SIGKILL four times under load from eight clients: every acknowledged change is stored, nothing refunded twice, the audit trail matches', { skip: SKIP, timeout: 90_000 }, async (t) => {
-  const run = await crashUnderLoad(t, sandbox, fixture, token);
+test(
+  'PostgreSQL: SIGKILL four times under load from eight clients: every acknowledged change is stored, nothing refunded twice, the audit trail matches',
+  { skip: SKIP, timeout: 90_000 },
+  async (t) => {
+    const run = await crashUnderLoad(t, sandbox, fixture, token);
 
-  await assertStoredOutcome(t, database!.url, fixture, run);
-});
+    await assertStoredOutcome(t, database!.url, fixture, run);
+  },
+);

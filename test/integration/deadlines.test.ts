@@ -3,7 +3,18 @@ import { after, before, test } from 'node:test';
 import { auditTrail } from '../../src/store/repositories/audit-repository.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { DeadlineScheduler } from '../../src/service/deadline-scheduler.js';
-import { acceptRQ, bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
+import {
+  acceptRQ,
+  bearer,
+  booking,
+  cancelRQ,
+  change,
+  involuntaryCancelRQ,
+  order,
+  passenger,
+  segment,
+  simpleOrder,
+} from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 /**
@@ -28,19 +39,32 @@ before(async () => {
 after(() => service.close());
 
 async function eventsOf(orderId: string) {
-  const rows = await runSql<{ type: string; data: string }>(service.store.reader,
-    'select type, data from events where agency_id = ? order by tx, position', ['AG1']);
-  return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) })).filter((event) => event.data.OrderID === orderId);
+  const rows = await runSql<{ type: string; data: string }>(
+    service.store.reader,
+    'select type, data from events where agency_id = ? order by tx, position',
+    ['AG1'],
+  );
+  return rows
+    .map((row) => ({ type: row.type, data: JSON.parse(row.data) }))
+    .filter((event) => event.data.OrderID === orderId);
 }
 
 async function retrieve(orderId: string, reference: string) {
-  const response = await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: orderId, GdsBookingReference: [reference] } } }, bearer(token));
+  const response = await service.post(
+    '/AirOrderRetrieve',
+    { OrderRetrieveRQ: { Query: { OrderID: orderId, GdsBookingReference: [reference] } } },
+    bearer(token),
+  );
   assert.equal(response.status, 200, response.text);
   return response.body.OrderViewRS.Order.Bookings[0];
 }
 
 async function refundCount(orderId: string): Promise<number> {
-  const [row] = await runSql<{ n: number | string }>(service.store.reader, 'select count(*) as n from refunds where order_id = ?', [orderId]);
+  const [row] = await runSql<{ n: number | string }>(
+    service.store.reader,
+    'select count(*) as n from refunds where order_id = ?',
+    [orderId],
+  );
   return Number(row!.n);
 }
 
@@ -48,7 +72,9 @@ test('an ACCEPT deadline: warned once a day ahead, then accepted by the schedule
   now = '2026-11-21T09:00:00.000Z';
   const deadline = at(now, 48);
   await service.importOrders([simpleOrder('DL-1', 'AG1', 'DLA001', '2201234560001')]);
-  await service.importChanges([{ ...change('DLC-1', 'DL-1', 'DLA001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: deadline }]);
+  await service.importChanges([
+    { ...change('DLC-1', 'DL-1', 'DLA001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: deadline },
+  ]);
   assert.deepEqual((await retrieve('DL-1', 'DLA001')).AirlineChanges[0].ActionDeadline, deadline);
 
   assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 }, '48 h ahead: nothing yet');
@@ -66,17 +92,25 @@ test('an ACCEPT deadline: warned once a day ahead, then accepted by the schedule
   now = deadline;
   assert.deepEqual(await scheduler.tick(), { applied: 1, warned: 0 });
   const shown = await retrieve('DL-1', 'DLA001');
-  assert.deepEqual(shown.Segments.map((s: any) => s.SegmentID), ['S1B']);
+  assert.deepEqual(
+    shown.Segments.map((s: any) => s.SegmentID),
+    ['S1B'],
+  );
   assert.equal(shown.AirlineChanges[0].Status, 'ACCEPTED');
   assert.equal(shown.RefundQuote, undefined, 'nothing pending: no quote');
 
   const trail = await auditTrail(service.store.reader, 'DL-1');
   const byDeadline = trail.filter((event) => event.operation === 'deadline');
   assert.ok(byDeadline.length >= 2);
-  assert.ok(byDeadline.every((event) => event.actor === 'system' && event.agencyId === null && event.occurredAt === deadline));
+  assert.ok(
+    byDeadline.every((event) => event.actor === 'system' && event.agencyId === null && event.occurredAt === deadline),
+  );
   assert.deepEqual(byDeadline[0]!.detail, { consequence: 'ACCEPT', changeIds: ['DLC-1'] });
   const resolved = (await eventsOf('DL-1')).filter((event) => event.type === 'airline_change.resolved');
-  assert.deepEqual(resolved.map((event) => [event.data.Change.Status, event.data.ResolvedBy]), [['ACCEPTED', 'DEADLINE']]);
+  assert.deepEqual(
+    resolved.map((event) => [event.data.Change.Status, event.data.ResolvedBy]),
+    [['ACCEPTED', 'DEADLINE']],
+  );
 
   // The agency's accept afterwards is a retry of what the deadline did.
   const accept = await service.post('/AirOrderInvoluntaryAccept', acceptRQ('DL-1', ['DLA001']), bearer(token));
@@ -86,32 +120,71 @@ test('an ACCEPT deadline: warned once a day ahead, then accepted by the schedule
 
 test('a CANCEL deadline (nothing replaces the flight): cancelled and refunded with events, as AirOrderInvoluntaryCancel would', async () => {
   now = '2026-11-21T09:00:00.000Z';
-  await service.importOrders([order('DL-2', 'AG1', 'JPY', [booking('DLA002', [segment('S1'), segment('S2', 3)], [
-    passenger('P1', { ticketNumber: '2201234560002', baseFare: '30000', taxes: '1001', coupons: [{ segmentId: 'S1', status: 'USED', value: '15000' }, { segmentId: 'S2', status: 'OPEN', value: '16001' }] }),
-  ])])]);
-  await service.importChanges([{ ...change('DLC-2', 'DL-2', 'DLA002', ['S2'], [], 'FLIGHT_CANCELLATION'), actionDeadline: at(now, 1) }]);
+  await service.importOrders([
+    order('DL-2', 'AG1', 'JPY', [
+      booking(
+        'DLA002',
+        [segment('S1'), segment('S2', 3)],
+        [
+          passenger('P1', {
+            ticketNumber: '2201234560002',
+            baseFare: '30000',
+            taxes: '1001',
+            coupons: [
+              { segmentId: 'S1', status: 'USED', value: '15000' },
+              { segmentId: 'S2', status: 'OPEN', value: '16001' },
+            ],
+          }),
+        ],
+      ),
+    ]),
+  ]);
+  await service.importChanges([
+    { ...change('DLC-2', 'DL-2', 'DLA002', ['S2'], [], 'FLIGHT_CANCELLATION'), actionDeadline: at(now, 1) },
+  ]);
   now = at(now, 2);
   assert.deepEqual(await scheduler.tick(), { applied: 1, warned: 0 });
   const shown = await retrieve('DL-2', 'DLA002');
   assert.equal(shown.BookingStatus, 'CANCELED');
-  assert.deepEqual(shown.Refunds, [{ TicketNumber: '2201234560002', Amount: 16001, QuoteType: 'PARTIAL', CreatedAt: now }]);
-  assert.deepEqual((await eventsOf('DL-2')).map((event) => event.type),
-    ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded']);
+  assert.deepEqual(shown.Refunds, [
+    { TicketNumber: '2201234560002', Amount: 16001, QuoteType: 'PARTIAL', CreatedAt: now },
+  ]);
+  assert.deepEqual(
+    (await eventsOf('DL-2')).map((event) => event.type),
+    ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded'],
+  );
   const refunded = (await eventsOf('DL-2')).at(-1)!;
-  assert.deepEqual(refunded.data, { OrderID: 'DL-2', GdsBookingReference: 'DLA002', Currency: 'JPY', RefundAmount: 16001,
-    Tickets: [{ TicketNumber: '2201234560002', Amount: 16001, QuoteType: 'PARTIAL' }], RefundedBy: 'DEADLINE' });
+  assert.deepEqual(refunded.data, {
+    OrderID: 'DL-2',
+    GdsBookingReference: 'DLA002',
+    Currency: 'JPY',
+    RefundAmount: 16001,
+    Tickets: [{ TicketNumber: '2201234560002', Amount: 16001, QuoteType: 'PARTIAL' }],
+    RefundedBy: 'DEADLINE',
+  });
 
   // The agency's involuntary cancel afterwards answers with the stored refund and refunds nothing again.
-  const again = await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('DL-2', ['DLA002']), bearer(token));
+  const again = await service.post(
+    '/AirOrderInvoluntaryCancel',
+    involuntaryCancelRQ('DL-2', ['DLA002']),
+    bearer(token),
+  );
   assert.equal(again.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 16001);
   assert.equal(await refundCount('DL-2'), 1);
 });
 
 test('a request on a booking whose deadline has passed gets the consequence first, without the scheduler', async () => {
   now = '2026-11-21T09:00:00.000Z';
-  await service.importOrders([simpleOrder('DL-3', 'AG1', 'DLA003', '2201234560003'), simpleOrder('DL-4', 'AG1', 'DLA004', '2201234560004')]);
+  await service.importOrders([
+    simpleOrder('DL-3', 'AG1', 'DLA003', '2201234560003'),
+    simpleOrder('DL-4', 'AG1', 'DLA004', '2201234560004'),
+  ]);
   await service.importChanges([
-    { ...change('DLC-3', 'DL-3', 'DLA003', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(now, 1), consequenceOfInaction: 'CANCEL' },
+    {
+      ...change('DLC-3', 'DL-3', 'DLA003', ['S1'], [segment('S1B', 1, 14)]),
+      actionDeadline: at(now, 1),
+      consequenceOfInaction: 'CANCEL',
+    },
     { ...change('DLC-4', 'DL-4', 'DLA004', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(now, 1) },
   ]);
   now = at(now, 1);
@@ -130,15 +203,26 @@ test('a request on a booking whose deadline has passed gets the consequence firs
 test('the scheduler and requests racing on one booking past its deadline: one outcome, one refund, one set of events', async () => {
   now = '2026-11-21T09:00:00.000Z';
   const referenceOf = (index: number) => `DLR00${index}`;
-  const orders = Array.from({ length: 6 }, (_, index) => simpleOrder(`DLR-${index}`, 'AG1', referenceOf(index), `220123457000${index}`));
+  const orders = Array.from({ length: 6 }, (_, index) =>
+    simpleOrder(`DLR-${index}`, 'AG1', referenceOf(index), `220123457000${index}`),
+  );
   await service.importOrders(orders);
-  await service.importChanges(orders.map((document, index) => ({
-    ...change(`DLRC-${index}`, document.orderId, referenceOf(index), ['S1'], [], 'FLIGHT_CANCELLATION'),
-    actionDeadline: at(now, 1),
-  })));
+  await service.importChanges(
+    orders.map((document, index) => ({
+      ...change(`DLRC-${index}`, document.orderId, referenceOf(index), ['S1'], [], 'FLIGHT_CANCELLATION'),
+      actionDeadline: at(now, 1),
+    })),
+  );
   now = at(now, 1);
-  const requests = orders.flatMap((document, index) => [0, 1, 2].map(() =>
-    service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(document.orderId, [referenceOf(index)]), bearer(token))));
+  const requests = orders.flatMap((document, index) =>
+    [0, 1, 2].map(() =>
+      service.post(
+        '/AirOrderInvoluntaryCancel',
+        involuntaryCancelRQ(document.orderId, [referenceOf(index)]),
+        bearer(token),
+      ),
+    ),
+  );
   const [round, ...responses] = await Promise.all([scheduler.tick(), ...requests]);
   assert.ok(round !== null && round.applied <= orders.length);
   for (const response of responses) {
@@ -148,7 +232,11 @@ test('the scheduler and requests racing on one booking past its deadline: one ou
   for (const document of orders) {
     assert.equal(await refundCount(document.orderId), 1, document.orderId);
     const types = (await eventsOf(document.orderId)).map((event) => event.type);
-    assert.deepEqual(types, ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded'], document.orderId);
+    assert.deepEqual(
+      types,
+      ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded'],
+      document.orderId,
+    );
   }
 });
 
@@ -164,18 +252,35 @@ test('a second process does not run deadlines while the first holds the lease', 
 test('the change document: a bad actionDeadline or consequence is refused with its field; ACCEPT needs a replacement', async () => {
   await service.importOrders([simpleOrder('DL-5', 'AG1', 'DLA005', '2201234560005')]);
   const base = change('DLC-5', 'DL-5', 'DLA005', ['S1'], []);
-  await assert.rejects(service.importChanges([{ ...base, actionDeadline: 'tomorrow' }]), /record 1 \(order DL-5\): actionDeadline must be an ISO-8601 date-time/);
-  await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'WAIT' }]), /record 1 \(order DL-5\): consequenceOfInaction must be one of ACCEPT, CANCEL/);
-  await assert.rejects(service.importChanges([{ ...base, consequenceOfInaction: 'ACCEPT' }]), /record 1 \(order DL-5\): consequenceOfInaction is ACCEPT, but the change adds no flight/);
+  await assert.rejects(
+    service.importChanges([{ ...base, actionDeadline: 'tomorrow' }]),
+    /record 1 \(order DL-5\): actionDeadline must be an ISO-8601 date-time/,
+  );
+  await assert.rejects(
+    service.importChanges([{ ...base, consequenceOfInaction: 'WAIT' }]),
+    /record 1 \(order DL-5\): consequenceOfInaction must be one of ACCEPT, CANCEL/,
+  );
+  await assert.rejects(
+    service.importChanges([{ ...base, consequenceOfInaction: 'ACCEPT' }]),
+    /record 1 \(order DL-5\): consequenceOfInaction is ACCEPT, but the change adds no flight/,
+  );
 });
 
 test('a deadline is a timer: an agency resolving the change leaves it alone; when it falls due the scheduler finds the change resolved, applies nothing and stops it', async () => {
   now = '2026-11-21T09:00:00.000Z';
   const deadline = at(now, 48);
   await service.importOrders([simpleOrder('DL-T', 'AG1', 'DLT001', '2201234560091')]);
-  await service.importChanges([{ ...change('DLC-T', 'DL-T', 'DLT001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: deadline }]);
-  const timer = async () => (await runSql<{ due_at: string | null; warned_at: string | null }>(service.store.reader,
-    'select due_at, warned_at from airline_change_timers where change_id = ?', ['DLC-T']))[0];
+  await service.importChanges([
+    { ...change('DLC-T', 'DL-T', 'DLT001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: deadline },
+  ]);
+  const timer = async () =>
+    (
+      await runSql<{ due_at: string | null; warned_at: string | null }>(
+        service.store.reader,
+        'select due_at, warned_at from airline_change_timers where change_id = ?',
+        ['DLC-T'],
+      )
+    )[0];
   assert.deepEqual(await timer(), { due_at: deadline, warned_at: null }, 'written with the change');
 
   const accepted = await service.post('/AirOrderInvoluntaryAccept', acceptRQ('DL-T', ['DLT001']), bearer(token));
@@ -188,14 +293,21 @@ test('a deadline is a timer: an agency resolving the change leaves it alone; whe
   now = at(deadline, 1);
   assert.deepEqual(await scheduler.tick(), { applied: 0, warned: 0 });
   const trail = await auditTrail(service.store.reader, 'DL-T');
-  assert.deepEqual(trail.filter((event) => event.operation === 'deadline'), [], 'nothing was done by the deadline');
+  assert.deepEqual(
+    trail.filter((event) => event.operation === 'deadline'),
+    [],
+    'nothing was done by the deadline',
+  );
   assert.equal((await retrieve('DL-T', 'DLT001')).AirlineChanges[0].Status, 'ACCEPTED');
 });
 
 test('a timer that falls due on a change the agency resolved is stopped by the scheduler, and the next due timers are reached', async () => {
   now = '2026-11-21T09:00:00.000Z';
   const deadline = at(now, 2);
-  await service.importOrders([simpleOrder('DL-U', 'AG1', 'DLU001', '2201234560092'), simpleOrder('DL-V', 'AG1', 'DLV001', '2201234560093')]);
+  await service.importOrders([
+    simpleOrder('DL-U', 'AG1', 'DLU001', '2201234560092'),
+    simpleOrder('DL-V', 'AG1', 'DLV001', '2201234560093'),
+  ]);
   await service.importChanges([
     { ...change('DLC-U', 'DL-U', 'DLU001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: deadline },
     { ...change('DLC-V', 'DL-V', 'DLV001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(deadline, 0.5) },
@@ -204,8 +316,11 @@ test('a timer that falls due on a change the agency resolved is stopped by the s
   assert.equal(accepted.status, 200, accepted.text);
   now = at(deadline, 1);
   assert.deepEqual(await scheduler.tick(), { applied: 1, warned: 0 }, 'DL-V applied; DL-U only stopped');
-  const due = await runSql<{ change_id: string }>(service.store.reader,
-    "select change_id from airline_change_timers where change_id in ('DLC-U', 'DLC-V') and due_at is not null", []);
+  const due = await runSql<{ change_id: string }>(
+    service.store.reader,
+    "select change_id from airline_change_timers where change_id in ('DLC-U', 'DLC-V') and due_at is not null",
+    [],
+  );
   assert.deepEqual(due, []);
   assert.equal((await retrieve('DL-V', 'DLV001')).AirlineChanges[0].Status, 'ACCEPTED');
 });

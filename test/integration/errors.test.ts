@@ -6,19 +6,46 @@ import type { SqlStore } from '../../src/store/sql-store.js';
 import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import {
-  asHttpResponse, assertFailureEnvelope, EMPTY_SENDER, errorOf, logLinesOf, OPERATION_CASES, rawRequest, snapshotStore, type SenderBlock,
+  asHttpResponse,
+  assertFailureEnvelope,
+  EMPTY_SENDER,
+  errorOf,
+  logLinesOf,
+  OPERATION_CASES,
+  rawRequest,
+  snapshotStore,
+  type SenderBlock,
 } from '../helpers/wire-checks.js';
 import { refuseRecordWrites } from '../helpers/stored-records.js';
 
 const PROFILE: SenderBlock = {
-  Name: 'Alpha Travel', IATA_Number: '12345678', AgencyID: 'AG1', Contacts: { Contact: [{ EmailContact: 'desk@alpha.example' }] },
+  Name: 'Alpha Travel',
+  IATA_Number: '12345678',
+  AgencyID: 'AG1',
+  Contacts: { Contact: [{ EmailContact: 'desk@alpha.example' }] },
 };
 
 /** An order whose two bookings each have a pending change, so every operation would change something. */
 function actionableOrder(orderId: string, references: [string, string]) {
-  return order(orderId, 'AG1', 'EUR', references.map((reference, index) => booking(reference, [segment('S1')], [
-    passenger('P1', { ticketNumber: `220123456789${index}`, baseFare: '100.00', taxes: '20.00', coupons: [{ segmentId: 'S1', status: 'OPEN' }] }),
-  ])));
+  return order(
+    orderId,
+    'AG1',
+    'EUR',
+    references.map((reference, index) =>
+      booking(
+        reference,
+        [segment('S1')],
+        [
+          passenger('P1', {
+            ticketNumber: `220123456789${index}`,
+            baseFare: '100.00',
+            taxes: '20.00',
+            coupons: [{ segmentId: 'S1', status: 'OPEN' }],
+          }),
+        ],
+      ),
+    ),
+  );
 }
 
 let service: TestService;
@@ -29,7 +56,10 @@ before(async () => {
   await service.addAgency('AG1', { name: PROFILE.Name, iataNumber: PROFILE.IATA_Number, email: 'desk@alpha.example' });
   token = await service.tokenFor('AG1');
   await service.tokenFor('AG2');
-  await service.importOrders([actionableOrder('ORD-E1', ['ABC123', 'XYZ789']), actionableOrder('ORD-E500', ['GOOD500', 'BAD500'])]);
+  await service.importOrders([
+    actionableOrder('ORD-E1', ['ABC123', 'XYZ789']),
+    actionableOrder('ORD-E500', ['GOOD500', 'BAD500']),
+  ]);
   await service.importChanges([
     change('C-E1-A', 'ORD-E1', 'ABC123', ['S1'], [segment('S1B', 1, 14)]),
     change('C-E1-B', 'ORD-E1', 'XYZ789', ['S1'], [segment('S1B', 1, 14)]),
@@ -50,7 +80,12 @@ for (const operation of OPERATION_CASES) {
       const before = await snapshotStore(service);
       const response = await service.post(operation.path, operation.build('ORD-E1', REQUESTED, VERSION));
       assertFailureEnvelope(response, operation, {
-        status: 401, code: 'AUTH_MISSING', referenceVersion: '17.2', sender: EMPTY_SENDER, orderId: 'ORD-E1', references: NORMALISED,
+        status: 401,
+        code: 'AUTH_MISSING',
+        referenceVersion: '17.2',
+        sender: EMPTY_SENDER,
+        orderId: 'ORD-E1',
+        references: NORMALISED,
       });
       assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
       assert.deepEqual(await snapshotStore(service), before);
@@ -59,16 +94,29 @@ for (const operation of OPERATION_CASES) {
     test('AUTH_MISSING also for an empty Authorization header', async () => {
       const response = await service.post(operation.path, operation.build('ORD-E1', REQUESTED), { authorization: '' });
       assertFailureEnvelope(response, operation, {
-        status: 401, code: 'AUTH_MISSING', sender: EMPTY_SENDER, orderId: 'ORD-E1', references: NORMALISED,
+        status: 401,
+        code: 'AUTH_MISSING',
+        sender: EMPTY_SENDER,
+        orderId: 'ORD-E1',
+        references: NORMALISED,
       });
       assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
     });
 
     test('AUTH_INVALID: 401 with WWW-Authenticate Bearer for an unknown token, nothing changes', async () => {
       const before = await snapshotStore(service);
-      const response = await service.post(operation.path, operation.build('ORD-E1', REQUESTED, VERSION), bearer('aot_this-token-was-never-issued'));
+      const response = await service.post(
+        operation.path,
+        operation.build('ORD-E1', REQUESTED, VERSION),
+        bearer('aot_this-token-was-never-issued'),
+      );
       assertFailureEnvelope(response, operation, {
-        status: 401, code: 'AUTH_INVALID', referenceVersion: '17.2', sender: EMPTY_SENDER, orderId: 'ORD-E1', references: NORMALISED,
+        status: 401,
+        code: 'AUTH_INVALID',
+        referenceVersion: '17.2',
+        sender: EMPTY_SENDER,
+        orderId: 'ORD-E1',
+        references: NORMALISED,
       });
       assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer\b/);
       assert.deepEqual(await snapshotStore(service), before);
@@ -76,10 +124,18 @@ for (const operation of OPERATION_CASES) {
 
     test('SENDER_MISMATCH: 403 with the authenticated profile as sender, nothing changes', async () => {
       const before = await snapshotStore(service);
-      const body = operation.build('ORD-E1', REQUESTED, { ...VERSION, Party: { Sender: { TravelAgencySender: { AgencyID: 'AG2' } } } });
+      const body = operation.build('ORD-E1', REQUESTED, {
+        ...VERSION,
+        Party: { Sender: { TravelAgencySender: { AgencyID: 'AG2' } } },
+      });
       const response = await service.post(operation.path, body, bearer(token));
       assertFailureEnvelope(response, operation, {
-        status: 403, code: 'SENDER_MISMATCH', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-E1', references: NORMALISED,
+        status: 403,
+        code: 'SENDER_MISMATCH',
+        referenceVersion: '17.2',
+        sender: PROFILE,
+        orderId: 'ORD-E1',
+        references: NORMALISED,
       });
       assert.equal(response.headers.get('www-authenticate'), null);
       assert.deepEqual(await snapshotStore(service), before);
@@ -104,16 +160,31 @@ for (const operation of OPERATION_CASES) {
 
     test('INVALID_REQUEST: 400 naming the field; items only when the references are readable; nothing changes', async () => {
       const before = await snapshotStore(service);
-      const badOrderId = await service.post(operation.path, operation.build('ORD E1!', REQUESTED, VERSION), bearer(token));
+      const badOrderId = await service.post(
+        operation.path,
+        operation.build('ORD E1!', REQUESTED, VERSION),
+        bearer(token),
+      );
       assertFailureEnvelope(badOrderId, operation, {
-        status: 400, code: 'INVALID_REQUEST', referenceVersion: '17.2', sender: PROFILE,
+        status: 400,
+        code: 'INVALID_REQUEST',
+        referenceVersion: '17.2',
+        sender: PROFILE,
       });
       assert.match(errorOf(badOrderId).Message, /Query\.OrderID/);
 
-      const badIata = operation.build('ORD-E1', REQUESTED, { ...VERSION, Party: { Sender: { TravelAgencySender: { IATA_Number: '12AB' } } } });
+      const badIata = operation.build('ORD-E1', REQUESTED, {
+        ...VERSION,
+        Party: { Sender: { TravelAgencySender: { IATA_Number: '12AB' } } },
+      });
       const response = await service.post(operation.path, badIata, bearer(token));
       assertFailureEnvelope(response, operation, {
-        status: 400, code: 'INVALID_REQUEST', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-E1', references: NORMALISED,
+        status: 400,
+        code: 'INVALID_REQUEST',
+        referenceVersion: '17.2',
+        sender: PROFILE,
+        orderId: 'ORD-E1',
+        references: NORMALISED,
       });
       assert.match(errorOf(response).Message, /Party\.Sender\.TravelAgencySender\.IATA_Number/);
       assert.deepEqual(await snapshotStore(service), before);
@@ -125,8 +196,14 @@ for (const operation of OPERATION_CASES) {
       for (const contentType of ['text/plain', undefined, 'application/jsonx', 'application/x-www-form-urlencoded']) {
         const headers: Record<string, string> = contentType ? { 'content-type': contentType } : {};
         const response = asHttpResponse(await rawRequest(service.baseUrl, { path: operation.path, headers, body }));
-        assertFailureEnvelope(response, operation, { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', sender: EMPTY_SENDER });
-        const withToken = asHttpResponse(await rawRequest(service.baseUrl, { path: operation.path, headers: { ...headers, ...bearer(token) }, body }));
+        assertFailureEnvelope(response, operation, {
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          sender: EMPTY_SENDER,
+        });
+        const withToken = asHttpResponse(
+          await rawRequest(service.baseUrl, { path: operation.path, headers: { ...headers, ...bearer(token) }, body }),
+        );
         assert.equal(withToken.status, 415, `Content-Type ${contentType}`);
         assert.equal(errorOf(withToken).Code, 'UNSUPPORTED_MEDIA_TYPE');
       }
@@ -142,17 +219,25 @@ for (const operation of OPERATION_CASES) {
         return text;
       };
       const headers = { 'content-type': 'application/json', ...bearer(token) };
-      const tooLarge = asHttpResponse(await rawRequest(service.baseUrl, { path: operation.path, headers, body: padded(64 * 1024 + 1) }));
+      const tooLarge = asHttpResponse(
+        await rawRequest(service.baseUrl, { path: operation.path, headers, body: padded(64 * 1024 + 1) }),
+      );
       assertFailureEnvelope(tooLarge, operation, { status: 413, code: 'PAYLOAD_TOO_LARGE', sender: EMPTY_SENDER });
 
       const oversized = Buffer.from(padded(80 * 1024));
-      const chunked = asHttpResponse(await rawRequest(service.baseUrl, {
-        path: operation.path, headers, body: [oversized.subarray(0, 40 * 1024), oversized.subarray(40 * 1024)],
-      }));
+      const chunked = asHttpResponse(
+        await rawRequest(service.baseUrl, {
+          path: operation.path,
+          headers,
+          body: [oversized.subarray(0, 40 * 1024), oversized.subarray(40 * 1024)],
+        }),
+      );
       assertFailureEnvelope(chunked, operation, { status: 413, code: 'PAYLOAD_TOO_LARGE', sender: EMPTY_SENDER });
 
       // At the limit the body is read: the (missing) order is looked up.
-      const atLimit = asHttpResponse(await rawRequest(service.baseUrl, { path: operation.path, headers, body: padded(64 * 1024) }));
+      const atLimit = asHttpResponse(
+        await rawRequest(service.baseUrl, { path: operation.path, headers, body: padded(64 * 1024) }),
+      );
       assert.equal(atLimit.status, 404);
       assert.equal(errorOf(atLimit).Code, 'ORDER_NOT_FOUND');
       assert.deepEqual(await snapshotStore(service), before);
@@ -160,9 +245,18 @@ for (const operation of OPERATION_CASES) {
 
     test('ORDER_NOT_FOUND: 404 with one FAILED item per reference, nothing changes', async () => {
       const before = await snapshotStore(service);
-      const response = await service.post(operation.path, operation.build('ORD-MISSING', REQUESTED, VERSION), bearer(token));
+      const response = await service.post(
+        operation.path,
+        operation.build('ORD-MISSING', REQUESTED, VERSION),
+        bearer(token),
+      );
       assertFailureEnvelope(response, operation, {
-        status: 404, code: 'ORDER_NOT_FOUND', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-MISSING', references: NORMALISED,
+        status: 404,
+        code: 'ORDER_NOT_FOUND',
+        referenceVersion: '17.2',
+        sender: PROFILE,
+        orderId: 'ORD-MISSING',
+        references: NORMALISED,
       });
       assert.deepEqual(await snapshotStore(service), before);
     });
@@ -172,11 +266,29 @@ for (const operation of OPERATION_CASES) {
       const dropTrigger = await failUpdatesOf(service.store, 'ORD-E500');
       try {
         const before = await snapshotStore(service);
-        const response = await service.post(operation.path, operation.build('ORD-E500', ['good500', 'bad500'], VERSION), bearer(token));
+        const response = await service.post(
+          operation.path,
+          operation.build('ORD-E500', ['good500', 'bad500'], VERSION),
+          bearer(token),
+        );
         assertFailureEnvelope(response, operation, {
-          status: 500, code: 'INTERNAL_ERROR', referenceVersion: '17.2', sender: PROFILE, orderId: 'ORD-E500', references: ['GOOD500', 'BAD500'],
+          status: 500,
+          code: 'INTERNAL_ERROR',
+          referenceVersion: '17.2',
+          sender: PROFILE,
+          orderId: 'ORD-E500',
+          references: ['GOOD500', 'BAD500'],
         });
-        for (const leak of [/secret-detail/, /SQLITE/i, /trigger/i, /\border_records\b/, /UPDATE|SELECT/, /\bat .+:\d+:\d+/, /stack/i, /\.ts\b|\.js\b/]) {
+        for (const leak of [
+          /secret-detail/,
+          /SQLITE/i,
+          /trigger/i,
+          /\border_records\b/,
+          /UPDATE|SELECT/,
+          /\bat .+:\d+:\d+/,
+          /stack/i,
+          /\.ts\b|\.js\b/,
+        ]) {
           assert.doesNotMatch(response.text, leak);
         }
         assert.deepEqual(await snapshotStore(service), before);
@@ -184,14 +296,23 @@ for (const operation of OPERATION_CASES) {
         await dropTrigger();
       }
       // The service itself is fine afterwards: the same request now succeeds.
-      const retry = await service.post(operation.path, operation.build('ORD-E500', ['GOOD500'], VERSION), bearer(token));
+      const retry = await service.post(
+        operation.path,
+        operation.build('ORD-E500', ['GOOD500'], VERSION),
+        bearer(token),
+      );
       assert.equal(retry.status, 200, retry.text);
     });
   });
 }
 
 describe('unknown routes', () => {
-  for (const [method, path] of [['POST', '/AirOrderCancelX'], ['POST', '/v2/AirOrderCancel'], ['GET', '/AirOrderCancel'], ['GET', '/']] as const) {
+  for (const [method, path] of [
+    ['POST', '/AirOrderCancelX'],
+    ['POST', '/v2/AirOrderCancel'],
+    ['GET', '/AirOrderCancel'],
+    ['GET', '/'],
+  ] as const) {
     test(`${method} ${path} is 404 ROUTE_NOT_FOUND`, async () => {
       const before = await snapshotStore(service);
       const response = await service.request(path, {
@@ -216,18 +337,26 @@ describe('paths the router cannot read (a malformed percent-escape)', () => {
   /** The same request to an unknown path, whose answer the bad path's must match but for its status and body. */
   const UNKNOWN = '/AirOrderCancelX';
 
-  for (const [method, path] of [['POST', '/AirOrderCancel%'], ['POST', '/%E0%A4%A'], ['POST', '/AirOrderCancel%zz?x=1'], ['GET', '/docs/%']] as const) {
+  for (const [method, path] of [
+    ['POST', '/AirOrderCancel%'],
+    ['POST', '/%E0%A4%A'],
+    ['POST', '/AirOrderCancel%zz?x=1'],
+    ['GET', '/docs/%'],
+  ] as const) {
     test(`${method} ${path} is 400 INVALID_REQUEST naming the path, answered and logged like an unknown path`, async () => {
       const before = await snapshotStore(service);
-      const send = (target: string) => service.request(target, {
-        method,
-        headers: { 'content-type': 'application/json', ...bearer(token) },
-        ...(method === 'POST' ? { body: JSON.stringify(OPERATION_CASES[0]!.build('ORD-E1', ['ABC123'])) } : {}),
-      });
+      const send = (target: string) =>
+        service.request(target, {
+          method,
+          headers: { 'content-type': 'application/json', ...bearer(token) },
+          ...(method === 'POST' ? { body: JSON.stringify(OPERATION_CASES[0]!.build('ORD-E1', ['ABC123'])) } : {}),
+        });
       const response = await send(path);
       assert.equal(response.status, 400, response.text);
       const pathOnly = path.split('?')[0];
-      assert.deepEqual(response.body, { Errors: [{ Code: 'INVALID_REQUEST', Message: `The request path is not a valid URL: ${pathOnly}.` }] });
+      assert.deepEqual(response.body, {
+        Errors: [{ Code: 'INVALID_REQUEST', Message: `The request path is not a valid URL: ${pathOnly}.` }],
+      });
       assert.deepEqual(await snapshotStore(service), before);
 
       // The same headers as an unknown path's answer (request id, security headers, content type), with the same values.
@@ -237,14 +366,19 @@ describe('paths the router cannot read (a malformed percent-escape)', () => {
       assert.match(requestId ?? '', /^[0-9a-f-]{36}$/);
       assert.notEqual(requestId, unknown.headers.get('x-request-id'));
       assert.deepEqual([...response.headers.keys()].sort(), [...unknown.headers.keys()].sort());
-      for (const name of [...unknown.headers.keys()].filter((header) => !['date', 'x-request-id', 'content-length'].includes(header))) {
+      for (const name of [...unknown.headers.keys()].filter(
+        (header) => !['date', 'x-request-id', 'content-length'].includes(header),
+      )) {
         assert.equal(response.headers.get(name), unknown.headers.get(name), name);
       }
 
       // One log line, under the id the client was sent, like every request's.
       const lines = await logLinesOf(service, requestId!);
       assert.equal(lines.length, 1, JSON.stringify(lines));
-      assert.deepEqual({ code: lines[0]!.code, status: lines[0]!.status, msg: lines[0]!.msg }, { code: 'INVALID_REQUEST', status: 400, msg: 'request' });
+      assert.deepEqual(
+        { code: lines[0]!.code, status: lines[0]!.status, msg: lines[0]!.msg },
+        { code: 'INVALID_REQUEST', status: 400, msg: 'request' },
+      );
       assert.equal(typeof lines[0]!.latencyMs, 'number');
     });
   }
@@ -254,12 +388,21 @@ describe('paths the router cannot read (a malformed percent-escape)', () => {
     const answers = await new Promise<string>((resolve, reject) => {
       const socket = net.connect({ host: '127.0.0.1', port });
       let received = '';
-      socket.on('connect', () => socket.write('GET /%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
-      socket.on('data', (chunk: Buffer) => { received += chunk.toString('latin1'); });
+      socket.on('connect', () =>
+        socket.write(
+          'GET /%E0%A4%A HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+        ),
+      );
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+      });
       socket.on('end', () => resolve(received));
       socket.on('error', reject);
     });
-    assert.deepEqual([...answers.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]), ['400', '200']);
+    assert.deepEqual(
+      [...answers.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]),
+      ['400', '200'],
+    );
   });
 });
 

@@ -4,7 +4,17 @@ import { runSql } from '../../src/store/raw-sql.js';
 import { purgeEvents } from '../../src/store/repositories/events-repository.js';
 import type { Executor } from '../../src/store/executor.js';
 import { eventIdAt } from '../../src/store/sortable-id.js';
-import { bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
+import {
+  bearer,
+  booking,
+  cancelRQ,
+  change,
+  involuntaryCancelRQ,
+  order,
+  passenger,
+  segment,
+  simpleOrder,
+} from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 /**
@@ -40,7 +50,10 @@ async function readAll(after?: string, limit = 100, as = token) {
   const events: { EventID: string; Type: string; Data: any }[] = [];
   let cursor = after;
   for (;;) {
-    const rs = await page(cursor === undefined || cursor === '' ? { Limit: limit } : { After: cursor, Limit: limit }, as);
+    const rs = await page(
+      cursor === undefined || cursor === '' ? { Limit: limit } : { After: cursor, Limit: limit },
+      as,
+    );
     events.push(...rs.Events);
     if (rs.Events.length === 0) return { events, next: rs.NextAfter };
     cursor = rs.NextAfter;
@@ -50,17 +63,35 @@ async function readAll(after?: string, limit = 100, as = token) {
 /** A row of the event log as the service writes one: its events' ids, each a booking.canceled with no data. */
 function plantLogRow(db: Executor, agencyId: string, occurredAt: string, ids: readonly string[]) {
   const entries = ids.map((id) => ({ id, type: 'booking.canceled', data: {} }));
-  return runSql(db, 'insert into event_log (first_id, agency_id, occurred_at, entries) values (?, ?, ?, ?)', [ids[0], agencyId, occurredAt, JSON.stringify(entries)]);
+  return runSql(db, 'insert into event_log (first_id, agency_id, occurred_at, entries) values (?, ?, ?, ?)', [
+    ids[0],
+    agencyId,
+    occurredAt,
+    JSON.stringify(entries),
+  ]);
 }
 
 /** An event as one row of the table of before the log (migration 013). */
 function plantEventBefore(db: Executor, eventId: string, agencyId: string, occurredAt: string) {
-  return runSql(db, 'insert into events_before_013 (event_id, agency_id, type, occurred_at, data) values (?, ?, ?, ?, ?)',
-    [eventId, agencyId, 'booking.canceled', occurredAt, JSON.stringify({ OrderID: 'BEFORE', GdsBookingReference: eventId.slice(-6) })]);
+  return runSql(
+    db,
+    'insert into events_before_013 (event_id, agency_id, type, occurred_at, data) values (?, ?, ?, ?, ?)',
+    [
+      eventId,
+      agencyId,
+      'booking.canceled',
+      occurredAt,
+      JSON.stringify({ OrderID: 'BEFORE', GdsBookingReference: eventId.slice(-6) }),
+    ],
+  );
 }
 
 async function storedEventCount(agencyId: string): Promise<number> {
-  const [row] = await runSql<{ n: number | string }>(service.store.reader, 'select count(*) as n from events where agency_id = ?', [agencyId]);
+  const [row] = await runSql<{ n: number | string }>(
+    service.store.reader,
+    'select count(*) as n from events where agency_id = ?',
+    [agencyId],
+  );
   return Number(row!.n);
 }
 
@@ -91,22 +122,40 @@ describe('events of the operations', () => {
   test('an airline change imported: airline_change.detected with the change, what can be done and the refund quote', async () => {
     await service.importOrders([simpleOrder('EV-1', 'AG1', 'EVA001')]);
     const before = (await settled()).next;
-    await service.importChanges([{
-      ...change('EVC-1', 'EV-1', 'EVA001', ['S1'], [segment('S1B', 1, 14)]),
-      actionDeadline: '2026-11-25T08:00:00+01:00',
-    }]);
+    await service.importChanges([
+      {
+        ...change('EVC-1', 'EV-1', 'EVA001', ['S1'], [segment('S1B', 1, 14)]),
+        actionDeadline: '2026-11-25T08:00:00+01:00',
+      },
+    ]);
     const { events } = await settledAfter(before);
     const detected = events.filter((event) => event.Type === 'airline_change.detected');
     assert.equal(detected.length, 1);
     assert.match(detected[0]!.EventID, /^evt_[0-9a-f]{28}$/);
     assert.deepEqual(detected[0]!.Data, {
-      OrderID: 'EV-1', GdsBookingReference: 'EVA001', Currency: 'EUR',
+      OrderID: 'EV-1',
+      GdsBookingReference: 'EVA001',
+      Currency: 'EUR',
       Change: {
-        ChangeID: 'EVC-1', Kind: 'SCHEDULE_CHANGE', Status: 'PENDING', DetectedAt: '2026-11-20T08:00:00.000Z',
+        ChangeID: 'EVC-1',
+        Kind: 'SCHEDULE_CHANGE',
+        Status: 'PENDING',
+        DetectedAt: '2026-11-20T08:00:00.000Z',
         RemovedSegments: ['S1'],
-        AddedSegments: [{ SegmentID: 'S1B', Carrier: 'LH', FlightNumber: '400', Origin: 'FRA', Destination: 'JFK', Departure: '2026-12-01T14:00:00Z', Arrival: '2026-12-01T16:00:00Z' }],
+        AddedSegments: [
+          {
+            SegmentID: 'S1B',
+            Carrier: 'LH',
+            FlightNumber: '400',
+            Origin: 'FRA',
+            Destination: 'JFK',
+            Departure: '2026-12-01T14:00:00Z',
+            Arrival: '2026-12-01T16:00:00Z',
+          },
+        ],
         // Normalised to UTC, as every instant the service writes.
-        ActionDeadline: '2026-11-25T07:00:00.000Z', ConsequenceOfInaction: 'ACCEPT',
+        ActionDeadline: '2026-11-25T07:00:00.000Z',
+        ConsequenceOfInaction: 'ACCEPT',
       },
       AvailableActions: ['ACCEPT', 'CANCEL'],
       RefundQuote: { Amount: 570.5, QuoteType: 'FULL', Tickets: [{ TicketNumber: '2201234567890', Amount: 570.5 }] },
@@ -125,21 +174,53 @@ describe('events of the operations', () => {
   });
 
   test('AirOrderInvoluntaryCancel: the change resolved, the booking cancelled and refunded, amounts as AirOrderRetrieve writes them', async () => {
-    await service.importOrders([order('EV-3', 'AG1', 'KWD', [booking('EVA003', [segment('S1'), segment('S2', 3)], [
-      passenger('P1', { ticketNumber: '2201234567893', baseFare: '100.000', taxes: '0.125', coupons: [{ segmentId: 'S1', status: 'USED', value: '50.000' }, { segmentId: 'S2', status: 'OPEN', value: '50.125' }] }),
-    ])])]);
+    await service.importOrders([
+      order('EV-3', 'AG1', 'KWD', [
+        booking(
+          'EVA003',
+          [segment('S1'), segment('S2', 3)],
+          [
+            passenger('P1', {
+              ticketNumber: '2201234567893',
+              baseFare: '100.000',
+              taxes: '0.125',
+              coupons: [
+                { segmentId: 'S1', status: 'USED', value: '50.000' },
+                { segmentId: 'S2', status: 'OPEN', value: '50.125' },
+              ],
+            }),
+          ],
+        ),
+      ]),
+    ]);
     await service.importChanges([change('EVC-3', 'EV-3', 'EVA003', ['S2'], [segment('S2B', 3, 15)])]);
     const before = (await settled()).next;
-    const response = await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('EV-3', ['EVA003']), bearer(token));
+    const response = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      involuntaryCancelRQ('EV-3', ['EVA003']),
+      bearer(token),
+    );
     assert.equal(response.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 50.125);
     const { events } = await settledAfter(before);
-    assert.deepEqual(events.map((event) => event.Type), ['airline_change.resolved', 'booking.canceled', 'booking.refunded']);
+    assert.deepEqual(
+      events.map((event) => event.Type),
+      ['airline_change.resolved', 'booking.canceled', 'booking.refunded'],
+    );
     assert.equal(events[0]!.Data.Change.Status, 'CANCELED');
     assert.equal(events[0]!.Data.ResolvedBy, 'AGENCY');
-    assert.deepEqual(events[1]!.Data, { OrderID: 'EV-3', GdsBookingReference: 'EVA003', Cancellation: 'INVOLUNTARY', CanceledBy: 'AGENCY' });
+    assert.deepEqual(events[1]!.Data, {
+      OrderID: 'EV-3',
+      GdsBookingReference: 'EVA003',
+      Cancellation: 'INVOLUNTARY',
+      CanceledBy: 'AGENCY',
+    });
     assert.deepEqual(events[2]!.Data, {
-      OrderID: 'EV-3', GdsBookingReference: 'EVA003', Currency: 'KWD', RefundAmount: 50.125,
-      Tickets: [{ TicketNumber: '2201234567893', Amount: 50.125, QuoteType: 'PARTIAL' }], RefundedBy: 'AGENCY',
+      OrderID: 'EV-3',
+      GdsBookingReference: 'EVA003',
+      Currency: 'KWD',
+      RefundAmount: 50.125,
+      Tickets: [{ TicketNumber: '2201234567893', Amount: 50.125, QuoteType: 'PARTIAL' }],
+      RefundedBy: 'AGENCY',
     });
 
     // A retry refunds nothing and announces nothing.
@@ -155,35 +236,47 @@ describe('events of the operations', () => {
     const response = await service.post('/AirOrderCancel', cancelRQ('EV-4', ['EVA004', 'NOPE99']), bearer(token));
     assert.equal(response.body.OrderViewRS.Response[1].Status, 'FAILED');
     const { events } = await settledAfter(before);
-    assert.deepEqual(events.map((event) => [event.Type, event.Data.GdsBookingReference]), [['airline_change.resolved', 'EVA004'], ['booking.canceled', 'EVA004']]);
+    assert.deepEqual(
+      events.map((event) => [event.Type, event.Data.GdsBookingReference]),
+      [
+        ['airline_change.resolved', 'EVA004'],
+        ['booking.canceled', 'EVA004'],
+      ],
+    );
     assert.equal(events[0]!.Data.Change.Status, 'CLOSED');
     assert.equal(events[1]!.Data.Cancellation, 'VOLUNTARY');
     assert.equal(await storedEventCount('AG1'), count + 2);
   });
 
-  test('a request that is refused stores no event (another agency\'s order, a bad body)', async () => {
+  test("a request that is refused stores no event (another agency's order, a bad body)", async () => {
     await service.importOrders([simpleOrder('EV-5', 'AG1', 'EVA005', '2201234567895')]);
-    const count = await storedEventCount('AG1') + await storedEventCount('AG2');
+    const count = (await storedEventCount('AG1')) + (await storedEventCount('AG2'));
     assert.equal((await service.post('/AirOrderCancel', cancelRQ('EV-5', ['EVA005']), bearer(otherToken))).status, 404);
     assert.equal((await service.post('/AirOrderCancel', cancelRQ('EV-5', ['!']), bearer(token))).status, 400);
-    assert.equal(await storedEventCount('AG1') + await storedEventCount('AG2'), count);
+    assert.equal((await storedEventCount('AG1')) + (await storedEventCount('AG2')), count);
   });
 });
 
 describe('AirOrderEventList', () => {
-  test('another agency\'s events never appear', async () => {
+  test("another agency's events never appear", async () => {
     await service.importOrders([simpleOrder('EV-6', 'AG2', 'EVA006', '2201234567896')]);
     await service.post('/AirOrderCancel', cancelRQ('EV-6', ['EVA006']), bearer(otherToken));
     const mine = (await settled()).events;
     const theirs = (await settled(otherToken, 'AG2')).events;
     assert.ok(mine.length > 0 && theirs.length > 0);
     assert.ok(mine.every((event) => !event.Data.OrderID.startsWith('EV-6')));
-    assert.deepEqual(theirs.map((event) => event.Data.OrderID), ['EV-6']);
+    assert.deepEqual(
+      theirs.map((event) => event.Data.OrderID),
+      ['EV-6'],
+    );
     // An id of another agency's event is no cursor for this one.
     const response = await service.post('/AirOrderEventList', listRQ({ After: theirs[0]!.EventID }), bearer(token));
     assert.equal(response.status, 400);
     assert.equal(response.body.OrderEventListRS.Errors[0].Code, 'INVALID_REQUEST');
-    assert.match(response.body.OrderEventListRS.Errors[0].Message, /OrderEventListRQ\.Query\.After names no event of this agency/);
+    assert.match(
+      response.body.OrderEventListRS.Errors[0].Message,
+      /OrderEventListRQ\.Query\.After names no event of this agency/,
+    );
     assert.deepEqual(response.body.OrderEventListRS.Events, []);
   });
 
@@ -197,16 +290,32 @@ describe('AirOrderEventList', () => {
     const none = await page(undefined, await service.tokenFor('AG3'));
     assert.deepEqual([none.Events, none.NextAfter], [[], '']);
 
-    for (const [query, field] of [[{ Limit: 0 }, 'Limit'], [{ Limit: 501 }, 'Limit'], [{ Limit: 2.5 }, 'Limit'], [{ After: 'evt_x' }, 'After'], [{ After: 7 }, 'After']] as const) {
+    for (const [query, field] of [
+      [{ Limit: 0 }, 'Limit'],
+      [{ Limit: 501 }, 'Limit'],
+      [{ Limit: 2.5 }, 'Limit'],
+      [{ After: 'evt_x' }, 'After'],
+      [{ After: 7 }, 'After'],
+    ] as const) {
       const response = await service.post('/AirOrderEventList', listRQ(query), bearer(token));
       assert.equal(response.status, 400, JSON.stringify(query));
-      assert.match(response.body.OrderEventListRS.Errors[0].Message, new RegExp(`^OrderEventListRQ\\.Query\\.${field} `));
+      assert.match(
+        response.body.OrderEventListRS.Errors[0].Message,
+        new RegExp(`^OrderEventListRQ\\.Query\\.${field} `),
+      );
     }
     assert.equal((await service.post('/AirOrderEventList', listRQ(), {})).status, 401);
   });
 
   test('paged with NextAfter while events arrive, every event is seen exactly once, in the order the store lists them', async () => {
-    const orders = Array.from({ length: 30 }, (_, index) => simpleOrder(`EVP-${index}`, 'AG1', `EVP${String(index).padStart(3, '0')}`, `22099${String(index).padStart(8, '0')}`));
+    const orders = Array.from({ length: 30 }, (_, index) =>
+      simpleOrder(
+        `EVP-${index}`,
+        'AG1',
+        `EVP${String(index).padStart(3, '0')}`,
+        `22099${String(index).padStart(8, '0')}`,
+      ),
+    );
     await service.importOrders(orders);
     const start = (await settled()).next;
     const seen: string[] = [];
@@ -214,7 +323,11 @@ describe('AirOrderEventList', () => {
     let writing = true;
     const writes = (async () => {
       for (const [index, document] of orders.entries()) {
-        await service.post('/AirOrderCancel', cancelRQ(document.orderId, [`EVP${String(index).padStart(3, '0')}`]), bearer(token));
+        await service.post(
+          '/AirOrderCancel',
+          cancelRQ(document.orderId, [`EVP${String(index).padStart(3, '0')}`]),
+          bearer(token),
+        );
       }
       writing = false;
     })();
@@ -231,8 +344,11 @@ describe('AirOrderEventList', () => {
     seen.push(...(await readAll(cursor)).events.map((event) => event.EventID));
     assert.equal(new Set(seen).size, seen.length, 'no event twice');
     assert.equal(seen.length, 30, 'one booking.canceled per cancel, none missed');
-    const [row] = await runSql<{ n: number | string }>(service.store.reader,
-      "select count(*) as n from events where agency_id = 'AG1' and type = 'booking.canceled' and data like '%EVP-%'", []);
+    const [row] = await runSql<{ n: number | string }>(
+      service.store.reader,
+      "select count(*) as n from events where agency_id = 'AG1' and type = 'booking.canceled' and data like '%EVP-%'",
+      [],
+    );
     assert.equal(Number(row!.n), 30);
   });
 
@@ -241,18 +357,36 @@ describe('AirOrderEventList', () => {
     // Each the first of its block (sortable-id.ts): a row of the log of its own, as the service writes one.
     const oldId = `${eventIdAt(Date.now() - 31 * day)}0000001000000000`;
     const keptId = `${eventIdAt(Date.now() - 29 * day)}0000001000000000`;
-    for (const [id, age] of [[oldId, 31], [keptId, 29]] as const) {
-      await service.store.transaction((tx) => plantLogRow(tx, 'AG9', new Date(Date.now() - age * day).toISOString(), [id]));
+    for (const [id, age] of [
+      [oldId, 31],
+      [keptId, 29],
+    ] as const) {
+      await service.store.transaction((tx) =>
+        plantLogRow(tx, 'AG9', new Date(Date.now() - age * day).toISOString(), [id]),
+      );
     }
-    const removed = await service.store.transaction((tx) => purgeEvents(tx, new Date(Date.now() - 30 * day).toISOString()));
+    const removed = await service.store.transaction((tx) =>
+      purgeEvents(tx, new Date(Date.now() - 30 * day).toISOString()),
+    );
     assert.ok(removed >= 1);
-    const left = await runSql<{ event_id: string }>(service.store.reader, "select event_id from events where agency_id = 'AG9'", []);
-    assert.deepEqual(left.map((row) => row.event_id), [keptId]);
-    const response = await service.post('/AirOrderEventList', listRQ({ After: oldId }), bearer(await service.tokenFor('AG9')));
+    const left = await runSql<{ event_id: string }>(
+      service.store.reader,
+      "select event_id from events where agency_id = 'AG9'",
+      [],
+    );
+    assert.deepEqual(
+      left.map((row) => row.event_id),
+      [keptId],
+    );
+    const response = await service.post(
+      '/AirOrderEventList',
+      listRQ({ After: oldId }),
+      bearer(await service.tokenFor('AG9')),
+    );
     assert.equal(response.status, 400);
   });
 
-  test('the purge counts the events it removes, of the log\'s rows and of the table of before', async () => {
+  test("the purge counts the events it removes, of the log's rows and of the table of before", async () => {
     const day = 86_400_000;
     const at = Date.now() - 40 * day;
     const block = [0, 1, 2].map((index) => `${eventIdAt(at)}0000002${index}00000000`);
@@ -260,30 +394,53 @@ describe('AirOrderEventList', () => {
       await plantLogRow(tx, 'AG10', new Date(at).toISOString(), block);
       await plantEventBefore(tx, `${eventIdAt(at)}00000001abcdef01`, 'AG10', new Date(at).toISOString());
     });
-    const removed = await service.store.transaction((tx) => purgeEvents(tx, new Date(Date.now() - 30 * day).toISOString()));
+    const removed = await service.store.transaction((tx) =>
+      purgeEvents(tx, new Date(Date.now() - 30 * day).toISOString()),
+    );
     assert.equal(removed, 4, 'three events of one row and one of before');
     assert.equal(await storedEventCount('AG10'), 0);
   });
 
-  test('pages smaller than a request\'s events: each event once, in order, whatever the Limit', async () => {
+  test("pages smaller than a request's events: each event once, in order, whatever the Limit", async () => {
     const agencyToken = await service.tokenFor('AG4');
     await service.importOrders([simpleOrder('EVR-1', 'AG4', 'EVR001', '2201234567981')]);
     await service.importChanges([change('EVRC-1', 'EVR-1', 'EVR001', ['S1'], [segment('S1B', 1, 14)])]);
-    const response = await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('EVR-1', ['EVR001']), bearer(agencyToken));
+    const response = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      involuntaryCancelRQ('EVR-1', ['EVR001']),
+      bearer(agencyToken),
+    );
     assert.equal(response.status, 200, response.text);
     const all = (await settled(agencyToken, 'AG4')).events;
-    assert.deepEqual(all.map((event) => event.Type), ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded']);
+    assert.deepEqual(
+      all.map((event) => event.Type),
+      ['airline_change.detected', 'airline_change.resolved', 'booking.canceled', 'booking.refunded'],
+    );
     // The cancel's three events are one row of the log.
-    const rows = await runSql<{ entries: string }>(service.store.reader, "select entries from event_log where agency_id = 'AG4' order by tx, position", []);
-    assert.deepEqual(rows.map((row) => JSON.parse(row.entries).length), [1, 3]);
+    const rows = await runSql<{ entries: string }>(
+      service.store.reader,
+      "select entries from event_log where agency_id = 'AG4' order by tx, position",
+      [],
+    );
+    assert.deepEqual(
+      rows.map((row) => JSON.parse(row.entries).length),
+      [1, 3],
+    );
     for (const limit of [1, 2, 3]) {
       const paged = await readAll(undefined, limit, agencyToken);
-      assert.deepEqual(paged.events.map((event) => event.EventID), all.map((event) => event.EventID), `Limit ${limit}`);
+      assert.deepEqual(
+        paged.events.map((event) => event.EventID),
+        all.map((event) => event.EventID),
+        `Limit ${limit}`,
+      );
       assert.deepEqual(paged.events, all, `Limit ${limit}: the same events`);
     }
     // From any event of the row, the rest of it.
     for (const [index, event] of all.entries()) {
-      assert.deepEqual((await readAll(event.EventID, 1, agencyToken)).events.map((later) => later.EventID), all.slice(index + 1).map((later) => later.EventID));
+      assert.deepEqual(
+        (await readAll(event.EventID, 1, agencyToken)).events.map((later) => later.EventID),
+        all.slice(index + 1).map((later) => later.EventID),
+      );
     }
   });
 
@@ -295,12 +452,31 @@ describe('AirOrderEventList', () => {
       for (const id of before) await plantEventBefore(tx, id, 'AG5', new Date(at).toISOString());
     });
     await service.importOrders([simpleOrder('EVL-1', 'AG5', 'EVL001', '2201234567982')]);
-    assert.equal((await service.post('/AirOrderCancel', cancelRQ('EVL-1', ['EVL001']), bearer(agencyToken))).status, 200);
+    assert.equal(
+      (await service.post('/AirOrderCancel', cancelRQ('EVL-1', ['EVL001']), bearer(agencyToken))).status,
+      200,
+    );
     const all = (await settled(agencyToken, 'AG5')).events;
-    assert.deepEqual(all.map((event) => [event.Type, event.Data.OrderID]), [['booking.canceled', 'BEFORE'], ['booking.canceled', 'BEFORE'], ['booking.canceled', 'EVL-1']]);
-    assert.deepEqual(all.slice(0, 2).map((event) => event.EventID), before);
-    assert.deepEqual((await readAll(before[0], 1, agencyToken)).events.map((event) => event.EventID), all.slice(1).map((event) => event.EventID));
-    assert.deepEqual((await readAll(before[1], 100, agencyToken)).events.map((event) => event.EventID), [all[2]!.EventID]);
+    assert.deepEqual(
+      all.map((event) => [event.Type, event.Data.OrderID]),
+      [
+        ['booking.canceled', 'BEFORE'],
+        ['booking.canceled', 'BEFORE'],
+        ['booking.canceled', 'EVL-1'],
+      ],
+    );
+    assert.deepEqual(
+      all.slice(0, 2).map((event) => event.EventID),
+      before,
+    );
+    assert.deepEqual(
+      (await readAll(before[0], 1, agencyToken)).events.map((event) => event.EventID),
+      all.slice(1).map((event) => event.EventID),
+    );
+    assert.deepEqual(
+      (await readAll(before[1], 100, agencyToken)).events.map((event) => event.EventID),
+      [all[2]!.EventID],
+    );
     // Another agency's event of before is no cursor either.
     const response = await service.post('/AirOrderEventList', listRQ({ After: before[0] }), bearer(token));
     assert.equal(response.status, 400);

@@ -20,10 +20,16 @@ const firstReference = (index: number) => `GRF${String(index).padStart(3, '0')}`
 before(async () => {
   service = await startTestService();
   token = await service.tokenFor('AGG');
-  await service.importOrders(Array.from({ length: COUNT }, (_, index) =>
-    simpleOrder(`ORD-G${index}`, 'AGG', reference(index), `22055${String(index).padStart(8, '0')}`)));
-  await service.importOrders(Array.from({ length: COUNT }, (_, index) =>
-    simpleOrder(`ORD-F${index}`, 'AGG', firstReference(index), `22056${String(index).padStart(8, '0')}`)));
+  await service.importOrders(
+    Array.from({ length: COUNT }, (_, index) =>
+      simpleOrder(`ORD-G${index}`, 'AGG', reference(index), `22055${String(index).padStart(8, '0')}`),
+    ),
+  );
+  await service.importOrders(
+    Array.from({ length: COUNT }, (_, index) =>
+      simpleOrder(`ORD-F${index}`, 'AGG', firstReference(index), `22056${String(index).padStart(8, '0')}`),
+    ),
+  );
   // The orders of the two bookings whose cancel the store refuses.
   await refuseRecordWrites(service.store.db, 'fail_group', `NEW.order_id IN ('ORD-G${BAD}', 'ORD-F0')`);
 });
@@ -31,12 +37,23 @@ after(() => service.close());
 
 async function cancelTogether(orderPrefix: string, referenceOf: (index: number) => string, bad: number): Promise<void> {
   // Sent in one go, in index order: they reach the store together, the first of them first.
-  const responses = await Promise.all(Array.from({ length: COUNT }, (_, index) =>
-    service.post('/AirOrderCancel', cancelRQ(`${orderPrefix}${index}`, [referenceOf(index)]), bearer(token))));
-  const rows = await service.store.db.selectFrom('bookings').select(['reference', 'status']).where('order_id', 'like', `${orderPrefix}%`).execute();
+  const responses = await Promise.all(
+    Array.from({ length: COUNT }, (_, index) =>
+      service.post('/AirOrderCancel', cancelRQ(`${orderPrefix}${index}`, [referenceOf(index)]), bearer(token)),
+    ),
+  );
+  const rows = await service.store.db
+    .selectFrom('bookings')
+    .select(['reference', 'status'])
+    .where('order_id', 'like', `${orderPrefix}%`)
+    .execute();
   const status = new Map(rows.map((row) => [row.reference, row.status]));
-  const events = await service.store.db.selectFrom('audit_events').select('reference')
-    .where('event', '=', 'BOOKING_STATUS').where('order_id', 'like', `${orderPrefix}%`).execute();
+  const events = await service.store.db
+    .selectFrom('audit_events')
+    .select('reference')
+    .where('event', '=', 'BOOKING_STATUS')
+    .where('order_id', 'like', `${orderPrefix}%`)
+    .execute();
   responses.forEach((response, index) => {
     if (index === bad) {
       assert.equal(response.status, 500, response.text);
@@ -47,10 +64,15 @@ async function cancelTogether(orderPrefix: string, referenceOf: (index: number) 
       assert.equal(status.get(referenceOf(index)), 'CANCELED');
     }
   });
-  assert.deepEqual(events.map((event) => event.reference).sort(),
-    Array.from({ length: COUNT }, (_, index) => referenceOf(index)).filter((_, index) => index !== bad).sort());
+  assert.deepEqual(
+    events.map((event) => event.reference).sort(),
+    Array.from({ length: COUNT }, (_, index) => referenceOf(index))
+      .filter((_, index) => index !== bad)
+      .sort(),
+  );
 }
 
 test('a failing request among concurrent ones undoes only itself', () => cancelTogether('ORD-G', reference, BAD));
 
-test('a failing request first among concurrent ones undoes only itself', () => cancelTogether('ORD-F', firstReference, 0));
+test('a failing request first among concurrent ones undoes only itself', () =>
+  cancelTogether('ORD-F', firstReference, 0));

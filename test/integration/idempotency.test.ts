@@ -15,8 +15,15 @@ import { holdKeptResponses, holdOrder, untilWaitingForLock } from '../helpers/st
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import {
-  OPERATION_CASES, asHttpResponse, assertFailureEnvelope, assertRequestId, rawRequest, snapshotStore,
-  type OperationCase, type RawResponse, type SenderBlock,
+  OPERATION_CASES,
+  asHttpResponse,
+  assertFailureEnvelope,
+  assertRequestId,
+  rawRequest,
+  snapshotStore,
+  type OperationCase,
+  type RawResponse,
+  type SenderBlock,
 } from '../helpers/wire-checks.js';
 
 const [CANCEL, ACCEPT, INVOLUNTARY_CANCEL] = OPERATION_CASES as [OperationCase, OperationCase, OperationCase];
@@ -30,7 +37,12 @@ function keyed(token: string, key: string): Record<string, string> {
 }
 
 /** POST with the exact bytes of the answer (no compression, nothing added by fetch). */
-function rawPost(service: TestService, path: string, body: object | string, headers: Record<string, string>): Promise<RawResponse> {
+function rawPost(
+  service: TestService,
+  path: string,
+  body: object | string,
+  headers: Record<string, string>,
+): Promise<RawResponse> {
   return rawRequest(service.baseUrl, {
     path,
     headers: { 'content-type': 'application/json', ...headers },
@@ -39,23 +51,56 @@ function rawPost(service: TestService, path: string, body: object | string, head
 }
 
 /** Two tickets, one pending flight cancellation: an involuntary cancel refunds both (570.50 + 110.01). */
-async function twoTicketOrder(service: TestService, orderId: string, agencyId: string, reference: string, tickets: [string, string]) {
-  await service.importOrders([order(orderId, agencyId, 'EUR', [booking(reference, [segment('S1')], [
-    passenger('P1', { ticketNumber: tickets[0], baseFare: '450.00', taxes: '120.50', coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }] }),
-    passenger('P2', { ticketNumber: tickets[1], baseFare: '100.00', taxes: '10.01', coupons: [{ segmentId: 'S1' }] }, 'CHD'),
-  ])])]);
+async function twoTicketOrder(
+  service: TestService,
+  orderId: string,
+  agencyId: string,
+  reference: string,
+  tickets: [string, string],
+) {
+  await service.importOrders([
+    order(orderId, agencyId, 'EUR', [
+      booking(
+        reference,
+        [segment('S1')],
+        [
+          passenger('P1', {
+            ticketNumber: tickets[0],
+            baseFare: '450.00',
+            taxes: '120.50',
+            coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
+          }),
+          passenger(
+            'P2',
+            { ticketNumber: tickets[1], baseFare: '100.00', taxes: '10.01', coupons: [{ segmentId: 'S1' }] },
+            'CHD',
+          ),
+        ],
+      ),
+    ]),
+  ]);
   await service.importChanges([change(`${orderId}-C`, orderId, reference, ['S1'], [], 'FLIGHT_CANCELLATION')]);
 }
 
-async function orderWithPendingChange(service: TestService, orderId: string, agencyId: string, reference: string, ticket: string) {
+async function orderWithPendingChange(
+  service: TestService,
+  orderId: string,
+  agencyId: string,
+  reference: string,
+  ticket: string,
+) {
   await service.importOrders([simpleOrder(orderId, agencyId, reference, ticket)]);
   await service.importChanges([change(`${orderId}-C`, orderId, reference, ['S1'], [], 'FLIGHT_CANCELLATION')]);
 }
 
 async function keptRows(service: TestService) {
-  return service.store.db.selectFrom('idempotency_keys')
+  return service.store.db
+    .selectFrom('idempotency_keys')
     .select(['agency_id', 'operation', 'idempotency_key', 'response_status', 'request_id', 'created_at', 'expires_at'])
-    .orderBy('agency_id').orderBy('operation').orderBy('idempotency_key').execute();
+    .orderBy('agency_id')
+    .orderBy('operation')
+    .orderBy('idempotency_key')
+    .execute();
 }
 
 async function auditRows(service: TestService, orderId?: string) {
@@ -66,7 +111,7 @@ async function auditRows(service: TestService, orderId?: string) {
 
 /** Everything a request could change, including the kept responses and the audit trail. */
 async function fullSnapshot(service: TestService) {
-  return { ...await snapshotStore(service), kept: await keptRows(service), audit: await auditRows(service) };
+  return { ...(await snapshotStore(service)), kept: await keptRows(service), audit: await auditRows(service) };
 }
 
 function resultOf(response: HttpResponse, operation: OperationCase): any[] {
@@ -111,7 +156,10 @@ describe('Idempotency-Key', () => {
     for (let repeat = 0; repeat < 3; repeat++) {
       const again = await rawPost(service, INVOLUNTARY_CANCEL.path, body, keyed(tokenA, 'replay-1'));
       assert.equal(again.status, first.status);
-      assert.ok(again.raw.equals(first.raw), `the body is the first one, byte for byte:\n${again.raw.toString()}\n${first.raw.toString()}`);
+      assert.ok(
+        again.raw.equals(first.raw),
+        `the body is the first one, byte for byte:\n${again.raw.toString()}\n${first.raw.toString()}`,
+      );
       assert.equal(again.headers['idempotent-replayed'], 'true');
       assert.equal(again.headers['x-request-id'], firstId, 'X-Request-Id is the original ShoppingResponseId');
       for (const [name, value] of Object.entries(first.headers)) {
@@ -128,12 +176,18 @@ describe('Idempotency-Key', () => {
       assert.equal(line.code, 'REPLAYED');
       assert.notEqual(line.requestId, firstId);
     }
-    assert.deepEqual((await refundRows(service, 'IK-ORD-1')).map((row) => [row.ticket_number, row.amount_minor]),
-      [['2201234510001', 57050], ['2201234510002', 11001]]);
+    assert.deepEqual(
+      (await refundRows(service, 'IK-ORD-1')).map((row) => [row.ticket_number, row.amount_minor]),
+      [
+        ['2201234510001', 57050],
+        ['2201234510002', 11001],
+      ],
+    );
 
     // Compressed as the client asks, the replay still carries the same bytes.
     const gzip = await service.request(INVOLUNTARY_CANCEL.path, {
-      method: 'POST', body: JSON.stringify(body),
+      method: 'POST',
+      body: JSON.stringify(body),
       headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip', ...keyed(tokenA, 'replay-1') },
     });
     assert.equal(gzip.status, 200);
@@ -155,14 +209,18 @@ describe('Idempotency-Key', () => {
     assert.equal(first.status, 200, first.text);
     const reordered = `{ "OrderCancelRQ" : {\n  "Query": { "GdsBookingReference": ["IKRR01"], "OrderID": "IK-ORD-R1" } } }`;
     const again = await service.request(CANCEL.path, {
-      method: 'POST', body: reordered, headers: { 'content-type': 'application/json', ...keyed(tokenA, 'reordered-1') },
+      method: 'POST',
+      body: reordered,
+      headers: { 'content-type': 'application/json', ...keyed(tokenA, 'reordered-1') },
     });
     assert.equal(again.status, 200, again.text);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal(again.text, first.text);
     // A value that differs is still another body.
     const changed = await service.request(CANCEL.path, {
-      method: 'POST', body: reordered.replace('IKRR01', 'IKRR02'), headers: { 'content-type': 'application/json', ...keyed(tokenA, 'reordered-1') },
+      method: 'POST',
+      body: reordered.replace('IKRR01', 'IKRR02'),
+      headers: { 'content-type': 'application/json', ...keyed(tokenA, 'reordered-1') },
     });
     assert.equal(changed.status, 422, changed.text);
   });
@@ -188,10 +246,13 @@ describe('Idempotency-Key', () => {
   });
 
   test('the same key with another body: 422 IDEMPOTENCY_KEY_REUSED, nothing changes, and the first body still replays', async () => {
-    await service.importOrders([order('IK-ORD-3', 'IKA', 'EUR', [
-      booking('IKR003', [segment('S1')], [passenger('P1', null)]),
-      booking('IKR004', [segment('S1')], [passenger('P1', null)]),
-    ]), simpleOrder('IK-ORD-4', 'IKA', 'IKR005', '2201234510004')]);
+    await service.importOrders([
+      order('IK-ORD-3', 'IKA', 'EUR', [
+        booking('IKR003', [segment('S1')], [passenger('P1', null)]),
+        booking('IKR004', [segment('S1')], [passenger('P1', null)]),
+      ]),
+      simpleOrder('IK-ORD-4', 'IKA', 'IKR005', '2201234510004'),
+    ]);
     const first = await service.post(CANCEL.path, CANCEL.build('IK-ORD-3', ['IKR003']), keyed(tokenA, 'reused-1'));
     assert.equal(first.status, 200);
     const before = await fullSnapshot(service);
@@ -204,10 +265,14 @@ describe('Idempotency-Key', () => {
     ];
     for (const [what, body] of others) {
       const response = await service.post(CANCEL.path, body, keyed(tokenA, 'reused-1'));
-      const query = (body as { OrderCancelRQ: { Query: { OrderID: string; GdsBookingReference: string[] } } }).OrderCancelRQ.Query;
+      const query = (body as { OrderCancelRQ: { Query: { OrderID: string; GdsBookingReference: string[] } } })
+        .OrderCancelRQ.Query;
       assertFailureEnvelope(response, CANCEL, {
-        status: 422, code: 'IDEMPOTENCY_KEY_REUSED', sender: senderOf('IKA'),
-        orderId: query.OrderID, references: query.GdsBookingReference,
+        status: 422,
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        sender: senderOf('IKA'),
+        orderId: query.OrderID,
+        references: query.GdsBookingReference,
         referenceVersion: what === 'another envelope' ? '2.0' : '1.0',
       });
       assert.equal(response.headers.get('idempotent-replayed'), null);
@@ -225,8 +290,9 @@ describe('Idempotency-Key', () => {
   test('10 parallel involuntary cancels with one key: the same body for all, one refund per ticket, all but one replayed', async () => {
     await twoTicketOrder(service, 'IK-ORD-5', 'IKA', 'IKR006', ['2201234510005', '2201234510006']);
     const body = INVOLUNTARY_CANCEL.build('IK-ORD-5', ['IKR006']);
-    const responses = await Promise.all(Array.from({ length: 10 }, () =>
-      rawPost(service, INVOLUNTARY_CANCEL.path, body, keyed(tokenA, 'parallel-1'))));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => rawPost(service, INVOLUNTARY_CANCEL.path, body, keyed(tokenA, 'parallel-1'))),
+    );
 
     for (const response of responses) {
       assert.equal(response.status, 200, response.raw.toString());
@@ -242,10 +308,19 @@ describe('Idempotency-Key', () => {
     const item = resultOf(asHttpResponse(original[0]!), INVOLUNTARY_CANCEL)[0];
     assert.equal(item.Status, 'SUCCESS');
     assert.equal(item.RefundAmount, 680.51);
-    assert.deepEqual((await refundRows(service, 'IK-ORD-5')).map((row) => [row.ticket_number, row.amount_minor]),
-      [['2201234510005', 57050], ['2201234510006', 11001]]);
+    assert.deepEqual(
+      (await refundRows(service, 'IK-ORD-5')).map((row) => [row.ticket_number, row.amount_minor]),
+      [
+        ['2201234510005', 57050],
+        ['2201234510006', 11001],
+      ],
+    );
     const audit = await auditRows(service, 'IK-ORD-5');
-    assert.deepEqual([...new Set(audit.filter((row) => row.actor === 'agency').map((row) => row.request_id))], [id], 'one request changed the order');
+    assert.deepEqual(
+      [...new Set(audit.filter((row) => row.actor === 'agency').map((row) => row.request_id))],
+      [id],
+      'one request changed the order',
+    );
     assert.equal((await keptRows(service)).filter((row) => row.idempotency_key === 'parallel-1').length, 1);
   });
 
@@ -296,19 +371,30 @@ describe('Idempotency-Key', () => {
     const references = ['IKR008', 'IKR009'];
     if (postgres || loserResponse.status === 409) {
       assertFailureEnvelope(loserResponse, INVOLUNTARY_CANCEL, {
-        status: 409, code: 'IDEMPOTENCY_KEY_IN_USE', sender: senderOf('IKA'), orderId: orderIds[loser], references: [references[loser]!],
+        status: 409,
+        code: 'IDEMPOTENCY_KEY_IN_USE',
+        sender: senderOf('IKA'),
+        orderId: orderIds[loser],
+        references: [references[loser]!],
       });
       assert.match(loserResponse.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
     } else {
       // SQLite runs one transaction at a time: the second request finds the first one finished.
       assertFailureEnvelope(loserResponse, INVOLUNTARY_CANCEL, {
-        status: 422, code: 'IDEMPOTENCY_KEY_REUSED', sender: senderOf('IKA'), orderId: orderIds[loser], references: [references[loser]!],
+        status: 422,
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        sender: senderOf('IKA'),
+        orderId: orderIds[loser],
+        references: [references[loser]!],
       });
     }
     // The loser's order is untouched, and its transaction left no trace.
     assert.equal((await bookingState(service, orderIds[loser]!, references[loser]!)).status, 'CONFIRMED');
     assert.deepEqual(await refundRows(service, orderIds[loser]!), []);
-    assert.deepEqual((await auditRows(service, orderIds[loser])).filter((row) => row.actor === 'agency'), []);
+    assert.deepEqual(
+      (await auditRows(service, orderIds[loser])).filter((row) => row.actor === 'agency'),
+      [],
+    );
     assert.equal((await refundRows(service, orderIds[winner]!)).length, 1);
 
     // The key now belongs to the winner's request.
@@ -320,36 +406,74 @@ describe('Idempotency-Key', () => {
   });
 
   test('scoped per operation: one key value on the three operations is three independent keys', async () => {
-    await service.importOrders([order('IK-ORD-9', 'IKA', 'EUR', [booking('IKR010', [segment('S1')], [passenger('P1', {
-      ticketNumber: '2201234510010', baseFare: '450.00', taxes: '120.50', coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
-    })])])]);
+    await service.importOrders([
+      order('IK-ORD-9', 'IKA', 'EUR', [
+        booking(
+          'IKR010',
+          [segment('S1')],
+          [
+            passenger('P1', {
+              ticketNumber: '2201234510010',
+              baseFare: '450.00',
+              taxes: '120.50',
+              coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
+            }),
+          ],
+        ),
+      ]),
+    ]);
     await service.importChanges([change('IK-ORD-9-C', 'IK-ORD-9', 'IKR010', ['S1'], [segment('S1B', 1, 14)])]);
 
-    const accept = await service.post(ACCEPT.path, ACCEPT.build('IK-ORD-9', ['IKR010']), keyed(tokenA, 'per-operation'));
+    const accept = await service.post(
+      ACCEPT.path,
+      ACCEPT.build('IK-ORD-9', ['IKR010']),
+      keyed(tokenA, 'per-operation'),
+    );
     assert.equal(accept.status, 200);
     assert.equal(accept.headers.get('idempotent-replayed'), null);
     assert.equal(resultOf(accept, ACCEPT)[0].Status, 'SUCCESS');
 
     // Same key, another operation: processed on its own (the change is accepted, so nothing awaits action).
-    const involuntary = await service.post(INVOLUNTARY_CANCEL.path, INVOLUNTARY_CANCEL.build('IK-ORD-9', ['IKR010']), keyed(tokenA, 'per-operation'));
+    const involuntary = await service.post(
+      INVOLUNTARY_CANCEL.path,
+      INVOLUNTARY_CANCEL.build('IK-ORD-9', ['IKR010']),
+      keyed(tokenA, 'per-operation'),
+    );
     assert.equal(involuntary.status, 200, involuntary.text);
     assert.equal(involuntary.headers.get('idempotent-replayed'), null);
     assert.match(resultOf(involuntary, INVOLUNTARY_CANCEL)[0].ErrorMsg, /^NO_PENDING_CHANGE: /);
 
-    const cancel = await service.post(CANCEL.path, CANCEL.build('IK-ORD-9', ['IKR010']), keyed(tokenA, 'per-operation'));
+    const cancel = await service.post(
+      CANCEL.path,
+      CANCEL.build('IK-ORD-9', ['IKR010']),
+      keyed(tokenA, 'per-operation'),
+    );
     assert.equal(cancel.status, 200, cancel.text);
     assert.equal(cancel.headers.get('idempotent-replayed'), null);
     assert.equal(resultOf(cancel, CANCEL)[0].BookingStatus, 'CANCELED');
     assert.equal((await bookingState(service, 'IK-ORD-9', 'IKR010')).status, 'CANCELED');
 
     // Each operation replays its own first response.
-    for (const [operation, first] of [[ACCEPT, accept], [INVOLUNTARY_CANCEL, involuntary], [CANCEL, cancel]] as const) {
-      const again = await service.post(operation.path, operation.build('IK-ORD-9', ['IKR010']), keyed(tokenA, 'per-operation'));
+    for (const [operation, first] of [
+      [ACCEPT, accept],
+      [INVOLUNTARY_CANCEL, involuntary],
+      [CANCEL, cancel],
+    ] as const) {
+      const again = await service.post(
+        operation.path,
+        operation.build('IK-ORD-9', ['IKR010']),
+        keyed(tokenA, 'per-operation'),
+      );
       assert.equal(again.headers.get('idempotent-replayed'), 'true', operation.path);
       assert.equal(again.text, first.text, operation.path);
     }
-    assert.deepEqual((await keptRows(service)).filter((row) => row.idempotency_key === 'per-operation').map((row) => row.operation).sort(),
-      ['cancel', 'involuntaryAccept', 'involuntaryCancel']);
+    assert.deepEqual(
+      (await keptRows(service))
+        .filter((row) => row.idempotency_key === 'per-operation')
+        .map((row) => row.operation)
+        .sort(),
+      ['cancel', 'involuntaryAccept', 'involuntaryCancel'],
+    );
   });
 
   test('scoped per agency: another token of the agency gets the replay; another agency never does', async () => {
@@ -366,14 +490,22 @@ describe('Idempotency-Key', () => {
     assert.equal(sameAgency.text, first.text);
 
     // Agency B, the same key value, its own order: processed as B's own request, neither replayed nor refused.
-    const own = await service.post(INVOLUNTARY_CANCEL.path, INVOLUNTARY_CANCEL.build('IK-ORD-B', ['IKR012']), keyed(tokenB, 'shared-value'));
+    const own = await service.post(
+      INVOLUNTARY_CANCEL.path,
+      INVOLUNTARY_CANCEL.build('IK-ORD-B', ['IKR012']),
+      keyed(tokenB, 'shared-value'),
+    );
     assert.equal(own.status, 200, own.text);
     assert.equal(own.headers.get('idempotent-replayed'), null);
     assert.notEqual(assertRequestId(own), assertRequestId(first));
     assert.deepEqual(own.body.OrderInvoluntaryCancelRS.Party.Sender.TravelAgencySender, senderOf('IKB'));
     assert.equal(resultOf(own, INVOLUNTARY_CANCEL)[0].Status, 'SUCCESS');
     assert.equal((await refundRows(service, 'IK-ORD-B')).length, 1);
-    const ownReplay = await service.post(INVOLUNTARY_CANCEL.path, INVOLUNTARY_CANCEL.build('IK-ORD-B', ['IKR012']), keyed(tokenB, 'shared-value'));
+    const ownReplay = await service.post(
+      INVOLUNTARY_CANCEL.path,
+      INVOLUNTARY_CANCEL.build('IK-ORD-B', ['IKR012']),
+      keyed(tokenB, 'shared-value'),
+    );
     assert.equal(ownReplay.text, own.text, 'B replays its own response');
   });
 
@@ -386,8 +518,12 @@ describe('Idempotency-Key', () => {
     await orderWithPendingChange(service, 'IK-ORD-U', 'IKA', 'IKR014', '2201234510014');
     const before = await fullSnapshot(service);
 
-    const probe = (orderId: string, reference: string, key: string | null) => service.post(INVOLUNTARY_CANCEL.path,
-      INVOLUNTARY_CANCEL.build(orderId, [reference]), key === null ? bearer(tokenB) : keyed(tokenB, key));
+    const probe = (orderId: string, reference: string, key: string | null) =>
+      service.post(
+        INVOLUNTARY_CANCEL.path,
+        INVOLUNTARY_CANCEL.build(orderId, [reference]),
+        key === null ? bearer(tokenB) : keyed(tokenB, key),
+      );
     const probes: [string, HttpResponse][] = [
       ["A's order and A's key, A's exact body", await probe('IK-ORD-T', 'IKR013', 'tenant-key')],
       ["A's untouched order and A's key", await probe('IK-ORD-U', 'IKR014', 'tenant-key')],
@@ -396,7 +532,11 @@ describe('Idempotency-Key', () => {
     ];
     const missing = await probe('IK-ORD-NONE', 'IKR014', 'b-missing-key');
     assertFailureEnvelope(missing, INVOLUNTARY_CANCEL, {
-      status: 404, code: 'ORDER_NOT_FOUND', sender: senderOf('IKB'), orderId: 'IK-ORD-NONE', references: ['IKR014'],
+      status: 404,
+      code: 'ORDER_NOT_FOUND',
+      sender: senderOf('IKB'),
+      orderId: 'IK-ORD-NONE',
+      references: ['IKR014'],
     });
 
     const normalise = (response: HttpResponse, orderId: string) => ({
@@ -408,10 +548,18 @@ describe('Idempotency-Key', () => {
     for (const [what, response] of probes) {
       const orderId = response.body.OrderInvoluntaryCancelRS.Result[0].OrderID;
       assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
-        status: 404, code: 'ORDER_NOT_FOUND', sender: senderOf('IKB'), orderId, references: [response.body.OrderInvoluntaryCancelRS.Result[0].GdsBookingReference[0]],
+        status: 404,
+        code: 'ORDER_NOT_FOUND',
+        sender: senderOf('IKB'),
+        orderId,
+        references: [response.body.OrderInvoluntaryCancelRS.Result[0].GdsBookingReference[0]],
       });
       const reference = response.body.OrderInvoluntaryCancelRS.Result[0].GdsBookingReference[0];
-      assert.deepEqual(normalise(response, orderId), { ...expected, body: expected.body.split('IKR014').join(reference) }, what);
+      assert.deepEqual(
+        normalise(response, orderId),
+        { ...expected, body: expected.body.split('IKR014').join(reference) },
+        what,
+      );
       assert.equal(response.headers.get('idempotent-replayed'), null, what);
     }
     assert.deepEqual(await fullSnapshot(service), before, "B's attempts changed nothing and kept nothing");
@@ -426,16 +574,31 @@ describe('Idempotency-Key', () => {
     const invalid = await service.post(CANCEL.path, CANCEL.build('IK-ORD-V', ['X']), keyed(tokenA, 'after-400'));
     assert.equal(invalid.status, 400);
     // 403: the body names another agency; then the body without it.
-    const mismatch = await service.post(CANCEL.path, CANCEL.build('IK-ORD-V', ['IKR016'], { Party: { Sender: { TravelAgencySender: { AgencyID: 'IKB' } } } }), keyed(tokenA, 'after-403'));
+    const mismatch = await service.post(
+      CANCEL.path,
+      CANCEL.build('IK-ORD-V', ['IKR016'], { Party: { Sender: { TravelAgencySender: { AgencyID: 'IKB' } } } }),
+      keyed(tokenA, 'after-403'),
+    );
     assert.equal(mismatch.status, 403);
     // 401: an unknown token.
-    const unauthenticated = await service.post(CANCEL.path, CANCEL.build('IK-ORD-V', ['IKR016']), keyed('aot_unknown', 'after-401'));
+    const unauthenticated = await service.post(
+      CANCEL.path,
+      CANCEL.build('IK-ORD-V', ['IKR016']),
+      keyed('aot_unknown', 'after-401'),
+    );
     assert.equal(unauthenticated.status, 401);
-    assert.deepEqual((await keptRows(service)).filter((row) => row.idempotency_key.startsWith('after-')), []);
+    assert.deepEqual(
+      (await keptRows(service)).filter((row) => row.idempotency_key.startsWith('after-')),
+      [],
+    );
 
-    await service.importOrders([simpleOrder('IK-LATER', 'IKA', 'IKR015', '2201234510015'), order('IK-ORD-V', 'IKA', 'EUR', [
-      booking('IKR016', [segment('S1')], [passenger('P1', null)]), booking('IKR017', [segment('S1')], [passenger('P1', null)]),
-    ])]);
+    await service.importOrders([
+      simpleOrder('IK-LATER', 'IKA', 'IKR015', '2201234510015'),
+      order('IK-ORD-V', 'IKA', 'EUR', [
+        booking('IKR016', [segment('S1')], [passenger('P1', null)]),
+        booking('IKR017', [segment('S1')], [passenger('P1', null)]),
+      ]),
+    ]);
     cases.push(['after-404', CANCEL.build('IK-LATER', ['IKR015']), { ref: 'IKR015', orderId: 'IK-LATER' }]);
     cases.push(['after-400', CANCEL.build('IK-ORD-V', ['IKR016']), { ref: 'IKR016', orderId: 'IK-ORD-V' }]);
     cases.push(['after-403', CANCEL.build('IK-ORD-V', ['IKR017']), { ref: 'IKR017', orderId: 'IK-ORD-V' }]);
@@ -446,7 +609,11 @@ describe('Idempotency-Key', () => {
       assert.equal(resultOf(response, CANCEL)[0].BookingStatus, 'CANCELED', key);
       assert.equal((await bookingState(service, orderId, ref)).status, 'CANCELED', key);
     }
-    const afterUnauthenticated = await service.post(CANCEL.path, CANCEL.build('IK-ORD-V', ['IKR016']), keyed(tokenA, 'after-401'));
+    const afterUnauthenticated = await service.post(
+      CANCEL.path,
+      CANCEL.build('IK-ORD-V', ['IKR016']),
+      keyed(tokenA, 'after-401'),
+    );
     assert.equal(afterUnauthenticated.headers.get('idempotent-replayed'), null);
   });
 
@@ -455,21 +622,38 @@ describe('Idempotency-Key', () => {
     const before = await fullSnapshot(service);
     const body = CANCEL.build('IK-ORD-M', ['IKR018']);
     for (const key of ['', 'k'.repeat(256), 'tab\tinside', 'caf\u00e9', 'k'.repeat(1000)]) {
-      const response = asHttpResponse(await rawPost(service, CANCEL.path, body, { authorization: `Bearer ${tokenA}`, 'idempotency-key': key }));
+      const response = asHttpResponse(
+        await rawPost(service, CANCEL.path, body, { authorization: `Bearer ${tokenA}`, 'idempotency-key': key }),
+      );
       assertFailureEnvelope(response, CANCEL, {
-        status: 400, code: 'INVALID_REQUEST', sender: senderOf('IKA'), orderId: 'IK-ORD-M', references: ['IKR018'],
+        status: 400,
+        code: 'INVALID_REQUEST',
+        sender: senderOf('IKA'),
+        orderId: 'IK-ORD-M',
+        references: ['IKR018'],
       });
-      assert.match(response.body.OrderViewRS.Errors[0].Message, /Idempotency-Key/, `the message names the header (key ${JSON.stringify(key)})`);
+      assert.match(
+        response.body.OrderViewRS.Errors[0].Message,
+        /Idempotency-Key/,
+        `the message names the header (key ${JSON.stringify(key)})`,
+      );
     }
     assert.deepEqual(await fullSnapshot(service), before);
 
     // The limits themselves are fine: one character, 255 characters, every printable character.
-    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('').trim();
+    const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i))
+      .join('')
+      .trim();
     for (const key of ['!', 'k'.repeat(255), printable, 'a key with spaces']) {
       const response = await service.post(CANCEL.path, body, keyed(tokenA, key));
       assert.equal(response.status, 200, `key ${JSON.stringify(key)}: ${response.text}`);
     }
-    assert.equal((await keptRows(service)).filter((row) => ['!', 'k'.repeat(255), printable, 'a key with spaces'].includes(row.idempotency_key)).length, 4);
+    assert.equal(
+      (await keptRows(service)).filter((row) =>
+        ['!', 'k'.repeat(255), printable, 'a key with spaces'].includes(row.idempotency_key),
+      ).length,
+      4,
+    );
   });
 
   test('a repeated Idempotency-Key header, in any case, is 400 INVALID_REQUEST and changes nothing; one key with ", " in it is a key', async () => {
@@ -481,7 +665,13 @@ describe('Idempotency-Key', () => {
     const send = async (keys: [string, string][]) => {
       const response = await socketRequest(port, {
         path: INVOLUNTARY_CANCEL.path,
-        headers: [['Host', '127.0.0.1'], ['Content-Type', 'application/json'], ['Authorization', `Bearer ${tokenA}`], ...keys, ['Content-Length', String(Buffer.byteLength(body))]],
+        headers: [
+          ['Host', '127.0.0.1'],
+          ['Content-Type', 'application/json'],
+          ['Authorization', `Bearer ${tokenA}`],
+          ...keys,
+          ['Content-Length', String(Buffer.byteLength(body))],
+        ],
         body,
       });
       assert.ok(response, 'answered');
@@ -489,16 +679,34 @@ describe('Idempotency-Key', () => {
     };
 
     const repeated: [string, string][][] = [
-      [['Idempotency-Key', 'x1'], ['Idempotency-Key', 'y1']],
-      [['Idempotency-Key', 'x1'], ['idempotency-key', 'x1']],
-      [['IDEMPOTENCY-KEY', 'x1, y1'], ['X-Client', 'between'], ['Idempotency-Key', 'z1']],
+      [
+        ['Idempotency-Key', 'x1'],
+        ['Idempotency-Key', 'y1'],
+      ],
+      [
+        ['Idempotency-Key', 'x1'],
+        ['idempotency-key', 'x1'],
+      ],
+      [
+        ['IDEMPOTENCY-KEY', 'x1, y1'],
+        ['X-Client', 'between'],
+        ['Idempotency-Key', 'z1'],
+      ],
     ];
     for (const keys of repeated) {
       const response = await send(keys);
       assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
-        status: 400, code: 'INVALID_REQUEST', sender: senderOf('IKA'), orderId: 'IK-ORD-R', references: ['IKR019'],
+        status: 400,
+        code: 'INVALID_REQUEST',
+        sender: senderOf('IKA'),
+        orderId: 'IK-ORD-R',
+        references: ['IKR019'],
       });
-      assert.match(response.body.OrderInvoluntaryCancelRS.Errors[0].Message, /Idempotency-Key .*sent once/, JSON.stringify(keys));
+      assert.match(
+        response.body.OrderInvoluntaryCancelRS.Errors[0].Message,
+        /Idempotency-Key .*sent once/,
+        JSON.stringify(keys),
+      );
     }
     assert.deepEqual(await fullSnapshot(service), before, 'no refund, no kept response');
 
@@ -509,7 +717,10 @@ describe('Idempotency-Key', () => {
     const again = await send([['Idempotency-Key', 'x1, y1']]);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal(again.text, first.text);
-    assert.deepEqual((await keptRows(service)).filter((row) => row.idempotency_key.startsWith('x1')).map((row) => row.idempotency_key), ['x1, y1']);
+    assert.deepEqual(
+      (await keptRows(service)).filter((row) => row.idempotency_key.startsWith('x1')).map((row) => row.idempotency_key),
+      ['x1, y1'],
+    );
     assert.equal((await refundRows(service, 'IK-ORD-R')).length, 1);
   });
 });
@@ -531,8 +742,10 @@ describe('Idempotency-Key expiry (24 hours, on an injected clock)', () => {
     const start = nowMs;
     const first = await service.post(INVOLUNTARY_CANCEL.path, body, keyed(token, 'expiring'));
     assert.match(resultOf(first, INVOLUNTARY_CANCEL)[0].ErrorMsg, /^NO_PENDING_CHANGE: /);
-    assert.deepEqual((await keptRows(service)).map((row) => [row.idempotency_key, row.created_at, row.expires_at]),
-      [['expiring', new Date(start).toISOString(), new Date(start + 24 * HOUR).toISOString()]]);
+    assert.deepEqual(
+      (await keptRows(service)).map((row) => [row.idempotency_key, row.created_at, row.expires_at]),
+      [['expiring', new Date(start).toISOString(), new Date(start + 24 * HOUR).toISOString()]],
+    );
 
     await service.importChanges([change('IK-EXP-1-C', 'IK-EXP-1', 'IKE001', ['S1'], [], 'FLIGHT_CANCELLATION')]);
     nowMs = start + 24 * HOUR - 1;
@@ -549,8 +762,10 @@ describe('Idempotency-Key expiry (24 hours, on an injected clock)', () => {
     assert.equal(resultOf(anew, INVOLUNTARY_CANCEL)[0].Status, 'SUCCESS');
     assert.equal(resultOf(anew, INVOLUNTARY_CANCEL)[0].RefundAmount, 570.5);
     assert.equal((await refundRows(service, 'IK-EXP-1')).length, 1);
-    assert.deepEqual((await keptRows(service)).map((row) => [row.idempotency_key, row.created_at, row.expires_at, row.request_id]),
-      [['expiring', new Date(nowMs).toISOString(), new Date(nowMs + 24 * HOUR).toISOString(), assertRequestId(anew)]]);
+    assert.deepEqual(
+      (await keptRows(service)).map((row) => [row.idempotency_key, row.created_at, row.expires_at, row.request_id]),
+      [['expiring', new Date(nowMs).toISOString(), new Date(nowMs + 24 * HOUR).toISOString(), assertRequestId(anew)]],
+    );
 
     nowMs += HOUR;
     const replayOfNew = await service.post(INVOLUNTARY_CANCEL.path, body, keyed(token, 'expiring'));
@@ -559,7 +774,10 @@ describe('Idempotency-Key expiry (24 hours, on an injected clock)', () => {
   });
 
   test('an expired key may be used with another body', async () => {
-    await service.importOrders([simpleOrder('IK-EXP-2', 'IKE', 'IKE002', '2201234520002'), simpleOrder('IK-EXP-3', 'IKE', 'IKE003', '2201234520003')]);
+    await service.importOrders([
+      simpleOrder('IK-EXP-2', 'IKE', 'IKE002', '2201234520002'),
+      simpleOrder('IK-EXP-3', 'IKE', 'IKE003', '2201234520003'),
+    ]);
     const first = await service.post(CANCEL.path, CANCEL.build('IK-EXP-2', ['IKE002']), keyed(token, 'expiring-2'));
     assert.equal(first.status, 200);
     nowMs += 12 * HOUR;

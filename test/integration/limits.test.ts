@@ -16,17 +16,34 @@ import { holdOrder, untilWaitingForLock } from '../helpers/store-hold.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import {
-  OPERATION_CASES, asHttpResponse, assertFailureEnvelope, assertRequestId, logLinesOf, rawRequest, snapshotStore, type SenderBlock,
+  OPERATION_CASES,
+  asHttpResponse,
+  assertFailureEnvelope,
+  assertRequestId,
+  logLinesOf,
+  rawRequest,
+  snapshotStore,
+  type SenderBlock,
 } from '../helpers/wire-checks.js';
 
-const [CANCEL, , INVOLUNTARY_CANCEL] = OPERATION_CASES as [typeof OPERATION_CASES[0], typeof OPERATION_CASES[1], typeof OPERATION_CASES[2]];
+const [CANCEL, , INVOLUNTARY_CANCEL] = OPERATION_CASES as [
+  (typeof OPERATION_CASES)[0],
+  (typeof OPERATION_CASES)[1],
+  (typeof OPERATION_CASES)[2],
+];
 
 function senderOf(agencyId: string): SenderBlock {
   return { Name: `Agency ${agencyId}`, IATA_Number: '', AgencyID: agencyId, Contacts: { Contact: [] } };
 }
 
 /** A booking with one ticket and one pending flight cancellation: an involuntary cancel refunds 570.50. */
-async function orderWithPendingChange(service: TestService, orderId: string, agencyId: string, reference: string, ticket: string) {
+async function orderWithPendingChange(
+  service: TestService,
+  orderId: string,
+  agencyId: string,
+  reference: string,
+  ticket: string,
+) {
   await service.importOrders([simpleOrder(orderId, agencyId, reference, ticket)]);
   await service.importChanges([change(`${orderId}-C`, orderId, reference, ['S1'], [], 'FLIGHT_CANCELLATION')]);
 }
@@ -72,11 +89,21 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
 
   test('a burst over 3 is answered 429 RATE_LIMITED in the envelope with Retry-After and RateLimit-*; a limited request changes nothing', async () => {
     const token = await service.tokenFor('RL1');
-    const orders = Array.from({ length: 8 }, (_, i) => ({ orderId: `RL-ORD-${i}`, reference: `RLA00${i}`, ticket: `220123450000${i}` }));
-    for (const { orderId, reference, ticket } of orders) await orderWithPendingChange(service, orderId, 'RL1', reference, ticket);
+    const orders = Array.from({ length: 8 }, (_, i) => ({
+      orderId: `RL-ORD-${i}`,
+      reference: `RLA00${i}`,
+      ticket: `220123450000${i}`,
+    }));
+    for (const { orderId, reference, ticket } of orders)
+      await orderWithPendingChange(service, orderId, 'RL1', reference, ticket);
 
     const { responses, served, limited } = await burst(orders.length, (i) =>
-      service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build(orders[i]!.orderId, [orders[i]!.reference.toLowerCase()]), bearer(token)));
+      service.post(
+        '/AirOrderInvoluntaryCancel',
+        INVOLUNTARY_CANCEL.build(orders[i]!.orderId, [orders[i]!.reference.toLowerCase()]),
+        bearer(token),
+      ),
+    );
     assert.ok(limited.length >= 1, 'a burst of 8 is limited');
 
     for (const response of served) {
@@ -87,13 +114,20 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
       assert.match(response.headers.get('ratelimit-policy') ?? '', /^3;w=\d+$/);
       assert.equal(response.headers.get('retry-after'), null, 'a served request has no Retry-After');
     }
-    assert.ok(served.some((response) => response.headers.get('ratelimit-remaining') === '2'), 'the first request leaves 2 of 3');
+    assert.ok(
+      served.some((response) => response.headers.get('ratelimit-remaining') === '2'),
+      'the first request leaves 2 of 3',
+    );
 
     for (const response of limited) {
       const index = responses.indexOf(response);
       const { orderId, reference } = orders[index]!;
       assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
-        status: 429, code: 'RATE_LIMITED', sender: senderOf('RL1'), orderId, references: [reference],
+        status: 429,
+        code: 'RATE_LIMITED',
+        sender: senderOf('RL1'),
+        orderId,
+        references: [reference],
       });
       assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
       assert.equal(response.headers.get('ratelimit-limit'), '3');
@@ -104,14 +138,26 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
       // Nothing of the limited request happened.
       assert.equal((await bookingState(service, orderId, reference)).status, 'CONFIRMED');
       assert.deepEqual(await refundRows(service, orderId), []);
-      assert.deepEqual(await service.store.db.selectFrom('audit_events').select('event').where('order_id', '=', orderId).where('actor', '=', 'agency').execute(), []);
+      assert.deepEqual(
+        await service.store.db
+          .selectFrom('audit_events')
+          .select('event')
+          .where('order_id', '=', orderId)
+          .where('actor', '=', 'agency')
+          .execute(),
+        [],
+      );
     }
 
     // After the delay Retry-After names, the token is served again (the bucket refills at 2/s).
     const retryAfter = Number(limited[0]!.headers.get('retry-after'));
     await sleep(retryAfter * 1000 + 50);
     const { orderId, reference } = orders[responses.indexOf(limited[0]!)]!;
-    const again = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build(orderId, [reference]), bearer(token));
+    const again = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      INVOLUNTARY_CANCEL.build(orderId, [reference]),
+      bearer(token),
+    );
     assert.equal(again.status, 200, again.text);
     assert.equal(again.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 570.5);
     assert.equal(again.headers.get('ratelimit-limit'), '3');
@@ -122,15 +168,27 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
     const first = await service.tokenFor('RL2');
     const second = await service.tokenFor('RL2');
     const other = await service.tokenFor('RL3');
-    await service.importOrders([simpleOrder('RL-ORD-A', 'RL2', 'RLB001', '2201234500101'), simpleOrder('RL-ORD-B', 'RL3', 'RLC001', '2201234500102')]);
+    await service.importOrders([
+      simpleOrder('RL-ORD-A', 'RL2', 'RLB001', '2201234500101'),
+      simpleOrder('RL-ORD-B', 'RL3', 'RLC001', '2201234500102'),
+    ]);
 
-    const exhausted = await burst(10, () => service.post('/AirOrderCancel', CANCEL.build('RL-ORD-A', ['NOPE01']), bearer(first)));
+    const exhausted = await burst(10, () =>
+      service.post('/AirOrderCancel', CANCEL.build('RL-ORD-A', ['NOPE01']), bearer(first)),
+    );
     assert.ok(exhausted.limited.length >= 1);
     // The first token's bucket is empty; the agency's second token and another agency's token start full.
-    for (const [token, orderId] of [[second, 'RL-ORD-A'], [other, 'RL-ORD-B']] as const) {
+    for (const [token, orderId] of [
+      [second, 'RL-ORD-A'],
+      [other, 'RL-ORD-B'],
+    ] as const) {
       const responses: HttpResponse[] = [];
-      for (let i = 0; i < 3; i++) responses.push(await service.post('/AirOrderCancel', CANCEL.build(orderId, ['NOPE01']), bearer(token)));
-      assert.deepEqual(responses.map((response) => response.status), [200, 200, 200]);
+      for (let i = 0; i < 3; i++)
+        responses.push(await service.post('/AirOrderCancel', CANCEL.build(orderId, ['NOPE01']), bearer(token)));
+      assert.deepEqual(
+        responses.map((response) => response.status),
+        [200, 200, 200],
+      );
       assert.equal(responses[0]!.headers.get('ratelimit-remaining'), '2');
     }
   });
@@ -147,7 +205,11 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
     for (const response of limited) {
       const operation = OPERATION_CASES[responses.indexOf(response) % 3]!;
       assertFailureEnvelope(response, operation, {
-        status: 429, code: 'RATE_LIMITED', sender: senderOf('RL4'), orderId: 'RL-ORD-C', references: ['NOPE01'],
+        status: 429,
+        code: 'RATE_LIMITED',
+        sender: senderOf('RL4'),
+        orderId: 'RL-ORD-C',
+        references: ['NOPE01'],
       });
     }
   });
@@ -167,8 +229,11 @@ for (const [setting, env] of [
     test('many requests at once are all served, without RateLimit-* headers', async () => {
       const token = await service.tokenFor('RL0');
       await service.importOrders([simpleOrder('RL0-ORD', 'RL0', 'RLE001', '2201234500006')]);
-      const responses = await Promise.all(Array.from({ length: 30 }, () =>
-        service.post('/AirOrderCancel', CANCEL.build('RL0-ORD', ['NOPE01']), bearer(token))));
+      const responses = await Promise.all(
+        Array.from({ length: 30 }, () =>
+          service.post('/AirOrderCancel', CANCEL.build('RL0-ORD', ['NOPE01']), bearer(token)),
+        ),
+      );
       for (const response of responses) {
         assert.equal(response.status, 200, response.text);
         for (const name of ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy']) {
@@ -197,8 +262,11 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
     let timedOut: HttpResponse;
     try {
       let answered = false;
-      const pending = service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-1', ['TOA001']), bearer(token))
-        .finally(() => { answered = true; });
+      const pending = service
+        .post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-1', ['TOA001']), bearer(token))
+        .finally(() => {
+          answered = true;
+        });
       // While the request waits, the process still answers: the wait does not block it. Asserted by
       // order, not duration: /healthz is answered before the waiting request is. (Waiting inside
       // SQLite's busy handler would freeze the process for the whole 5 s busy time-out, and the
@@ -213,7 +281,11 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
       // How long the time-out is, to the millisecond, is test/unit/with-timeout.test.ts's concern.
       timedOut = await pending;
       assertFailureEnvelope(timedOut, INVOLUNTARY_CANCEL, {
-        status: 503, code: 'UNAVAILABLE', sender: senderOf('TO1'), orderId: 'TO-ORD-1', references: ['TOA001'],
+        status: 503,
+        code: 'UNAVAILABLE',
+        sender: senderOf('TO1'),
+        orderId: 'TO-ORD-1',
+        references: ['TOA001'],
       });
       assert.match(timedOut.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
       assertSecurityHeaders(timedOut.headers, 'a 503');
@@ -222,12 +294,28 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
     }
     // The 503 said the item failed, and it did: the work that resumes once the store is free rolls
     // back. A retry, which waits for that work's lock, is the one that cancels and refunds, once.
-    const retry = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-1', ['TOA001']), bearer(token));
+    const retry = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      INVOLUNTARY_CANCEL.build('TO-ORD-1', ['TOA001']),
+      bearer(token),
+    );
     assert.equal(retry.status, 200, retry.text);
-    assert.deepEqual((await refundRows(service, 'TO-ORD-1')).map((row) => [row.ticket_number, row.amount_minor]), [['2201234500011', 57050]]);
-    const audited = await service.store.db.selectFrom('audit_events').select(['event', 'request_id']).where('order_id', '=', 'TO-ORD-1').where('actor', '=', 'agency').execute();
+    assert.deepEqual(
+      (await refundRows(service, 'TO-ORD-1')).map((row) => [row.ticket_number, row.amount_minor]),
+      [['2201234500011', 57050]],
+    );
+    const audited = await service.store.db
+      .selectFrom('audit_events')
+      .select(['event', 'request_id'])
+      .where('order_id', '=', 'TO-ORD-1')
+      .where('actor', '=', 'agency')
+      .execute();
     assert.ok(audited.some((row) => row.event === 'TICKET_REFUNDED'));
-    assert.deepEqual(audited.map((row) => row.request_id), audited.map(() => assertRequestId(retry)), 'only the retry changed anything');
+    assert.deepEqual(
+      audited.map((row) => row.request_id),
+      audited.map(() => assertRequestId(retry)),
+      'only the retry changed anything',
+    );
     assert.notEqual(assertRequestId(retry), assertRequestId(timedOut));
   });
 
@@ -239,7 +327,11 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
     const hold = await holdOrder(service, 'TO-ORD-2');
     let timedOut: HttpResponse;
     try {
-      const pending = service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']), headers);
+      const pending = service.post(
+        '/AirOrderInvoluntaryCancel',
+        INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']),
+        headers,
+      );
       // It waits for the lock before the retry below is sent, so it is first in line when the lock goes.
       await untilWaitingForLock(service);
       timedOut = await pending;
@@ -251,55 +343,96 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
 
     // The retry waits for the first request's transaction if it is still running; that one kept
     // nothing, so the retry is not a replay but the request done for the first time.
-    const retry = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']), headers);
+    const retry = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']),
+      headers,
+    );
     assert.equal(retry.status, 200, retry.text);
     assert.equal(retry.headers.get('idempotent-replayed'), null);
     const retryId = assertRequestId(retry);
     assert.notEqual(retryId, firstId);
-    assert.deepEqual(retry.body.OrderInvoluntaryCancelRS.Result[0].RefundPaxWiseFare, [{ TicketNumber: '2201234500012', Amount: 570.5 }]);
-    assert.deepEqual((await refundRows(service, 'TO-ORD-2')).map((row) => [row.ticket_number, row.amount_minor]), [['2201234500012', 57050]]);
-    const audited = await service.store.db.selectFrom('audit_events').select(['event', 'request_id']).where('order_id', '=', 'TO-ORD-2').where('actor', '=', 'agency').execute();
+    assert.deepEqual(retry.body.OrderInvoluntaryCancelRS.Result[0].RefundPaxWiseFare, [
+      { TicketNumber: '2201234500012', Amount: 570.5 },
+    ]);
+    assert.deepEqual(
+      (await refundRows(service, 'TO-ORD-2')).map((row) => [row.ticket_number, row.amount_minor]),
+      [['2201234500012', 57050]],
+    );
+    const audited = await service.store.db
+      .selectFrom('audit_events')
+      .select(['event', 'request_id'])
+      .where('order_id', '=', 'TO-ORD-2')
+      .where('actor', '=', 'agency')
+      .execute();
     assert.ok(audited.some((row) => row.event === 'TICKET_REFUNDED'));
-    assert.deepEqual(audited.map((row) => row.request_id), audited.map(() => retryId), 'the audit trail names the request that did the work');
+    assert.deepEqual(
+      audited.map((row) => row.request_id),
+      audited.map(() => retryId),
+      'the audit trail names the request that did the work',
+    );
 
     // From now on the key replays the retry's response.
-    const again = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']), headers);
+    const again = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      INVOLUNTARY_CANCEL.build('TO-ORD-2', ['TOB001']),
+      headers,
+    );
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
     assert.equal(again.headers.get('x-request-id'), retryId);
   });
 
-  test('SQLite: another process holding the write lock past the busy time-out (5 s): 503 then, not a wait for ever', {
-    skip: testStoreKind() === 'sqlite' ? false : 'SQLite only: PostgreSQL locks rows, and its lock waits end at the statement time-out',
-  }, async () => {
-    // The longest request time-out there is (10 min, past the test's own limit), so that an answer
-    // while the lock is still held can only come from the busy time-out.
-    const patient = await startTestService({ env: { REQUEST_TIMEOUT_MS: '600000' } });
-    try {
-      const token = await patient.tokenFor('TO4');
-      await orderWithPendingChange(patient, 'TO-ORD-4', 'TO4', 'TOD001', '2201234500014');
-      const hold = await holdOrder(patient, 'TO-ORD-4');
+  test(
+    'SQLite: another process holding the write lock past the busy time-out (5 s): 503 then, not a wait for ever',
+    {
+      skip:
+        testStoreKind() === 'sqlite'
+          ? false
+          : 'SQLite only: PostgreSQL locks rows, and its lock waits end at the statement time-out',
+    },
+    async () => {
+      // The longest request time-out there is (10 min, past the test's own limit), so that an answer
+      // while the lock is still held can only come from the busy time-out.
+      const patient = await startTestService({ env: { REQUEST_TIMEOUT_MS: '600000' } });
       try {
-        const response = await patient.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-4', ['TOD001']), bearer(token));
-        assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
-          status: 503, code: 'UNAVAILABLE', sender: senderOf('TO4'), orderId: 'TO-ORD-4', references: ['TOD001'],
-        });
-        assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
-        // The process kept answering, and nothing of the refused request is waiting to run.
-        assert.equal((await patient.request('/healthz', { method: 'GET' })).status, 200);
+        const token = await patient.tokenFor('TO4');
+        await orderWithPendingChange(patient, 'TO-ORD-4', 'TO4', 'TOD001', '2201234500014');
+        const hold = await holdOrder(patient, 'TO-ORD-4');
+        try {
+          const response = await patient.post(
+            '/AirOrderInvoluntaryCancel',
+            INVOLUNTARY_CANCEL.build('TO-ORD-4', ['TOD001']),
+            bearer(token),
+          );
+          assertFailureEnvelope(response, INVOLUNTARY_CANCEL, {
+            status: 503,
+            code: 'UNAVAILABLE',
+            sender: senderOf('TO4'),
+            orderId: 'TO-ORD-4',
+            references: ['TOD001'],
+          });
+          assert.match(response.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+          // The process kept answering, and nothing of the refused request is waiting to run.
+          assert.equal((await patient.request('/healthz', { method: 'GET' })).status, 200);
+        } finally {
+          await hold.release();
+        }
+        await sleep(200);
+        assert.deepEqual(await refundRows(patient, 'TO-ORD-4'), []);
       } finally {
-        await hold.release();
+        await patient.close();
       }
-      await sleep(200);
-      assert.deepEqual(await refundRows(patient, 'TO-ORD-4'), []);
-    } finally {
-      await patient.close();
-    }
-  });
+    },
+  );
 
   test('a request that does not wait is not affected by the time-out', async () => {
     const token = await service.tokenFor('TO3');
     await orderWithPendingChange(service, 'TO-ORD-3', 'TO3', 'TOC001', '2201234500013');
-    const response = await service.post('/AirOrderInvoluntaryCancel', INVOLUNTARY_CANCEL.build('TO-ORD-3', ['TOC001']), bearer(token));
+    const response = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      INVOLUNTARY_CANCEL.build('TO-ORD-3', ['TOC001']),
+      bearer(token),
+    );
     assert.equal(response.status, 200, response.text);
     assert.deepEqual(response.body.OrderInvoluntaryCancelRS.Success, {});
   });
@@ -313,7 +446,11 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
  * Resolves once the server has closed the connection, with what it sent and how many pieces had been
  * written by then.
  */
-function sendInPieces(port: number, pieces: string[], gapMs: number): Promise<{ status: number; headers: Headers; body: string; piecesWritten: number }> {
+function sendInPieces(
+  port: number,
+  pieces: string[],
+  gapMs: number,
+): Promise<{ status: number; headers: Headers; body: string; piecesWritten: number }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: '127.0.0.1', port });
     let received = '';
@@ -330,7 +467,9 @@ function sendInPieces(port: number, pieces: string[], gapMs: number): Promise<{ 
         piecesWritten += 1;
       }
     });
-    socket.on('data', (chunk: Buffer) => { received += chunk.toString('utf8'); });
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+    });
     // Writing to a connection the server has just closed may fail; 'close' follows either way.
     socket.on('error', () => {});
     socket.on('close', () => {
@@ -338,7 +477,8 @@ function sendInPieces(port: number, pieces: string[], gapMs: number): Promise<{ 
       const [head = '', body = ''] = received.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
       const headers = new Headers();
-      for (const line of lines) headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
+      for (const line of lines)
+        headers.append(line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim());
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine)?.[1] ?? 0), headers, body, piecesWritten });
     });
   });
@@ -357,14 +497,19 @@ describe('receive time-out (RECEIVE_TIMEOUT_MS=1000)', () => {
   after(() => service.close());
 
   const body = JSON.stringify(CANCEL.build('RT-ORD-1', ['RTA001']));
-  const head = (contentLength: number) => `POST /AirOrderCancel HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n`
-    + `Authorization: Bearer ${token}\r\nConnection: close\r\nContent-Length: ${contentLength}\r\n\r\n`;
+  const head = (contentLength: number) =>
+    `POST /AirOrderCancel HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+    `Authorization: Bearer ${token}\r\nConnection: close\r\nContent-Length: ${contentLength}\r\n\r\n`;
 
   const incomplete: [string, () => string[], number][] = [
     // Content-Length 200, 81 bytes sent, then silence.
     ['a body that stops arriving', () => [head(200) + body.slice(0, 81)], 0],
     // Never silent for more than 150 ms, yet never done: the limit is on the whole request.
-    ['a body sent a few bytes at a time, never in full in time', () => [head(body.length), ...Array.from({ length: 30 }, (_, i) => body.slice(i * 3, i * 3 + 3))], 150],
+    [
+      'a body sent a few bytes at a time, never in full in time',
+      () => [head(body.length), ...Array.from({ length: 30 }, (_, i) => body.slice(i * 3, i * 3 + 3))],
+      150,
+    ],
     ['headers that stop arriving', () => [head(body.length).slice(0, 60)], 0],
   ];
   for (const [what, pieces, gapMs] of incomplete) {
@@ -374,24 +519,37 @@ describe('receive time-out (RECEIVE_TIMEOUT_MS=1000)', () => {
       assert.equal(response.status, 408, response.body);
       // The time-out, not the client, ended it: answered before the client had written all it meant
       // to (or, when it fell silent, at all), on a server whose limits are the setting's 1 s.
-      if (gapMs > 0) assert.ok(response.piecesWritten < pieces().length, `answered after all ${response.piecesWritten} pieces: the limit is on the whole request`);
+      if (gapMs > 0)
+        assert.ok(
+          response.piecesWritten < pieces().length,
+          `answered after all ${response.piecesWritten} pieces: the limit is on the whole request`,
+        );
       const server = service.app.server;
       assert.deepEqual([server.requestTimeout, server.headersTimeout], [1000, 1000]);
       assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
-      assert.deepEqual(JSON.parse(response.body), { Errors: [{ Code: 'REQUEST_TIMEOUT', Message: REQUEST_ERRORS.REQUEST_TIMEOUT.message }] });
+      assert.deepEqual(JSON.parse(response.body), {
+        Errors: [{ Code: 'REQUEST_TIMEOUT', Message: REQUEST_ERRORS.REQUEST_TIMEOUT.message }],
+      });
       assertSecurityHeaders(response.headers, 'a 408');
       const requestId = response.headers.get('x-request-id');
       assert.match(requestId ?? '', /^[0-9a-f-]{36}$/);
       const lines = await logLinesOf(service, requestId!);
       assert.equal(lines.length, 1, JSON.stringify(lines));
-      assert.deepEqual({ code: lines[0]!.code, status: lines[0]!.status, msg: lines[0]!.msg }, { code: 'REQUEST_TIMEOUT', status: 408, msg: 'request' });
+      assert.deepEqual(
+        { code: lines[0]!.code, status: lines[0]!.status, msg: lines[0]!.msg },
+        { code: 'REQUEST_TIMEOUT', status: 408, msg: 'request' },
+      );
       assert.deepEqual(await snapshotStore(service), before);
     });
   }
 
   test('a slow client that sends the whole request within the time-out is served', async () => {
     const third = Math.ceil(body.length / 3);
-    const response = await sendInPieces(port, [head(body.length) + body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)], 200);
+    const response = await sendInPieces(
+      port,
+      [head(body.length) + body.slice(0, third), body.slice(third, 2 * third), body.slice(2 * third)],
+      200,
+    );
     assert.equal(response.status, 200, response.body);
     assert.equal(JSON.parse(response.body).OrderViewRS.Response[0].BookingStatus, 'CANCELED');
   });
@@ -401,7 +559,10 @@ describe('receive time-out (RECEIVE_TIMEOUT_MS=1000)', () => {
     try {
       const server = defaults.app.server as typeof defaults.app.server & { connectionsCheckingInterval: number };
       // A headers' time-out longer than the request's (Node's 60 s) would make Node use the longer one for both.
-      assert.deepEqual([server.requestTimeout, server.headersTimeout, server.connectionsCheckingInterval], [30_000, 30_000, 1_000]);
+      assert.deepEqual(
+        [server.requestTimeout, server.headersTimeout, server.connectionsCheckingInterval],
+        [30_000, 30_000, 1_000],
+      );
     } finally {
       await defaults.close();
     }
@@ -428,7 +589,11 @@ describe('request headers over 8 KiB, and security headers on every response', (
     for (const operation of OPERATION_CASES) {
       const raw = await rawRequest(service.baseUrl, {
         path: operation.path,
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-padding': 'p'.repeat(9 * 1024) },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${token}`,
+          'x-padding': 'p'.repeat(9 * 1024),
+        },
         body: JSON.stringify(operation.build('HL-ORD-1', ['HLA001'])),
       });
       const response = asHttpResponse(raw);
@@ -444,7 +609,10 @@ describe('request headers over 8 KiB, and security headers on every response', (
       const requestId = response.headers.get('x-request-id');
       assert.match(requestId ?? '', /^[0-9a-f-]{36}$/);
       const lines = await logLinesOf(service, requestId!);
-      assert.deepEqual(lines.map((line) => [line.msg, line.code, line.status]), [['request', 'REQUEST_HEADER_TOO_LARGE', 431]]);
+      assert.deepEqual(
+        lines.map((line) => [line.msg, line.code, line.status]),
+        [['request', 'REQUEST_HEADER_TOO_LARGE', 431]],
+      );
     }
     // Many headers that only together exceed the limit are the same.
     const many: Record<string, string> = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
@@ -458,7 +626,11 @@ describe('request headers over 8 KiB, and security headers on every response', (
   test('headers under 8 KiB are served', async () => {
     const raw = await rawRequest(service.baseUrl, {
       path: '/AirOrderCancel',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-padding': 'p'.repeat(6 * 1024) },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        'x-padding': 'p'.repeat(6 * 1024),
+      },
       body,
     });
     const response = asHttpResponse(raw);
@@ -468,32 +640,82 @@ describe('request headers over 8 KiB, and security headers on every response', (
 
   test('security headers on every kind of response', async () => {
     const responses: [string, HttpResponse][] = [];
-    const post = (path: string, payload: unknown, headers: Record<string, string>) => service.post(path, payload, headers);
+    const post = (path: string, payload: unknown, headers: Record<string, string>) =>
+      service.post(path, payload, headers);
     responses.push(['200', await post('/AirOrderCancel', body, bearer(token))]);
-    responses.push(['200 with a success', await post('/AirOrderCancel', CANCEL.build('HL-ORD-1', ['HLA001']), bearer(token))]);
+    responses.push([
+      '200 with a success',
+      await post('/AirOrderCancel', CANCEL.build('HL-ORD-1', ['HLA001']), bearer(token)),
+    ]);
     responses.push(['401', await post('/AirOrderCancel', body, {})]);
     responses.push(['401 invalid', await post('/AirOrderCancel', body, bearer('aot_nonsense'))]);
     responses.push(['400 JSON', await post('/AirOrderCancel', '{"OrderCancelRQ":', bearer(token))]);
     responses.push(['400 schema', await post('/AirOrderCancel', CANCEL.build('HL-ORD-1', ['X']), bearer(token))]);
-    responses.push(['403', await post('/AirOrderCancel', CANCEL.build('HL-ORD-1', ['HLA001'], { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } }), bearer(token))]);
-    responses.push(['404 order', await post('/AirOrderInvoluntaryAccept', OPERATION_CASES[1]!.build('NO-SUCH', ['HLA001']), bearer(token))]);
+    responses.push([
+      '403',
+      await post(
+        '/AirOrderCancel',
+        CANCEL.build('HL-ORD-1', ['HLA001'], { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } }),
+        bearer(token),
+      ),
+    ]);
+    responses.push([
+      '404 order',
+      await post('/AirOrderInvoluntaryAccept', OPERATION_CASES[1]!.build('NO-SUCH', ['HLA001']), bearer(token)),
+    ]);
     responses.push(['404 route', await post('/Nowhere', body, bearer(token))]);
     responses.push(['400 path', await post('/AirOrderCancel%', body, bearer(token))]);
-    responses.push(['415', await service.request('/AirOrderCancel', { method: 'POST', headers: { 'content-type': 'text/plain', ...bearer(token) }, body })]);
-    responses.push(['413', await post('/AirOrderCancel', JSON.stringify({ OrderCancelRQ: { Pad: 'x'.repeat(70 * 1024) } }), bearer(token))]);
-    responses.push(['400 key', await post('/AirOrderCancel', body, { ...bearer(token), 'idempotency-key': 'k'.repeat(256) })]);
+    responses.push([
+      '415',
+      await service.request('/AirOrderCancel', {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...bearer(token) },
+        body,
+      }),
+    ]);
+    responses.push([
+      '413',
+      await post('/AirOrderCancel', JSON.stringify({ OrderCancelRQ: { Pad: 'x'.repeat(70 * 1024) } }), bearer(token)),
+    ]);
+    responses.push([
+      '400 key',
+      await post('/AirOrderCancel', body, { ...bearer(token), 'idempotency-key': 'k'.repeat(256) }),
+    ]);
     responses.push(['GET /healthz', await service.request('/healthz', { method: 'GET' })]);
     responses.push(['GET /readyz', await service.request('/readyz', { method: 'GET' })]);
-    responses.push(['gzip', await service.request('/AirOrderCancel', { method: 'POST', headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip', ...bearer(token) }, body })]);
+    responses.push([
+      'gzip',
+      await service.request('/AirOrderCancel', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip', ...bearer(token) },
+        body,
+      }),
+    ]);
     const statuses = responses.map(([what, response]) => [what, response.status]);
     assert.deepEqual(statuses, [
-      ['200', 200], ['200 with a success', 200], ['401', 401], ['401 invalid', 401], ['400 JSON', 400], ['400 schema', 400],
-      ['403', 403], ['404 order', 404], ['404 route', 404], ['400 path', 400], ['415', 415], ['413', 413], ['400 key', 400],
-      ['GET /healthz', 200], ['GET /readyz', 200], ['gzip', 200],
+      ['200', 200],
+      ['200 with a success', 200],
+      ['401', 401],
+      ['401 invalid', 401],
+      ['400 JSON', 400],
+      ['400 schema', 400],
+      ['403', 403],
+      ['404 order', 404],
+      ['404 route', 404],
+      ['400 path', 400],
+      ['415', 415],
+      ['413', 413],
+      ['400 key', 400],
+      ['GET /healthz', 200],
+      ['GET /readyz', 200],
+      ['gzip', 200],
     ]);
     for (const [what, response] of responses) assertSecurityHeaders(response.headers, what);
 
-    const malformed = await rawRequest(service.baseUrl, { path: '/AirOrderCancel', headers: { 'content-type': 'application/json', 'content-length': 'abc' } });
+    const malformed = await rawRequest(service.baseUrl, {
+      path: '/AirOrderCancel',
+      headers: { 'content-type': 'application/json', 'content-length': 'abc' },
+    });
     assert.equal(malformed.status, 400);
     assertSecurityHeaders(asHttpResponse(malformed).headers, 'a malformed request');
   });

@@ -14,23 +14,44 @@ let token: string;
  * such a peer gets, and fails rather than passing without having looked.
  */
 function ownNetworkAddress(): { address: string; cidr: string } {
-  const found = Object.values(os.networkInterfaces()).flat().find((entry) => entry && entry.family === 'IPv4' && !entry.internal);
-  assert.ok(found?.cidr, 'this machine has no IPv4 address other than loopback (os.networkInterfaces()): the /metrics access test needs one to connect from');
+  const found = Object.values(os.networkInterfaces())
+    .flat()
+    .find((entry) => entry && entry.family === 'IPv4' && !entry.internal);
+  assert.ok(
+    found?.cidr,
+    'this machine has no IPv4 address other than loopback (os.networkInterfaces()): the /metrics access test needs one to connect from',
+  );
   return { address: found.address, cidr: found.cidr };
 }
 
-interface PlainResponse { status: number; contentType: string; text: string }
+interface PlainResponse {
+  status: number;
+  contentType: string;
+  text: string;
+}
 
 /** GET over a connection from `localAddress` to the service's port at that same address. */
-function getFrom(target: TestService, localAddress: string, pathName: string, headers: Record<string, string> = {}): Promise<PlainResponse> {
+function getFrom(
+  target: TestService,
+  localAddress: string,
+  pathName: string,
+  headers: Record<string, string> = {},
+): Promise<PlainResponse> {
   const port = Number(new URL(target.baseUrl).port);
   return new Promise((resolve, reject) => {
-    const request = http.get({ host: localAddress, port, path: pathName, localAddress, headers, agent: false }, (response) => {
-      let text = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => { text += chunk; });
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? '', text }));
-      response.on('error', reject);
-    });
+    const request = http.get(
+      { host: localAddress, port, path: pathName, localAddress, headers, agent: false },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8').on('data', (chunk: string) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? '', text }),
+        );
+        response.on('error', reject);
+      },
+    );
     request.on('error', reject);
   });
 }
@@ -48,8 +69,14 @@ function assertRefused(response: PlainResponse): void {
 before(async () => {
   service = await startTestService({ host: '0.0.0.0' });
   token = await service.tokenFor('AGM');
-  await service.importOrders([simpleOrder('ORD-M1', 'AGM', 'MET001', '2209900000001'), simpleOrder('ORD-M2', 'AGM', 'MET002', '2209900000002')]);
-  await service.importChanges([change('AIC-M1', 'ORD-M1', 'MET001', ['S1'], [], 'FLIGHT_CANCELLATION'), change('AIC-M2', 'ORD-M2', 'MET002', ['S1'], [], 'FLIGHT_CANCELLATION')]);
+  await service.importOrders([
+    simpleOrder('ORD-M1', 'AGM', 'MET001', '2209900000001'),
+    simpleOrder('ORD-M2', 'AGM', 'MET002', '2209900000002'),
+  ]);
+  await service.importChanges([
+    change('AIC-M1', 'ORD-M1', 'MET001', ['S1'], [], 'FLIGHT_CANCELLATION'),
+    change('AIC-M2', 'ORD-M2', 'MET002', ['S1'], [], 'FLIGHT_CANCELLATION'),
+  ]);
 });
 after(() => service.close());
 
@@ -71,7 +98,11 @@ test('metrics move as requests are served: requests by outcome, refunds by curre
   assert.match(before.text, /^process_resident_memory_bytes \d+$/m);
   assert.match(before.text, /^# TYPE airorder_request_duration_seconds histogram$/m);
 
-  const refunded = await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('ORD-M1', ['MET001']), bearer(token));
+  const refunded = await service.post(
+    '/AirOrderInvoluntaryCancel',
+    involuntaryCancelRQ('ORD-M1', ['MET001']),
+    bearer(token),
+  );
   assert.equal(refunded.body.OrderInvoluntaryCancelRS.Result[0].Status, 'SUCCESS');
   // A retry answers with the stored refund and refunds nothing: the counters must not move again.
   await service.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ('ORD-M1', ['MET001']), bearer(token));
@@ -88,7 +119,10 @@ test('metrics move as requests are served: requests by outcome, refunds by curre
   assert.equal(afterwards.value('airorder_requests_total{operation="AirOrderCancel",code="BOOKING_NOT_FOUND"}'), 1);
   assert.equal(afterwards.value('airorder_requests_total{operation="AirOrderCancel",code="AUTH_MISSING"}'), 1);
   assert.equal(afterwards.value('airorder_request_duration_seconds_count{operation="AirOrderInvoluntaryCancel"}'), 2);
-  assert.equal(afterwards.value('airorder_store_transaction_duration_seconds_count{operation="AirOrderInvoluntaryCancel"}'), 2);
+  assert.equal(
+    afterwards.value('airorder_store_transaction_duration_seconds_count{operation="AirOrderInvoluntaryCancel"}'),
+    2,
+  );
 });
 
 describe('who may read /metrics', () => {
@@ -98,9 +132,15 @@ describe('who may read /metrics', () => {
   let withToken: TestService;
 
   before(async () => {
-    allowedRange = await startTestService({ host: '0.0.0.0', env: { METRICS_ALLOW: `10.255.0.0/16, ${own.cidr}, fd00::/8` } });
+    allowedRange = await startTestService({
+      host: '0.0.0.0',
+      env: { METRICS_ALLOW: `10.255.0.0/16, ${own.cidr}, fd00::/8` },
+    });
     // The range does not hold this machine's address: only the token can open the door here.
-    withToken = await startTestService({ host: '0.0.0.0', env: { METRICS_ALLOW: '10.255.0.0/16', METRICS_TOKEN: metricsToken } });
+    withToken = await startTestService({
+      host: '0.0.0.0',
+      env: { METRICS_ALLOW: '10.255.0.0/16', METRICS_TOKEN: metricsToken },
+    });
   });
   after(async () => {
     await allowedRange?.close();
@@ -137,15 +177,20 @@ describe('who may read /metrics', () => {
     assert.match(right.text, /^airorder_pending_airline_changes /m);
     assertRefused(await getFrom(withToken, own.address, '/metrics'));
     assertRefused(await getFrom(withToken, own.address, '/metrics', { authorization: `Bearer ${metricsToken}x` }));
-    assertRefused(await getFrom(withToken, own.address, '/metrics', { authorization: `Bearer ${metricsToken.slice(0, -1)}` }));
+    assertRefused(
+      await getFrom(withToken, own.address, '/metrics', { authorization: `Bearer ${metricsToken.slice(0, -1)}` }),
+    );
     // An agency's access token is no key to the metrics.
     const agencyToken = await withToken.tokenFor('AGX');
     assertRefused(await getFrom(withToken, own.address, '/metrics', { authorization: `Bearer ${agencyToken}` }));
   });
 
-  test('a refused scrape is the client\'s matter: no error-level log line on any of the services', () => {
+  test("a refused scrape is the client's matter: no error-level log line on any of the services", () => {
     for (const target of [service, allowedRange, withToken]) {
-      assert.deepEqual(target.logs.filter((line) => Number(line.level) >= 50), []);
+      assert.deepEqual(
+        target.logs.filter((line) => Number(line.level) >= 50),
+        [],
+      );
     }
   });
 });

@@ -3,7 +3,14 @@ import { after, before, test } from 'node:test';
 import { asNdjson, CliSandbox, type ServeProcess } from '../helpers/cli.js';
 import { bearer, cancelRQ, involuntaryCancelRQ } from '../helpers/documents.js';
 import {
-  assertRaceOutcome, openStoreAt, raceFixture, storedBooking, ticketsRefundedTwice, type RaceBooking, type RaceFixture, type RaceKind,
+  assertRaceOutcome,
+  openStoreAt,
+  raceFixture,
+  storedBooking,
+  ticketsRefundedTwice,
+  type RaceBooking,
+  type RaceFixture,
+  type RaceKind,
 } from '../helpers/cancel-race.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
 
@@ -28,8 +35,16 @@ before(async () => {
   sandbox.useDatabase(database.url);
   await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
   token = (await sandbox.ok(['token', 'issue', '--agency-id', 'AG1'])).stdout.trim();
-  await sandbox.ok(['orders', 'import', sandbox.write('orders.ndjson', asNdjson([...separate.orders, ...workers.orders]))]);
-  await sandbox.ok(['changes', 'import', sandbox.write('changes.ndjson', asNdjson([...separate.changes, ...workers.changes]))]);
+  await sandbox.ok([
+    'orders',
+    'import',
+    sandbox.write('orders.ndjson', asNdjson([...separate.orders, ...workers.orders])),
+  ]);
+  await sandbox.ok([
+    'changes',
+    'import',
+    sandbox.write('changes.ndjson', asNdjson([...separate.changes, ...workers.changes])),
+  ]);
 });
 
 after(async () => {
@@ -37,7 +52,11 @@ after(async () => {
   await database?.drop();
 });
 
-interface Sent { target: RaceBooking; kind: RaceKind; server: ServeProcess }
+interface Sent {
+  target: RaceBooking;
+  kind: RaceKind;
+  server: ServeProcess;
+}
 
 /**
  * REQUESTS_PER_BOOKING requests per booking, all sent at once. Every third booking gets involuntary
@@ -57,29 +76,60 @@ function plan(fixture: RaceFixture, servers: ServeProcess[]): Sent[] {
 
 async function race(fixture: RaceFixture, servers: ServeProcess[]): Promise<void> {
   const sent = plan(fixture, servers);
-  const responses = await Promise.all(sent.map(({ target, kind, server }) => kind === 'cancel'
-    ? server.post('/AirOrderCancel', cancelRQ(target.orderId, [target.reference]), bearer(token))
-    : server.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(target.orderId, [target.reference]), bearer(token))));
+  const responses = await Promise.all(
+    sent.map(({ target, kind, server }) =>
+      kind === 'cancel'
+        ? server.post('/AirOrderCancel', cancelRQ(target.orderId, [target.reference]), bearer(token))
+        : server.post(
+            '/AirOrderInvoluntaryCancel',
+            involuntaryCancelRQ(target.orderId, [target.reference]),
+            bearer(token),
+          ),
+    ),
+  );
 
-  responses.forEach((response, i) => assert.equal(response.status, 200, `${sent[i]!.kind} ${sent[i]!.target.reference}: ${response.text}`));
+  responses.forEach((response, i) =>
+    assert.equal(response.status, 200, `${sent[i]!.kind} ${sent[i]!.target.reference}: ${response.text}`),
+  );
   const store = openStoreAt(database!.url);
   try {
     let involuntarilyCancelled = 0;
     for (const [b, target] of fixture.bookings.entries()) {
-      const answers = sent.flatMap((request, i) => request.target === target ? [{
-        kind: request.kind,
-        item: request.kind === 'cancel' ? responses[i]!.body.OrderViewRS.Response[0] : responses[i]!.body.OrderInvoluntaryCancelRS.Result[0],
-      }] : []);
+      const answers = sent.flatMap((request, i) =>
+        request.target === target
+          ? [
+              {
+                kind: request.kind,
+                item:
+                  request.kind === 'cancel'
+                    ? responses[i]!.body.OrderViewRS.Response[0]
+                    : responses[i]!.body.OrderInvoluntaryCancelRS.Result[0],
+              },
+            ]
+          : [],
+      );
       assert.equal(answers.length, REQUESTS_PER_BOOKING);
       const stored = await storedBooking(store, target);
       assertRaceOutcome(stored, target, answers);
-      if (b % 3 === 0) assert.equal(stored.cancellation, 'INVOLUNTARY', `${target.reference} had involuntary cancels only`);
+      if (b % 3 === 0)
+        assert.equal(stored.cancellation, 'INVOLUNTARY', `${target.reference} had involuntary cancels only`);
       if (stored.cancellation === 'INVOLUNTARY') involuntarilyCancelled += 1;
     }
     assert.deepEqual(await ticketsRefundedTwice(store), [], 'no ticket has more than one refund row');
-    const refundRows = await store.db.selectFrom('refunds').select('ticket_number')
-      .where('order_id', 'in', fixture.bookings.map((target) => target.orderId)).execute();
-    assert.equal(refundRows.length, involuntarilyCancelled * 2, 'refund rows exist only for involuntarily cancelled bookings');
+    const refundRows = await store.db
+      .selectFrom('refunds')
+      .select('ticket_number')
+      .where(
+        'order_id',
+        'in',
+        fixture.bookings.map((target) => target.orderId),
+      )
+      .execute();
+    assert.equal(
+      refundRows.length,
+      involuntarilyCancelled * 2,
+      'refund rows exist only for involuntarily cancelled bookings',
+    );
   } finally {
     await store.close();
   }
@@ -87,19 +137,28 @@ async function race(fixture: RaceFixture, servers: ServeProcess[]): Promise<void
 
 /** Fastify's "Server listening" lines on the process's standard output. */
 function listeningLines(server: ServeProcess): number {
-  return server.stdout().split('\n').filter((line) => line.includes('Server listening')).length;
+  return server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.includes('Server listening')).length;
 }
 
 /** The processes that logged a served request, from the JSON lines on standard output. */
 function requestPids(server: ServeProcess): Set<number> {
-  return new Set(server.stdout().split('\n').filter(Boolean).flatMap((line) => {
-    try {
-      const entry = JSON.parse(line) as { msg?: string; pid?: number };
-      return entry.msg === 'request' && entry.pid ? [entry.pid] : [];
-    } catch {
-      return [];
-    }
-  }));
+  return new Set(
+    server
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .flatMap((line) => {
+        try {
+          const entry = JSON.parse(line) as { msg?: string; pid?: number };
+          return entry.msg === 'request' && entry.pid ? [entry.pid] : [];
+        } catch {
+          return [];
+        }
+      }),
+  );
 }
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
@@ -110,30 +169,56 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_00
   }
 }
 
-test(`two serve processes on one ${testStoreKind()} database: parallel cancels of the same bookings stay consistent`, { timeout: 90_000 }, async () => {
-  const servers = await Promise.all([sandbox.serve([], { env: NO_RATE_LIMIT }), sandbox.serve([], { env: NO_RATE_LIMIT })]);
-  assert.notEqual(servers[0]!.child.pid, servers[1]!.child.pid);
-  await race(separate, servers);
-  for (const server of servers) assert.equal(server.child.exitCode, null, `serve exited: ${server.stderr()}`);
-});
+test(
+  `two serve processes on one ${testStoreKind()} database: parallel cancels of the same bookings stay consistent`,
+  { timeout: 90_000 },
+  async () => {
+    const servers = await Promise.all([
+      sandbox.serve([], { env: NO_RATE_LIMIT }),
+      sandbox.serve([], { env: NO_RATE_LIMIT }),
+    ]);
+    assert.notEqual(servers[0]!.child.pid, servers[1]!.child.pid);
+    await race(separate, servers);
+    for (const server of servers) assert.equal(server.child.exitCode, null, `serve exited: ${server.stderr()}`);
+  },
+);
 
-test(`serve --workers 2 on one ${testStoreKind()} database: parallel cancels of the same bookings stay consistent`, { timeout: 90_000 }, async () => {
-  const server = await sandbox.serve(['--workers', '2'], { env: NO_RATE_LIMIT });
-  await waitFor(() => listeningLines(server) >= 2, 'both workers to listen');
-  await race(workers, [server]);
+test(
+  `serve --workers 2 on one ${testStoreKind()} database: parallel cancels of the same bookings stay consistent`,
+  { timeout: 90_000 },
+  async () => {
+    const server = await sandbox.serve(['--workers', '2'], { env: NO_RATE_LIMIT });
+    await waitFor(() => listeningLines(server) >= 2, 'both workers to listen');
+    await race(workers, [server]);
 
-  // Each worker writes its log lines in chunks, at the latest every 200 ms: wait for both to have written.
-  await waitFor(() => requestPids(server).size >= 2, 'request log lines from both worker processes', 10_000)
-    .catch(() => {});
-  const pids = requestPids(server);
-  assert.equal(pids.size, 2, `requests were served by both worker processes: ${[...pids].join(', ')}`);
-  // The workers share one standard output: no line may be cut by another process's write.
-  const written = server.stdout();
-  const lines = written.slice(0, written.lastIndexOf('\n')).split('\n').filter(Boolean);
-  const whole = lines.filter((line) => { try { JSON.parse(line); return true; } catch { return false; } });
-  assert.deepEqual(lines.filter((line) => !whole.includes(line)), [], 'every line on standard output is one whole JSON log line');
+    // Each worker writes its log lines in chunks, at the latest every 200 ms: wait for both to have written.
+    await waitFor(() => requestPids(server).size >= 2, 'request log lines from both worker processes', 10_000).catch(
+      () => {},
+    );
+    const pids = requestPids(server);
+    assert.equal(pids.size, 2, `requests were served by both worker processes: ${[...pids].join(', ')}`);
+    // The workers share one standard output: no line may be cut by another process's write.
+    const written = server.stdout();
+    const lines = written.slice(0, written.lastIndexOf('\n')).split('\n').filter(Boolean);
+    const whole = lines.filter((line) => {
+      try {
+        JSON.parse(line);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    assert.deepEqual(
+      lines.filter((line) => !whole.includes(line)),
+      [],
+      'every line on standard output is one whole JSON log line',
+    );
 
-  server.child.kill('SIGTERM');
-  const exit = await Promise.race([server.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000))]);
-  assert.deepEqual(exit, { code: 0, signal: null }, 'serve --workers 2 stops gracefully on SIGTERM');
-});
+    server.child.kill('SIGTERM');
+    const exit = await Promise.race([
+      server.exited,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000)),
+    ]);
+    assert.deepEqual(exit, { code: 0, signal: null }, 'serve --workers 2 stops gracefully on SIGTERM');
+  },
+);

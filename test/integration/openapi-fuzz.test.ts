@@ -11,7 +11,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';
 import { constraintSites, OpenApiFuzzer, type OperationCases, type RequestCase } from '../helpers/openapi-fuzz.js';
-import { servedOpenApiDocument, startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
+import {
+  servedOpenApiDocument,
+  startTestService,
+  type HttpResponse,
+  type TestService,
+} from '../helpers/test-service.js';
 
 const SEED = Number(process.env.OPENAPI_FUZZ_SEED ?? 20_260_101);
 const REPLAY = `seed ${SEED} (replay with OPENAPI_FUZZ_SEED=${SEED})`;
@@ -24,16 +29,28 @@ let document: any;
 let storedValues: Record<string, unknown>;
 let generated: OperationCases[];
 /** The operations on an order act on a real one, so that valid requests reach them, not only the lookup. */
-const ORDER_REQUEST_ROOTS = ['OrderCancelRQ', 'OrderInvoluntaryAcceptRQ', 'OrderInvoluntaryCancelRQ', 'OrderRetrieveRQ'];
-const baselineValues = Object.fromEntries(ORDER_REQUEST_ROOTS.flatMap((root) => [
-  [`${root}.Query.OrderID`, 'FUZZ-ORDER-1'], [`${root}.Query.GdsBookingReference`, ['FUZ001']],
-]));
+const ORDER_REQUEST_ROOTS = [
+  'OrderCancelRQ',
+  'OrderInvoluntaryAcceptRQ',
+  'OrderInvoluntaryCancelRQ',
+  'OrderRetrieveRQ',
+];
+const baselineValues = Object.fromEntries(
+  ORDER_REQUEST_ROOTS.flatMap((root) => [
+    [`${root}.Query.OrderID`, 'FUZZ-ORDER-1'],
+    [`${root}.Query.GdsBookingReference`, ['FUZ001']],
+  ]),
+);
 
 /** The id of an event of the agency, once the feed lists it. */
 async function anEventId(): Promise<string> {
   const give = Date.now() + 15_000;
   for (;;) {
-    const response = await service.post('/AirOrderEventList', { OrderEventListRQ: { Query: { Limit: 1 } } }, bearer(token));
+    const response = await service.post(
+      '/AirOrderEventList',
+      { OrderEventListRQ: { Query: { Limit: 1 } } },
+      bearer(token),
+    );
     const eventId = response.body?.OrderEventListRS?.Events?.[0]?.EventID;
     if (eventId) return eventId;
     assert.ok(Date.now() < give, `no event listed after 15 s: ${response.text}`);
@@ -52,18 +69,31 @@ before(async () => {
 });
 after(() => service.close());
 
-const fuzzer = (seed: number) => new OpenApiFuzzer(document, { seed, storedValues, baselineValues, randomRequests: 10 });
-const bodySchemaOf = (path: string) => fuzzer(SEED).resolve(document.paths[path].post.requestBody.content['application/json'].schema);
+const fuzzer = (seed: number) =>
+  new OpenApiFuzzer(document, { seed, storedValues, baselineValues, randomRequests: 10 });
+const bodySchemaOf = (path: string) =>
+  fuzzer(SEED).resolve(document.paths[path].post.requestBody.content['application/json'].schema);
 
 /** What is wrong with the answer to a case, or null. */
-function problemWith(candidate: RequestCase, response: HttpResponse, requestRoot: string, responseRoot: string): string | null {
+function problemWith(
+  candidate: RequestCase,
+  response: HttpResponse,
+  requestRoot: string,
+  responseRoot: string,
+): string | null {
   if (response.status >= 500) return `answered ${response.status}`;
-  if (typeof response.body !== 'object' || response.body === null || Object.keys(response.body).join() !== responseRoot) {
+  if (
+    typeof response.body !== 'object' ||
+    response.body === null ||
+    Object.keys(response.body).join() !== responseRoot
+  ) {
     return `answered ${response.status} outside the ${responseRoot} envelope`;
   }
   const error = response.body[responseRoot].Errors?.[0];
-  if (candidate.expect === 'valid') return response.status === 400 ? `refused a request the document allows (${error?.Code}: ${error?.Message})` : null;
-  if (response.status !== 400 || error?.Code !== 'INVALID_REQUEST') return `answered ${response.status} ${error?.Code ?? 'without Errors'} to a request the document refuses`;
+  if (candidate.expect === 'valid')
+    return response.status === 400 ? `refused a request the document allows (${error?.Code}: ${error?.Message})` : null;
+  if (response.status !== 400 || error?.Code !== 'INVALID_REQUEST')
+    return `answered ${response.status} ${error?.Code ?? 'without Errors'} to a request the document refuses`;
   const field = candidate.path || requestRoot;
   return error.Message.includes(field) ? null : `the message does not name ${field}: ${error.Message}`;
 }
@@ -73,16 +103,36 @@ describe('the generator', () => {
     assert.ok(generated.length >= 5, 'every operation with a JSON body');
     for (const { path, cases } of generated) {
       const sites = constraintSites(bodySchemaOf(path));
-      const made = new Set(cases.filter((candidate) => candidate.expect === 'broken').map((candidate) => `${candidate.path} ${candidate.kind}`));
+      const made = new Set(
+        cases
+          .filter((candidate) => candidate.expect === 'broken')
+          .map((candidate) => `${candidate.path} ${candidate.kind}`),
+      );
       const missing = sites.filter((site) => !made.has(`${site.path} ${site.kind}`));
       assert.deepEqual(missing, [], `${path}: constraints of the document without a broken case`);
       // Each kind of constraint the document uses is there: a schema change is picked up by the walk.
       const kinds = new Set(sites.map((site) => site.kind));
-      for (const kind of ['type', 'required', 'additionalProperties', 'pattern']) assert.ok(kinds.has(kind), `${path} uses ${kind}`);
+      for (const kind of ['type', 'required', 'additionalProperties', 'pattern'])
+        assert.ok(kinds.has(kind), `${path} uses ${kind}`);
     }
-    const kinds = new Set(generated.flatMap(({ path }) => constraintSites(bodySchemaOf(path)).map((site) => site.kind)));
+    const kinds = new Set(
+      generated.flatMap(({ path }) => constraintSites(bodySchemaOf(path)).map((site) => site.kind)),
+    );
     // The walk is not vacuous: the kinds the document uses today are found (more may come).
-    for (const kind of ['additionalProperties', 'exclusiveMaximum', 'format', 'maxItems', 'maxLength', 'maximum', 'minItems', 'minLength', 'minimum', 'pattern', 'required', 'type']) {
+    for (const kind of [
+      'additionalProperties',
+      'exclusiveMaximum',
+      'format',
+      'maxItems',
+      'maxLength',
+      'maximum',
+      'minItems',
+      'minLength',
+      'minimum',
+      'pattern',
+      'required',
+      'type',
+    ]) {
       assert.ok(kinds.has(kind), `the document's request schemas use ${kind}`);
     }
   });
@@ -90,7 +140,8 @@ describe('the generator', () => {
   test('it sends each field at its bounds: the valid values include both ends of every length and number', () => {
     const cancel = generated.find((operation) => operation.path === '/AirOrderCancel')!;
     const valid = cancel.cases.filter((candidate) => candidate.expect === 'valid');
-    const labels = (path: string) => valid.filter((candidate) => candidate.path === path).map((candidate) => candidate.label);
+    const labels = (path: string) =>
+      valid.filter((candidate) => candidate.path === path).map((candidate) => candidate.label);
     assert.ok(labels('OrderCancelRQ.Query.OrderID').includes('the longest string of the pattern'));
     assert.ok(labels('OrderCancelRQ.Document.Name').includes('200 characters'));
     assert.ok(labels('OrderCancelRQ.Query.GdsBookingReference').includes('20 items'));
@@ -100,7 +151,10 @@ describe('the generator', () => {
 
   test('a keyword it has no rule for makes it throw, naming the keyword', () => {
     const schema = { type: 'object', properties: { Count: { type: 'integer', multipleOf: 5 } } };
-    const fuzzing = new OpenApiFuzzer({ paths: { '/X': { post: { requestBody: { content: { 'application/json': { schema } } } } } } }, { seed: SEED });
+    const fuzzing = new OpenApiFuzzer(
+      { paths: { '/X': { post: { requestBody: { content: { 'application/json': { schema } } } } } } },
+      { seed: SEED },
+    );
     assert.throws(() => fuzzing.operations(), /no rule for multipleOf/);
   });
 
@@ -112,7 +166,13 @@ describe('the generator', () => {
 });
 
 describe('the service against its OpenAPI document', () => {
-  for (const path of ['/AirOrderCancel', '/AirOrderInvoluntaryAccept', '/AirOrderInvoluntaryCancel', '/AirOrderRetrieve', '/AirOrderEventList']) {
+  for (const path of [
+    '/AirOrderCancel',
+    '/AirOrderInvoluntaryAccept',
+    '/AirOrderInvoluntaryCancel',
+    '/AirOrderRetrieve',
+    '/AirOrderEventList',
+  ]) {
     test(`${path}: what the document allows is accepted, everything else 400 naming the field, never a 5xx`, async (t) => {
       t.diagnostic(REPLAY);
       const operation = generated.find((candidate) => candidate.path === path);
@@ -124,15 +184,31 @@ describe('the service against its OpenAPI document', () => {
       const statuses = new Map<number, number>();
       for (const candidate of operation.cases) {
         // Always as JSON text: the helper sends a string body as it is, and a JSON string is a body too.
-        const response = await service.post(path, JSON.stringify(candidate.body), { ...bearer(token), ...candidate.headers });
+        const response = await service.post(path, JSON.stringify(candidate.body), {
+          ...bearer(token),
+          ...candidate.headers,
+        });
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
         const problem = problemWith(candidate, response, requestRoot, responseRoot);
-        if (problem) problems.push(`${candidate.expect} ${candidate.kind} at ${candidate.path || 'the body'} (${candidate.label}): ${problem}\n    ${JSON.stringify(candidate.headers)} ${JSON.stringify(candidate.body).slice(0, 300)}`);
+        if (problem)
+          problems.push(
+            `${candidate.expect} ${candidate.kind} at ${candidate.path || 'the body'} (${candidate.label}): ${problem}\n    ${JSON.stringify(candidate.headers)} ${JSON.stringify(candidate.body).slice(0, 300)}`,
+          );
       }
-      t.diagnostic(`${operation.cases.length} requests: ${operation.cases.filter((candidate) => candidate.expect === 'valid').length} valid, ${operation.cases.filter((candidate) => candidate.expect === 'broken').length} broken`);
+      t.diagnostic(
+        `${operation.cases.length} requests: ${operation.cases.filter((candidate) => candidate.expect === 'valid').length} valid, ${operation.cases.filter((candidate) => candidate.expect === 'broken').length} broken`,
+      );
       t.diagnostic(`statuses: ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`);
-      assert.deepEqual(problems, [], `${problems.length} of ${operation.cases.length} requests answered wrongly; ${REPLAY}`);
-      assert.deepEqual(service.logs.filter((line) => Number(line.level) >= 50), [], 'no error-level log line');
+      assert.deepEqual(
+        problems,
+        [],
+        `${problems.length} of ${operation.cases.length} requests answered wrongly; ${REPLAY}`,
+      );
+      assert.deepEqual(
+        service.logs.filter((line) => Number(line.level) >= 50),
+        [],
+        'no error-level log line',
+      );
       // Valid requests went past validation into the operation, not only to the order lookup.
       assert.ok((statuses.get(200) ?? 0) > 0, 'some valid requests are processed (200)');
     });

@@ -18,7 +18,12 @@ import pg from 'pg';
 import { requestSchemaFor } from '../../src/http/schemas/request-schema.js';
 import { responseSchema } from '../../src/http/schemas/response-schema.js';
 import { ALL_OPERATIONS, OPERATIONS, RETRIEVE, type OperationWire } from '../../src/http/operations.js';
-import { POSTMAN_FILES, postmanCollection, postmanEnvironment, type OpenApiDocument } from '../../scripts/postman-collection.js';
+import {
+  POSTMAN_FILES,
+  postmanCollection,
+  postmanEnvironment,
+  type OpenApiDocument,
+} from '../../scripts/postman-collection.js';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { closed } from '../helpers/openapi-conformance.js';
@@ -30,12 +35,22 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 const ALL: readonly OperationWire[] = ALL_OPERATIONS;
 const CHANGING_ERRORS: Record<string, string[]> = {
-  400: ['INVALID_JSON', 'INVALID_REQUEST'], 401: ['AUTH_MISSING', 'AUTH_INVALID'], 403: ['SENDER_MISMATCH'], 404: ['ORDER_NOT_FOUND'],
-  409: ['IDEMPOTENCY_KEY_IN_USE'], 413: ['PAYLOAD_TOO_LARGE'], 415: ['UNSUPPORTED_MEDIA_TYPE'], 422: ['IDEMPOTENCY_KEY_REUSED'],
-  429: ['RATE_LIMITED'], 500: ['INTERNAL_ERROR'], 503: ['UNAVAILABLE'],
+  400: ['INVALID_JSON', 'INVALID_REQUEST'],
+  401: ['AUTH_MISSING', 'AUTH_INVALID'],
+  403: ['SENDER_MISMATCH'],
+  404: ['ORDER_NOT_FOUND'],
+  409: ['IDEMPOTENCY_KEY_IN_USE'],
+  413: ['PAYLOAD_TOO_LARGE'],
+  415: ['UNSUPPORTED_MEDIA_TYPE'],
+  422: ['IDEMPOTENCY_KEY_REUSED'],
+  429: ['RATE_LIMITED'],
+  500: ['INTERNAL_ERROR'],
+  503: ['UNAVAILABLE'],
 };
 /** A read takes no Idempotency-Key, so it answers neither 409 nor 422. */
-const READ_ERRORS = Object.fromEntries(Object.entries(CHANGING_ERRORS).filter(([status]) => status !== '409' && status !== '422'));
+const READ_ERRORS = Object.fromEntries(
+  Object.entries(CHANGING_ERRORS).filter(([status]) => status !== '409' && status !== '422'),
+);
 const ITEM_ERRORS: Record<string, string[]> = {
   cancel: ['BOOKING_NOT_FOUND'],
   involuntaryAccept: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED'],
@@ -47,7 +62,8 @@ const ITEM_ERRORS: Record<string, string[]> = {
 };
 /** The event feed names no order: it never answers 404. */
 const FEED_ERRORS = Object.fromEntries(Object.entries(READ_ERRORS).filter(([status]) => status !== '404'));
-const errorsOf = (operation: OperationWire) => operation.changesOrders ? CHANGING_ERRORS : operation.name === 'eventList' ? FEED_ERRORS : READ_ERRORS;
+const errorsOf = (operation: OperationWire) =>
+  operation.changesOrders ? CHANGING_ERRORS : operation.name === 'eventList' ? FEED_ERRORS : READ_ERRORS;
 
 let service: TestService;
 let token: string;
@@ -88,7 +104,10 @@ function assertDocumented(operation: OperationWire, response: HttpResponse, expe
   const status = response.status;
   const validate = validatorFor(operation, status);
   const payload: any = response.body;
-  assert.ok(validate(payload), `${where}: ${operation.path} ${status} ${ajv.errorsText(validate.errors)}\n${response.text}`);
+  assert.ok(
+    validate(payload),
+    `${where}: ${operation.path} ${status} ${ajv.errorsText(validate.errors)}\n${response.text}`,
+  );
   const root = response.body[operation.responseRoot];
   const code = root.Errors?.[0]?.Code ?? 'SUCCESS';
   assert.equal(code, expectedCode, `${where}: ${response.text}`);
@@ -123,7 +142,10 @@ describe('the OpenAPI document', () => {
     assert.equal(document.info.title, 'airorder');
     assert.match(document.info.version, /^\d+\.\d+\.\d+/);
     assert.ok(document.info.description.length > 100);
-    assert.deepEqual(document.servers.map((server: any) => server.url), ['/']);
+    assert.deepEqual(
+      document.servers.map((server: any) => server.url),
+      ['/'],
+    );
     const scheme = document.components.securitySchemes.bearerAuth;
     assert.equal(scheme.type, 'http');
     assert.equal(scheme.scheme, 'bearer');
@@ -151,12 +173,24 @@ describe('the OpenAPI document', () => {
       const request = resolve(op.requestBody.content['application/json'].schema);
       assert.deepEqual(request, JSON.parse(JSON.stringify(requestSchemaFor(operation))), operation.path);
       for (const [status, response] of Object.entries<any>(op.responses)) {
-        assert.deepEqual(resolve(response.content['application/json'].schema), JSON.parse(JSON.stringify(responseSchema(operation))), `${operation.path} ${status}`);
+        assert.deepEqual(
+          resolve(response.content['application/json'].schema),
+          JSON.parse(JSON.stringify(responseSchema(operation))),
+          `${operation.path} ${status}`,
+        );
       }
     }
     // AirOrderRetrieve's envelope has the order; the others do not.
     const retrieve = resolve(operationOf(RETRIEVE).responses['200'].content['application/json'].schema);
-    assert.deepEqual(Object.keys(retrieve.properties.OrderViewRS.properties), ['Document', 'Party', 'ShoppingResponseId', 'Order', 'Response', 'Success', 'Errors']);
+    assert.deepEqual(Object.keys(retrieve.properties.OrderViewRS.properties), [
+      'Document',
+      'Party',
+      'ShoppingResponseId',
+      'Order',
+      'Response',
+      'Success',
+      'Errors',
+    ]);
     const cancel = resolve(operationOf(OPERATIONS.cancel).responses['200'].content['application/json'].schema);
     assert.equal('Order' in cancel.properties.OrderViewRS.properties, false);
   });
@@ -168,26 +202,40 @@ describe('the OpenAPI document', () => {
       assert.deepEqual(Object.keys(op.responses), ['200', ...Object.keys(errors)], operation.path);
       for (const [status, codes] of Object.entries(errors)) {
         const response = op.responses[status];
-        assert.deepEqual(Object.keys(response.content['application/json'].examples), codes, `${operation.path} ${status}`);
-        for (const code of codes) assert.match(response.description, new RegExp(code), `${operation.path} ${status} describes ${code}`);
+        assert.deepEqual(
+          Object.keys(response.content['application/json'].examples),
+          codes,
+          `${operation.path} ${status}`,
+        );
+        for (const code of codes)
+          assert.match(response.description, new RegExp(code), `${operation.path} ${status} describes ${code}`);
       }
-      assert.deepEqual(Object.keys(op.responses['200'].content['application/json'].examples), ['SUCCESS', ...ITEM_ERRORS[operation.name]!]);
+      assert.deepEqual(Object.keys(op.responses['200'].content['application/json'].examples), [
+        'SUCCESS',
+        ...ITEM_ERRORS[operation.name]!,
+      ]);
     }
   });
 
-  test('every example matches its schema: the request examples, and each response example its status\'s', () => {
+  test("every example matches its schema: the request examples, and each response example its status's", () => {
     for (const operation of ALL) {
       const op = operationOf(operation);
       const validateRequest = ajv.compile(resolve(op.requestBody.content['application/json'].schema));
       const requestExamples = Object.entries<any>(op.requestBody.content['application/json'].examples);
       assert.ok(requestExamples.length >= 2, operation.path);
       for (const [name, example] of requestExamples) {
-        assert.ok(validateRequest(example.value), `${operation.path} request example ${name}: ${ajv.errorsText(validateRequest.errors)}`);
+        assert.ok(
+          validateRequest(example.value),
+          `${operation.path} request example ${name}: ${ajv.errorsText(validateRequest.errors)}`,
+        );
       }
       for (const [status, response] of Object.entries<any>(op.responses)) {
         const validate = validatorFor(operation, Number(status));
         for (const [name, example] of Object.entries<any>(response.content['application/json'].examples)) {
-          assert.ok(validate(example.value), `${operation.path} ${status} example ${name}: ${ajv.errorsText(validate.errors)}`);
+          assert.ok(
+            validate(example.value),
+            `${operation.path} ${status} example ${name}: ${ajv.errorsText(validate.errors)}`,
+          );
           const root = example.value[operation.responseRoot];
           assert.equal(root.Errors?.[0]?.Code ?? 'SUCCESS', name, `${operation.path} ${status} example ${name}`);
           assert.ok(example.summary, `${operation.path} ${status} example ${name} has a summary`);
@@ -203,7 +251,10 @@ describe('the OpenAPI document', () => {
         assert.deepEqual(parameters, [], operation.path);
         continue;
       }
-      assert.deepEqual(parameters.map((parameter: any) => [parameter.in, parameter.name, parameter.required]), [['header', 'Idempotency-Key', false]]);
+      assert.deepEqual(
+        parameters.map((parameter: any) => [parameter.in, parameter.name, parameter.required]),
+        [['header', 'Idempotency-Key', false]],
+      );
       assert.equal(parameters[0].schema.maxLength, 255);
       assert.ok(parameters[0].description);
     }
@@ -214,7 +265,8 @@ describe('the OpenAPI document', () => {
       const responses = operationOf(operation).responses;
       for (const [status, response] of Object.entries<any>(responses)) {
         assert.ok(response.headers['X-Request-Id'], `${operation.path} ${status}`);
-        if (['429', '503'].includes(status)) assert.ok(response.headers['Retry-After'], `${operation.path} ${status} Retry-After`);
+        if (['429', '503'].includes(status))
+          assert.ok(response.headers['Retry-After'], `${operation.path} ${status} Retry-After`);
       }
       for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy']) {
         assert.ok(responses['200'].headers[name], `${operation.path} 200 ${name}`);
@@ -235,23 +287,50 @@ describe('the OpenAPI document', () => {
   test('docs/postman holds the collection and environment generated from this document (npm run postman)', () => {
     const collection = JSON.parse(fs.readFileSync(POSTMAN_FILES.collection, 'utf8'));
     const environment = JSON.parse(fs.readFileSync(POSTMAN_FILES.environment, 'utf8'));
-    assert.deepEqual(collection, JSON.parse(JSON.stringify(postmanCollection(document as OpenApiDocument))), 'run `npm run postman` and commit docs/postman');
+    assert.deepEqual(
+      collection,
+      JSON.parse(JSON.stringify(postmanCollection(document as OpenApiDocument))),
+      'run `npm run postman` and commit docs/postman',
+    );
     assert.deepEqual(environment, postmanEnvironment(document as OpenApiDocument));
     assert.equal(collection.info.schema, 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json');
-    assert.deepEqual(collection.auth, { type: 'bearer', bearer: [{ key: 'token', value: '{{token}}', type: 'string' }] });
+    assert.deepEqual(collection.auth, {
+      type: 'bearer',
+      bearer: [{ key: 'token', value: '{{token}}', type: 'string' }],
+    });
     // The demo bookings' variables that `serve --demo` prints (test/e2e/postman-newman.test.ts runs them).
-    assert.deepEqual(environment.values.map((value: any) => value.key),
-      ['baseUrl', 'token', 'cancelOrderId', 'cancelReference', 'acceptOrderId', 'acceptReference', 'refundOrderId', 'refundReference',
-        'voluntaryOrderId', 'voluntaryReference']);
+    assert.deepEqual(
+      environment.values.map((value: any) => value.key),
+      [
+        'baseUrl',
+        'token',
+        'cancelOrderId',
+        'cancelReference',
+        'acceptOrderId',
+        'acceptReference',
+        'refundOrderId',
+        'refundReference',
+        'voluntaryOrderId',
+        'voluntaryReference',
+      ],
+    );
     const requests = collection.item.flatMap((folder: any) => folder.item);
-    assert.deepEqual(requests.map((item: any) => item.request.url.raw).sort(), ALL.map((operation) => `{{baseUrl}}${operation.path}`).sort());
+    assert.deepEqual(
+      requests.map((item: any) => item.request.url.raw).sort(),
+      ALL.map((operation) => `{{baseUrl}}${operation.path}`).sort(),
+    );
     for (const item of requests) {
       assert.equal(item.request.method, 'POST');
       assert.ok(JSON.parse(item.request.body.raw));
-      assert.ok(item.event.some((event: any) => event.listen === 'test' && event.script.exec.join('\n').includes('pm.test(')), `${item.name} has tests`);
+      assert.ok(
+        item.event.some((event: any) => event.listen === 'test' && event.script.exec.join('\n').includes('pm.test(')),
+        `${item.name} has tests`,
+      );
       const operation = ALL.find((candidate) => item.request.url.raw.endsWith(candidate.path))!;
-      const documented = Object.values<any>(operationOf(operation).responses)
-        .reduce((count, response) => count + Object.keys(response.content['application/json'].examples).length, 0);
+      const documented = Object.values<any>(operationOf(operation).responses).reduce(
+        (count, response) => count + Object.keys(response.content['application/json'].examples).length,
+        0,
+      );
       assert.equal(item.response.length, documented, `${operation.path}: every response example is saved`);
     }
   });
@@ -268,17 +347,23 @@ async function freshOrder(target: TestService = service): Promise<string> {
   const orderId = `OA-${orderCount}`;
   // Refundable by their fare rules, issued long ago (no void), but for NORU01's, which has no rules, and FLWN01's, half flown.
   const ticket = (index: number, rules = true, status = 'OPEN') => ({
-    ticketNumber: `22${String(orderCount).padStart(6, '0')}${String(index).padStart(5, '0')}`, baseFare: '100.00', taxes: '20.00',
-    coupons: [{ segmentId: 'S1', status }], issuedAt: '2026-01-01T00:00:00Z', ...(rules ? { fareRules: { refundable: true, penaltyPercent: '10' } } : {}),
+    ticketNumber: `22${String(orderCount).padStart(6, '0')}${String(index).padStart(5, '0')}`,
+    baseFare: '100.00',
+    taxes: '20.00',
+    coupons: [{ segmentId: 'S1', status }],
+    issuedAt: '2026-01-01T00:00:00Z',
+    ...(rules ? { fareRules: { refundable: true, penaltyPercent: '10' } } : {}),
   });
-  await target.importOrders([order(orderId, 'AG1', 'EUR', [
-    booking('PEND01', [segment('S1')], [passenger('P1', ticket(1))]),
-    booking('NONE01', [segment('S1')], [passenger('P1', ticket(2))]),
-    booking('CANC01', [segment('S1')], [passenger('P1', ticket(3))], 'CANCELED'),
-    booking('REMV01', [segment('S1')], [passenger('P1', ticket(4))]),
-    booking('NORU01', [segment('S1')], [passenger('P1', ticket(5, false))]),
-    booking('FLWN01', [segment('S1')], [passenger('P1', ticket(6, true, 'USED'))]),
-  ])]);
+  await target.importOrders([
+    order(orderId, 'AG1', 'EUR', [
+      booking('PEND01', [segment('S1')], [passenger('P1', ticket(1))]),
+      booking('NONE01', [segment('S1')], [passenger('P1', ticket(2))]),
+      booking('CANC01', [segment('S1')], [passenger('P1', ticket(3))], 'CANCELED'),
+      booking('REMV01', [segment('S1')], [passenger('P1', ticket(4))]),
+      booking('NORU01', [segment('S1')], [passenger('P1', ticket(5, false))]),
+      booking('FLWN01', [segment('S1')], [passenger('P1', ticket(6, true, 'USED'))]),
+    ]),
+  ]);
   await target.importChanges([
     change(`${orderId}-A`, orderId, 'PEND01', ['S1'], [segment('S1B', 1, 14)]),
     change(`${orderId}-B`, orderId, 'REMV01', ['S1'], [], 'FLIGHT_CANCELLATION'),
@@ -291,12 +376,25 @@ const NO_QUOTE = 'rfq_000000000000000000000000';
 
 function body(operation: OperationWire, orderId: string, references: string[], extra: object = {}, query: object = {}) {
   const quote = operation.name === 'refund' ? { QuoteID: NO_QUOTE } : {};
-  return { [operation.requestRoot]: { ...extra, Query: { OrderID: orderId, GdsBookingReference: references, ...quote, ...query } } };
+  return {
+    [operation.requestRoot]: {
+      ...extra,
+      Query: { OrderID: orderId, GdsBookingReference: references, ...quote, ...query },
+    },
+  };
 }
 
 /** A new quote for the bookings, as AirOrderRefund's Query names it. */
-async function quoteOf(orderId: string, references: string[], target: TestService = service): Promise<{ QuoteID: string }> {
-  const response = await target.post('/AirOrderRefundQuote', { OrderRefundQuoteRQ: { Query: { OrderID: orderId, GdsBookingReference: references } } }, bearer(token));
+async function quoteOf(
+  orderId: string,
+  references: string[],
+  target: TestService = service,
+): Promise<{ QuoteID: string }> {
+  const response = await target.post(
+    '/AirOrderRefundQuote',
+    { OrderRefundQuoteRQ: { Query: { OrderID: orderId, GdsBookingReference: references } } },
+    bearer(token),
+  );
   const quoteId = response.body.OrderRefundQuoteRS.Result[0].QuoteID;
   assert.match(quoteId, /^rfq_/, response.text);
   return { QuoteID: quoteId };
@@ -309,19 +407,51 @@ const CASE_QUERIES: Record<string, Record<string, (orderId: string) => Promise<o
     SUCCESS: (orderId) => quoteOf(orderId, ['PEND01']),
     QUOTE_OUTDATED: async (orderId) => {
       const quote = await quoteOf(orderId, ['NONE01']);
-      await service.post('/AirOrderCancel', { OrderCancelRQ: { Query: { OrderID: orderId, GdsBookingReference: ['NONE01'] } } }, bearer(token));
+      await service.post(
+        '/AirOrderCancel',
+        { OrderCancelRQ: { Query: { OrderID: orderId, GdsBookingReference: ['NONE01'] } } },
+        bearer(token),
+      );
       return quote;
     },
   },
 };
 
 const ITEM_CASES: Record<string, [string, string][]> = {
-  cancel: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01']],
-  involuntaryAccept: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01'], ['BOOKING_CANCELED', 'CANC01'], ['NO_PENDING_CHANGE', 'NONE01'], ['NO_REPLACEMENT_OFFERED', 'REMV01']],
-  involuntaryCancel: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01'], ['BOOKING_CANCELED', 'CANC01'], ['NO_PENDING_CHANGE', 'NONE01']],
-  refundQuote: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01'], ['PASSENGER_NOT_FOUND', 'PEND01'], ['NO_FARE_RULES', 'NORU01'], ['PARTLY_FLOWN', 'FLWN01']],
-  refund: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01'], ['QUOTE_NOT_FOUND', 'REMV01'], ['QUOTE_OUTDATED', 'NONE01']],
-  retrieve: [['SUCCESS', 'PEND01'], ['BOOKING_NOT_FOUND', 'NOPE01']],
+  cancel: [
+    ['SUCCESS', 'PEND01'],
+    ['BOOKING_NOT_FOUND', 'NOPE01'],
+  ],
+  involuntaryAccept: [
+    ['SUCCESS', 'PEND01'],
+    ['BOOKING_NOT_FOUND', 'NOPE01'],
+    ['BOOKING_CANCELED', 'CANC01'],
+    ['NO_PENDING_CHANGE', 'NONE01'],
+    ['NO_REPLACEMENT_OFFERED', 'REMV01'],
+  ],
+  involuntaryCancel: [
+    ['SUCCESS', 'PEND01'],
+    ['BOOKING_NOT_FOUND', 'NOPE01'],
+    ['BOOKING_CANCELED', 'CANC01'],
+    ['NO_PENDING_CHANGE', 'NONE01'],
+  ],
+  refundQuote: [
+    ['SUCCESS', 'PEND01'],
+    ['BOOKING_NOT_FOUND', 'NOPE01'],
+    ['PASSENGER_NOT_FOUND', 'PEND01'],
+    ['NO_FARE_RULES', 'NORU01'],
+    ['PARTLY_FLOWN', 'FLWN01'],
+  ],
+  refund: [
+    ['SUCCESS', 'PEND01'],
+    ['BOOKING_NOT_FOUND', 'NOPE01'],
+    ['QUOTE_NOT_FOUND', 'REMV01'],
+    ['QUOTE_OUTDATED', 'NONE01'],
+  ],
+  retrieve: [
+    ['SUCCESS', 'PEND01'],
+    ['BOOKING_NOT_FOUND', 'NOPE01'],
+  ],
 };
 
 /** Makes the store refuse to update one order's bookings: the operations that write answer 500. */
@@ -340,11 +470,17 @@ async function holdStore(target: TestService): Promise<() => Promise<void>> {
     await client.connect();
     await client.query('begin');
     await client.query('lock table orders in access exclusive mode');
-    return async () => { await client.query('commit'); await client.end(); };
+    return async () => {
+      await client.query('commit');
+      await client.end();
+    };
   }
   const db = new Database(target.databaseUrl.slice('sqlite:'.length));
   db.exec('begin immediate');
-  return async () => { db.exec('commit'); db.close(); };
+  return async () => {
+    db.exec('commit');
+    db.close();
+  };
 }
 
 /** The operations on one order (the event feed names none). */
@@ -354,30 +490,59 @@ const FEED = ALL.find((operation) => operation.name === 'eventList')!;
 describe('every response the service sends matches the document', () => {
   test(`${FEED.path}: 200 with events and without, and each request-level error the test can cause`, async () => {
     await freshOrder();
-    const post = (payload: unknown, headers: Record<string, string> = bearer(token)) => service.post(FEED.path, payload, headers);
+    const post = (payload: unknown, headers: Record<string, string> = bearer(token)) =>
+      service.post(FEED.path, payload, headers);
     const first = await post({ OrderEventListRQ: { Query: { Limit: 2 } } });
     assertDocumented(FEED, first, 'SUCCESS', 'a page of events');
     assert.equal(first.body.OrderEventListRS.Events.length, 2);
     assertDocumented(FEED, await post({ OrderEventListRQ: {} }), 'SUCCESS', 'no Query');
     assertDocumented(FEED, await post('{"broken":'), 'INVALID_JSON', 'INVALID_JSON');
-    assertDocumented(FEED, await post({ OrderEventListRQ: { Query: { Limit: 0 } } }), 'INVALID_REQUEST', 'INVALID_REQUEST');
-    assertDocumented(FEED, await post({ OrderEventListRQ: { Query: { After: 'evt_0000000000000000000000000000' } } }), 'INVALID_REQUEST', 'unknown After');
+    assertDocumented(
+      FEED,
+      await post({ OrderEventListRQ: { Query: { Limit: 0 } } }),
+      'INVALID_REQUEST',
+      'INVALID_REQUEST',
+    );
+    assertDocumented(
+      FEED,
+      await post({ OrderEventListRQ: { Query: { After: 'evt_0000000000000000000000000000' } } }),
+      'INVALID_REQUEST',
+      'unknown After',
+    );
     assertDocumented(FEED, await post({ OrderEventListRQ: {} }, {}), 'AUTH_MISSING', 'AUTH_MISSING');
     assertDocumented(FEED, await post({ OrderEventListRQ: {} }, bearer('aot_unknown')), 'AUTH_INVALID', 'AUTH_INVALID');
-    assertDocumented(FEED, await post({ OrderEventListRQ: { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } } }), 'SENDER_MISMATCH', 'SENDER_MISMATCH');
-    assertDocumented(FEED, await post(JSON.stringify({ OrderEventListRQ: { Pad: 'x'.repeat(70 * 1024) } })), 'PAYLOAD_TOO_LARGE', 'PAYLOAD_TOO_LARGE');
-    assertDocumented(FEED, await service.request(FEED.path, {
-      method: 'POST', headers: { 'content-type': 'text/plain', ...bearer(token) }, body: '{"OrderEventListRQ":{}}',
-    }), 'UNSUPPORTED_MEDIA_TYPE', 'UNSUPPORTED_MEDIA_TYPE');
+    assertDocumented(
+      FEED,
+      await post({ OrderEventListRQ: { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } } }),
+      'SENDER_MISMATCH',
+      'SENDER_MISMATCH',
+    );
+    assertDocumented(
+      FEED,
+      await post(JSON.stringify({ OrderEventListRQ: { Pad: 'x'.repeat(70 * 1024) } })),
+      'PAYLOAD_TOO_LARGE',
+      'PAYLOAD_TOO_LARGE',
+    );
+    assertDocumented(
+      FEED,
+      await service.request(FEED.path, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...bearer(token) },
+        body: '{"OrderEventListRQ":{}}',
+      }),
+      'UNSUPPORTED_MEDIA_TYPE',
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   for (const operation of ORDER_OPERATIONS) {
     test(`${operation.path}: 200 with every item outcome, and each request-level error the test can cause`, async () => {
       const orderId = await freshOrder();
-      const post = (payload: unknown, headers: Record<string, string> = bearer(token)) => service.post(operation.path, payload, headers);
+      const post = (payload: unknown, headers: Record<string, string> = bearer(token)) =>
+        service.post(operation.path, payload, headers);
 
       for (const [code, reference] of ITEM_CASES[operation.name]!) {
-        const query = await CASE_QUERIES[operation.name]?.[code]?.(orderId) ?? {};
+        const query = (await CASE_QUERIES[operation.name]?.[code]?.(orderId)) ?? {};
         const response = await post(body(operation, orderId, [reference], {}, query));
         assert.equal(response.status, 200, response.text);
         assertDocumented(operation, response, code, `item ${code}`);
@@ -385,23 +550,58 @@ describe('every response the service sends matches the document', () => {
       assertDocumented(operation, await post('{"broken":', bearer(token)), 'INVALID_JSON', 'INVALID_JSON');
       assertDocumented(operation, await post(body(operation, orderId, ['x'])), 'INVALID_REQUEST', 'INVALID_REQUEST');
       assertDocumented(operation, await post(body(operation, orderId, ['PEND01']), {}), 'AUTH_MISSING', 'AUTH_MISSING');
-      assertDocumented(operation, await post(body(operation, orderId, ['PEND01']), bearer('aot_unknown')), 'AUTH_INVALID', 'AUTH_INVALID');
-      assertDocumented(operation, await post(body(operation, orderId, ['PEND01'], { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } })),
-        'SENDER_MISMATCH', 'SENDER_MISMATCH');
-      assertDocumented(operation, await post(body(operation, 'NO-SUCH', ['PEND01'])), 'ORDER_NOT_FOUND', 'ORDER_NOT_FOUND');
-      assertDocumented(operation, await post(JSON.stringify({ [operation.requestRoot]: { Pad: 'x'.repeat(70 * 1024) } })), 'PAYLOAD_TOO_LARGE', 'PAYLOAD_TOO_LARGE');
-      assertDocumented(operation, await service.request(operation.path, {
-        method: 'POST', headers: { 'content-type': 'text/plain', ...bearer(token) }, body: JSON.stringify(body(operation, orderId, ['PEND01'])),
-      }), 'UNSUPPORTED_MEDIA_TYPE', 'UNSUPPORTED_MEDIA_TYPE');
+      assertDocumented(
+        operation,
+        await post(body(operation, orderId, ['PEND01']), bearer('aot_unknown')),
+        'AUTH_INVALID',
+        'AUTH_INVALID',
+      );
+      assertDocumented(
+        operation,
+        await post(
+          body(operation, orderId, ['PEND01'], { Party: { Sender: { TravelAgencySender: { AgencyID: 'ELSE' } } } }),
+        ),
+        'SENDER_MISMATCH',
+        'SENDER_MISMATCH',
+      );
+      assertDocumented(
+        operation,
+        await post(body(operation, 'NO-SUCH', ['PEND01'])),
+        'ORDER_NOT_FOUND',
+        'ORDER_NOT_FOUND',
+      );
+      assertDocumented(
+        operation,
+        await post(JSON.stringify({ [operation.requestRoot]: { Pad: 'x'.repeat(70 * 1024) } })),
+        'PAYLOAD_TOO_LARGE',
+        'PAYLOAD_TOO_LARGE',
+      );
+      assertDocumented(
+        operation,
+        await service.request(operation.path, {
+          method: 'POST',
+          headers: { 'content-type': 'text/plain', ...bearer(token) },
+          body: JSON.stringify(body(operation, orderId, ['PEND01'])),
+        }),
+        'UNSUPPORTED_MEDIA_TYPE',
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
 
       if (operation.changesOrders) {
         const key = { ...bearer(token), 'idempotency-key': `openapi-${operation.name}-${orderId}` };
         assert.equal((await post(body(operation, orderId, ['NONE01']), key)).status, 200);
         const replay = await post(body(operation, orderId, ['NONE01']), key);
         assert.equal(replay.headers.get('idempotent-replayed'), 'true');
-        const replayed = { cancel: 'SUCCESS', refundQuote: 'SUCCESS', refund: 'QUOTE_NOT_FOUND' }[operation.name as string] ?? 'NO_PENDING_CHANGE';
+        const replayed =
+          { cancel: 'SUCCESS', refundQuote: 'SUCCESS', refund: 'QUOTE_NOT_FOUND' }[operation.name as string] ??
+          'NO_PENDING_CHANGE';
         assertDocumented(operation, replay, replayed, 'replay');
-        assertDocumented(operation, await post(body(operation, orderId, ['PEND01']), key), 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_REUSED');
+        assertDocumented(
+          operation,
+          await post(body(operation, orderId, ['PEND01']), key),
+          'IDEMPOTENCY_KEY_REUSED',
+          'IDEMPOTENCY_KEY_REUSED',
+        );
       }
     });
   }
@@ -412,19 +612,29 @@ describe('every response the service sends matches the document', () => {
       const query = operation.name === 'refund' ? await quoteOf(orderId, ['PEND01']) : {};
       const release = await failUpdatesOf(orderId);
       try {
-        assertDocumented(operation, await service.post(operation.path, body(operation, orderId, ['PEND01'], {}, query), bearer(token)), 'INTERNAL_ERROR', 'INTERNAL_ERROR');
+        assertDocumented(
+          operation,
+          await service.post(operation.path, body(operation, orderId, ['PEND01'], {}, query), bearer(token)),
+          'INTERNAL_ERROR',
+          'INTERNAL_ERROR',
+        );
       } finally {
         await release();
       }
     }
     const orderId = await freshOrder();
     await setStoredBookingMember(service.store.db, orderId, 0, 'passengers', '{}');
-    assertDocumented(RETRIEVE, await service.post(RETRIEVE.path, body(RETRIEVE, orderId, ['PEND01']), bearer(token)), 'INTERNAL_ERROR', 'INTERNAL_ERROR');
+    assertDocumented(
+      RETRIEVE,
+      await service.post(RETRIEVE.path, body(RETRIEVE, orderId, ['PEND01']), bearer(token)),
+      'INTERNAL_ERROR',
+      'INTERNAL_ERROR',
+    );
   });
 
   test('409 IDEMPOTENCY_KEY_IN_USE: one key on two orders at once (PostgreSQL only: SQLite runs them one after the other)', async (t) => {
     if (testStoreKind() !== 'postgres') {
-      t.skip('needs two transactions at once; on SQLite the document\'s 409 example is checked above');
+      t.skip("needs two transactions at once; on SQLite the document's 409 example is checked above");
       return;
     }
     const db = service.store.db;
@@ -432,17 +642,28 @@ describe('every response the service sends matches the document', () => {
       const slowOrder = await freshOrder();
       const fastOrder = await freshOrder();
       // The first request pauses while writing its booking, after it has looked for the key.
-      await sql.raw(`CREATE FUNCTION slow_openapi() RETURNS trigger AS $$
-        BEGIN IF NEW.order_id = '${slowOrder}' THEN PERFORM pg_sleep(1); END IF; RETURN NEW; END $$ LANGUAGE plpgsql`).execute(db);
-      await sql.raw('CREATE TRIGGER slow_openapi BEFORE UPDATE ON order_records FOR EACH ROW EXECUTE FUNCTION slow_openapi()').execute(db);
+      await sql
+        .raw(
+          `CREATE FUNCTION slow_openapi() RETURNS trigger AS $$
+        BEGIN IF NEW.order_id = '${slowOrder}' THEN PERFORM pg_sleep(1); END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+        )
+        .execute(db);
+      await sql
+        .raw('CREATE TRIGGER slow_openapi BEFORE UPDATE ON order_records FOR EACH ROW EXECUTE FUNCTION slow_openapi()')
+        .execute(db);
       try {
         const headers = { ...bearer(token), 'idempotency-key': `in-use-${operation.name}` };
-        const reference = operation.name === 'involuntaryAccept' || operation.name === 'involuntaryCancel' ? 'PEND01' : 'NONE01';
+        const reference =
+          operation.name === 'involuntaryAccept' || operation.name === 'involuntaryCancel' ? 'PEND01' : 'NONE01';
         const slowQuery = operation.name === 'refund' ? await quoteOf(slowOrder, [reference]) : {};
         const fastQuery = operation.name === 'refund' ? await quoteOf(fastOrder, [reference]) : {};
         const first = service.post(operation.path, body(operation, slowOrder, [reference], {}, slowQuery), headers);
         await untilSleeping();
-        const second = await service.post(operation.path, body(operation, fastOrder, [reference], {}, fastQuery), headers);
+        const second = await service.post(
+          operation.path,
+          body(operation, fastOrder, [reference], {}, fastQuery),
+          headers,
+        );
         assert.equal(second.status, 200, second.text);
         assertDocumented(operation, await first, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_IN_USE');
       } finally {
@@ -459,7 +680,9 @@ async function untilSleeping(): Promise<void> {
   await client.connect();
   try {
     for (let attempt = 0; attempt < 200; attempt++) {
-      const result = await client.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'");
+      const result = await client.query(
+        "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'",
+      );
       if (result.rows[0].n > 0) return;
       await sleep(10);
     }
@@ -480,7 +703,9 @@ describe('503 UNAVAILABLE matches the document (REQUEST_TIMEOUT_MS=300)', () => 
 
   test('503 UNAVAILABLE: a store held past the request time-out (reads only on PostgreSQL: SQLite never blocks them)', async () => {
     const orderId = await freshOrder(slow);
-    for (const operation of ORDER_OPERATIONS.filter((candidate) => candidate.changesOrders || testStoreKind() === 'postgres')) {
+    for (const operation of ORDER_OPERATIONS.filter(
+      (candidate) => candidate.changesOrders || testStoreKind() === 'postgres',
+    )) {
       const release = await holdStore(slow);
       try {
         const response = await slow.post(operation.path, body(operation, orderId, ['NONE01']), bearer(slowToken));
@@ -493,7 +718,6 @@ describe('503 UNAVAILABLE matches the document (REQUEST_TIMEOUT_MS=300)', () => 
       assert.equal((await slow.request('/readyz', { method: 'GET' })).status, 200);
     }
   });
-
 });
 
 describe('429 RATE_LIMITED matches the document (RATE_LIMIT_BURST=1)', () => {
@@ -505,7 +729,12 @@ describe('429 RATE_LIMITED matches the document (RATE_LIMIT_BURST=1)', () => {
 
   test(FEED.path, async () => {
     const rlToken = await limited.tokenFor('RL-feed');
-    assertDocumented(FEED, await limited.post(FEED.path, { OrderEventListRQ: {} }, bearer(rlToken)), 'SUCCESS', 'under the limit');
+    assertDocumented(
+      FEED,
+      await limited.post(FEED.path, { OrderEventListRQ: {} }, bearer(rlToken)),
+      'SUCCESS',
+      'under the limit',
+    );
     const refused = await limited.post(FEED.path, { OrderEventListRQ: {} }, bearer(rlToken));
     assertDocumented(FEED, refused, 'RATE_LIMITED', 'RATE_LIMITED');
     assert.equal(refused.status, 429);
@@ -514,7 +743,14 @@ describe('429 RATE_LIMITED matches the document (RATE_LIMIT_BURST=1)', () => {
   for (const operation of ORDER_OPERATIONS) {
     test(operation.path, async () => {
       const rlToken = await limited.tokenFor(`RL-${operation.name}`);
-      await limited.importOrders([simpleOrder(`RL-${operation.name}`, `RL-${operation.name}`, 'RLA001', `22012345${String(ALL.indexOf(operation)).padStart(5, '0')}`)]);
+      await limited.importOrders([
+        simpleOrder(
+          `RL-${operation.name}`,
+          `RL-${operation.name}`,
+          'RLA001',
+          `22012345${String(ALL.indexOf(operation)).padStart(5, '0')}`,
+        ),
+      ]);
       const payload = body(operation, `RL-${operation.name}`, ['NOPE01']);
       const served = await limited.post(operation.path, payload, bearer(rlToken));
       assertDocumented(operation, served, 'BOOKING_NOT_FOUND', 'under the limit');

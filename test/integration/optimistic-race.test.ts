@@ -36,9 +36,14 @@ after(async () => {
   await database?.drop();
 });
 
-test('two serve processes lose and win the optimistic race on one booking: one refund, one outcome, both answers alike',
-  { skip: postgres ? false : 'the optimistic write is PostgreSQL\'s; SQLite has one writer at a time', timeout: 60_000 }, async () => {
-    const servers = await Promise.all([sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } }), sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } })]);
+test(
+  'two serve processes lose and win the optimistic race on one booking: one refund, one outcome, both answers alike',
+  { skip: postgres ? false : "the optimistic write is PostgreSQL's; SQLite has one writer at a time", timeout: 60_000 },
+  async () => {
+    const servers = await Promise.all([
+      sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } }),
+      sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } }),
+    ]);
     const target = fixture.bookings[0]!;
     const hold = new pg.Client(database!.url);
     await hold.connect();
@@ -47,11 +52,20 @@ test('two serve processes lose and win the optimistic race on one booking: one r
       // Reads go on (ACCESS SHARE); every write of a refund waits.
       await hold.query('begin');
       await hold.query('lock table refunds in exclusive mode');
-      const pending = servers.map((server) => server.post('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(target.orderId, [target.reference]), bearer(token)));
+      const pending = servers.map((server) =>
+        server.post(
+          '/AirOrderInvoluntaryCancel',
+          involuntaryCancelRQ(target.orderId, [target.reference]),
+          bearer(token),
+        ),
+      );
       // Both decided on the same version and sent their writes.
-      await Promise.race([untilSessionsWaitForLock(database!.url, 2), Promise.all(pending).then((answers) => {
-        throw new Error(`answered before both waited: ${answers.map((answer) => answer.text).join(' | ')}`);
-      })]);
+      await Promise.race([
+        untilSessionsWaitForLock(database!.url, 2),
+        Promise.all(pending).then((answers) => {
+          throw new Error(`answered before both waited: ${answers.map((answer) => answer.text).join(' | ')}`);
+        }),
+      ]);
       await hold.query('commit');
       responses = await Promise.all(pending);
     } finally {
@@ -66,15 +80,37 @@ test('two serve processes lose and win the optimistic race on one booking: one r
       const stored = await storedBooking(store, target);
       assert.equal(stored.cancellation, 'INVOLUNTARY');
       assert.deepEqual(await ticketsRefundedTwice(store), []);
-      const refunds = await store.db.selectFrom('refunds').select(['ticket_number', 'amount_minor']).where('order_id', '=', target.orderId).orderBy('position').execute();
-      assert.deepEqual(refunds.map((row) => [row.ticket_number, Number(row.amount_minor)]), [[target.tickets[0], 7505], [target.tickets[1], 15010]]);
-      const audited = await store.db.selectFrom('audit_events').select(['event', 'request_id']).where('order_id', '=', target.orderId).where('actor', '=', 'agency').execute();
+      const refunds = await store.db
+        .selectFrom('refunds')
+        .select(['ticket_number', 'amount_minor'])
+        .where('order_id', '=', target.orderId)
+        .orderBy('position')
+        .execute();
+      assert.deepEqual(
+        refunds.map((row) => [row.ticket_number, Number(row.amount_minor)]),
+        [
+          [target.tickets[0], 7505],
+          [target.tickets[1], 15010],
+        ],
+      );
+      const audited = await store.db
+        .selectFrom('audit_events')
+        .select(['event', 'request_id'])
+        .where('order_id', '=', target.orderId)
+        .where('actor', '=', 'agency')
+        .execute();
       assert.equal(new Set(audited.map((row) => row.request_id)).size, 1, 'one request changed the booking');
       assert.equal(audited.filter((row) => row.event === 'TICKET_REFUNDED').length, 2);
-      const refunded = await store.db.selectFrom('events').select('type').where('agency_id', '=', 'AG1').where('type', '=', 'booking.refunded').execute();
+      const refunded = await store.db
+        .selectFrom('events')
+        .select('type')
+        .where('agency_id', '=', 'AG1')
+        .where('type', '=', 'booking.refunded')
+        .execute();
       assert.equal(refunded.length, 1, 'one booking.refunded event');
     } finally {
       await store.close();
     }
     for (const server of servers) assert.equal(server.child.exitCode, null, `serve exited: ${server.stderr()}`);
-  });
+  },
+);

@@ -9,7 +9,17 @@ import { after, before, test } from 'node:test';
 import { addOperator } from '../../src/console/operator-accounts.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { ConsoleClient } from '../helpers/console-client.js';
-import { acceptRQ, bearer, booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from '../helpers/documents.js';
+import {
+  acceptRQ,
+  bearer,
+  booking,
+  cancelRQ,
+  change,
+  involuntaryCancelRQ,
+  order,
+  passenger,
+  segment,
+} from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const EMAIL = 'versions@airline.example';
@@ -22,26 +32,52 @@ let tickets = 0;
 before(async () => {
   service = await startTestService({ clock: () => new Date(instant).toISOString() });
   token = await service.tokenFor('AGV');
-  await addOperator(service.store, () => new Date(instant).toISOString(), { email: EMAIL, name: 'Versions Desk', password: PASSWORD });
+  await addOperator(service.store, () => new Date(instant).toISOString(), {
+    email: EMAIL,
+    name: 'Versions Desk',
+    password: PASSWORD,
+  });
 });
 after(() => service?.close());
 
 /** An order of two bookings, each with one ticket and, when asked, a pending airline change. */
 async function twoBookingOrder(orderId: string, withChanges: boolean): Promise<[string, string]> {
   const references: [string, string] = [`${orderId.slice(-3)}A01`, `${orderId.slice(-3)}B02`];
-  await service.importOrders([order(orderId, 'AGV', 'EUR', references.map((reference) => booking(reference, [segment('S1')], [passenger('P1', {
-    ticketNumber: String(2204440000000 + ++tickets), baseFare: '450.00', taxes: '120.50',
-    coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
-  })])))]);
+  await service.importOrders([
+    order(
+      orderId,
+      'AGV',
+      'EUR',
+      references.map((reference) =>
+        booking(
+          reference,
+          [segment('S1')],
+          [
+            passenger('P1', {
+              ticketNumber: String(2204440000000 + ++tickets),
+              baseFare: '450.00',
+              taxes: '120.50',
+              coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
+            }),
+          ],
+        ),
+      ),
+    ),
+  ]);
   if (withChanges) {
-    await service.importChanges(references.map((reference) => change(`CHG-${reference}`, orderId, reference, ['S1'], [segment('S1B', 1, 14)])));
+    await service.importChanges(
+      references.map((reference) => change(`CHG-${reference}`, orderId, reference, ['S1'], [segment('S1B', 1, 14)])),
+    );
   }
   return references;
 }
 
 async function versionOf(orderId: string): Promise<{ version: number; updatedAt: string }> {
-  const [row] = await runSql<{ version: number | string; updated_at: string }>(service.store.reader,
-    'select version, updated_at from orders where order_id = ?', [orderId]);
+  const [row] = await runSql<{ version: number | string; updated_at: string }>(
+    service.store.reader,
+    'select version, updated_at from orders where order_id = ?',
+    [orderId],
+  );
   return { version: Number(row!.version), updatedAt: new Date(row!.updated_at).toISOString() };
 }
 
@@ -60,12 +96,44 @@ async function api(path: string, body: object, root: string, items = 'Result'): 
   assert.equal(response.body[root][items][0].Status, 'SUCCESS', response.text);
 }
 
-const operations: { name: string; orderId: string; changes: boolean; make: (orderId: string, reference: string) => Promise<void> }[] = [
-  { name: 'AirOrderCancel', orderId: 'VER-CAN', changes: false, make: (orderId, reference) => api('/AirOrderCancel', cancelRQ(orderId, [reference]), 'OrderViewRS', 'Response') },
-  { name: 'AirOrderInvoluntaryAccept', orderId: 'VER-ACC', changes: true, make: (orderId, reference) => api('/AirOrderInvoluntaryAccept', acceptRQ(orderId, [reference]), 'OrderInvoluntaryAcceptRS') },
-  { name: 'AirOrderInvoluntaryCancel', orderId: 'VER-INV', changes: true, make: (orderId, reference) => api('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(orderId, [reference]), 'OrderInvoluntaryCancelRS') },
-  { name: 'the console\'s accept', orderId: 'VER-CSA', changes: true, make: (orderId, reference) => consoleAct(orderId, reference, 'accept') },
-  { name: 'the console\'s cancel with refund', orderId: 'VER-CSC', changes: true, make: (orderId, reference) => consoleAct(orderId, reference, 'cancel') },
+const operations: {
+  name: string;
+  orderId: string;
+  changes: boolean;
+  make: (orderId: string, reference: string) => Promise<void>;
+}[] = [
+  {
+    name: 'AirOrderCancel',
+    orderId: 'VER-CAN',
+    changes: false,
+    make: (orderId, reference) => api('/AirOrderCancel', cancelRQ(orderId, [reference]), 'OrderViewRS', 'Response'),
+  },
+  {
+    name: 'AirOrderInvoluntaryAccept',
+    orderId: 'VER-ACC',
+    changes: true,
+    make: (orderId, reference) =>
+      api('/AirOrderInvoluntaryAccept', acceptRQ(orderId, [reference]), 'OrderInvoluntaryAcceptRS'),
+  },
+  {
+    name: 'AirOrderInvoluntaryCancel',
+    orderId: 'VER-INV',
+    changes: true,
+    make: (orderId, reference) =>
+      api('/AirOrderInvoluntaryCancel', involuntaryCancelRQ(orderId, [reference]), 'OrderInvoluntaryCancelRS'),
+  },
+  {
+    name: "the console's accept",
+    orderId: 'VER-CSA',
+    changes: true,
+    make: (orderId, reference) => consoleAct(orderId, reference, 'accept'),
+  },
+  {
+    name: "the console's cancel with refund",
+    orderId: 'VER-CSC',
+    changes: true,
+    make: (orderId, reference) => consoleAct(orderId, reference, 'cancel'),
+  },
 ];
 
 for (const { name, orderId, changes, make } of operations) {
@@ -76,10 +144,18 @@ for (const { name, orderId, changes, make } of operations) {
 
     instant += 60_000;
     await make(orderId, first);
-    assert.deepEqual(await versionOf(orderId), { version: imported.version + 1, updatedAt: new Date(instant).toISOString() }, 'after the first');
+    assert.deepEqual(
+      await versionOf(orderId),
+      { version: imported.version + 1, updatedAt: new Date(instant).toISOString() },
+      'after the first',
+    );
 
     instant += 60_000;
     await make(orderId, second);
-    assert.deepEqual(await versionOf(orderId), { version: imported.version + 2, updatedAt: new Date(instant).toISOString() }, 'after the second');
+    assert.deepEqual(
+      await versionOf(orderId),
+      { version: imported.version + 2, updatedAt: new Date(instant).toISOString() },
+      'after the second',
+    );
   });
 }

@@ -19,7 +19,10 @@ const sandbox = new CliSandbox();
 
 function adminUrl(): string {
   const url = process.env.TEST_POSTGRES_URL;
-  if (!url) throw new Error('TEST_STORE=postgres needs TEST_POSTGRES_URL: run the tests through npm test (scripts/run-tests.ts)');
+  if (!url)
+    throw new Error(
+      'TEST_STORE=postgres needs TEST_POSTGRES_URL: run the tests through npm test (scripts/run-tests.ts)',
+    );
   return url;
 }
 
@@ -56,7 +59,10 @@ test('migrate on a server without the database creates it (the role may) and mig
   sandbox.useDatabase(urlOf(`fresh_${suffix}`));
   const first = await sandbox.run(['migrate']);
   assert.equal(first.code, 0, first.stderr);
-  assert.equal(first.stderr, `database "fresh_${suffix}" created on 127.0.0.1:${new URL(adminUrl()).port}, owned by role "${new URL(adminUrl()).username}"\n`);
+  assert.equal(
+    first.stderr,
+    `database "fresh_${suffix}" created on 127.0.0.1:${new URL(adminUrl()).port}, owned by role "${new URL(adminUrl()).username}"\n`,
+  );
   assert.match(first.stdout, /^Up 001-initial-schema\n(Up [0-9]{3}-[a-z-]+\n)+$/);
   const again = await sandbox.run(['migrate']);
   assert.equal(again.code, 0, again.stderr);
@@ -76,29 +82,35 @@ test('serve on a server without the database creates it and serves', OPTIONS, as
   }
 });
 
-test('a role that may not create databases: one line naming the database and the SQL to run, exit 1; then it works', OPTIONS, async () => {
-  const role = { name: `limited_${suffix}`, password: `pw-${randomBytes(8).toString('hex')}` };
-  await asAdmin(`create role ${role.name} login password '${role.password}'`);
-  roles.push(role.name);
-  const database = `owned_${suffix}`;
-  sandbox.useDatabase(urlOf(database, role));
-  const expected = `error: database "${database}" does not exist on 127.0.0.1:${new URL(adminUrl()).port}, and role "${role.name}" may not create it; `
-    + `have an administrator run: CREATE DATABASE "${database}" OWNER "${role.name}"; then run this again.\n`;
+test(
+  'a role that may not create databases: one line naming the database and the SQL to run, exit 1; then it works',
+  OPTIONS,
+  async () => {
+    const role = { name: `limited_${suffix}`, password: `pw-${randomBytes(8).toString('hex')}` };
+    await asAdmin(`create role ${role.name} login password '${role.password}'`);
+    roles.push(role.name);
+    const database = `owned_${suffix}`;
+    sandbox.useDatabase(urlOf(database, role));
+    const expected =
+      `error: database "${database}" does not exist on 127.0.0.1:${new URL(adminUrl()).port}, and role "${role.name}" may not create it; ` +
+      `have an administrator run: CREATE DATABASE "${database}" OWNER "${role.name}"; then run this again.\n`;
 
-  const migrate = await sandbox.run(['migrate']);
-  assert.equal(migrate.code, 1, migrate.stdout);
-  assert.equal(migrate.stderr, expected, 'one line, no stack trace');
-  assert.equal(migrate.stdout, '');
+    const migrate = await sandbox.run(['migrate']);
+    assert.equal(migrate.code, 1, migrate.stdout);
+    assert.equal(migrate.stderr, expected, 'one line, no stack trace');
+    assert.equal(migrate.stdout, '');
 
-  const serve = await sandbox.run(['serve', '--port', '0']);
-  assert.equal(serve.code, 1, serve.stdout);
-  assert.equal(serve.stderr, expected);
+    const serve = await sandbox.run(['serve', '--port', '0']);
+    assert.equal(serve.code, 1, serve.stdout);
+    assert.equal(serve.stderr, expected);
 
-  for (const output of [migrate, serve]) assert.equal(`${output.stdout}${output.stderr}`.includes(role.password), false, 'never the password');
+    for (const output of [migrate, serve])
+      assert.equal(`${output.stdout}${output.stderr}`.includes(role.password), false, 'never the password');
 
-  await asAdmin(`CREATE DATABASE "${database}" OWNER "${role.name}"`);
-  const done = await sandbox.run(['migrate']);
-  assert.equal(done.code, 0, done.stderr);
-  assert.match(done.stdout, /^Up 001-initial-schema\n/);
-  await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
-});
+    await asAdmin(`CREATE DATABASE "${database}" OWNER "${role.name}"`);
+    const done = await sandbox.run(['migrate']);
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stdout, /^Up 001-initial-schema\n/);
+    await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
+  },
+);

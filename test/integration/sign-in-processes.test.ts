@@ -23,7 +23,9 @@ const PASSWORD = 'twelve chars long';
 before(async () => {
   database = await createTestDatabase(sandbox.dir);
   sandbox.useDatabase(database.url);
-  await sandbox.ok(['operator', 'add', '--email', EMAIL, '--name', 'Dana Desk', '--password-stdin'], { stdin: PASSWORD });
+  await sandbox.ok(['operator', 'add', '--email', EMAIL, '--name', 'Dana Desk', '--password-stdin'], {
+    stdin: PASSWORD,
+  });
   one = await sandbox.serve();
   two = await sandbox.serve();
 });
@@ -45,7 +47,10 @@ async function onStore<T>(work: (store: ReturnType<typeof openStoreAt>) => Promi
 
 /** pino's error level and above, in a process's JSON lines. */
 function errorLines(server: ServeProcess): string[] {
-  return server.stdout().split('\n').filter((line) => line.startsWith('{') && Number(JSON.parse(line).level) >= 50);
+  return server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{') && Number(JSON.parse(line).level) >= 50);
 }
 
 // A limited or wrong sign-in is the client's mistake: neither process may log it as an error.
@@ -59,12 +64,28 @@ beforeEach(async () => {
 });
 
 test('40 wrong passwords for one email sent at once to two processes: 5 checked (401), 35 refused (429), and the right password afterwards 429 on both', async () => {
-  assert.equal((await new ConsoleClient(one.baseUrl).signIn(EMAIL, PASSWORD)).status, 303, 'the right password, before');
-  const tally = await signInAtOnce([one.baseUrl, two.baseUrl], repeated(40, { email: EMAIL, password: 'wrong password!' }));
+  assert.equal(
+    (await new ConsoleClient(one.baseUrl).signIn(EMAIL, PASSWORD)).status,
+    303,
+    'the right password, before',
+  );
+  const tally = await signInAtOnce(
+    [one.baseUrl, two.baseUrl],
+    repeated(40, { email: EMAIL, password: 'wrong password!' }),
+  );
   assert.deepEqual(tally, { 401: 5, 429: 35 });
-  const counted = await onStore((store) => runSql<{ attempts: number | string }>(store.db,
-    'select attempts from operator_sign_in_attempts where attempt_key = ?', [`email:${EMAIL}`]));
-  assert.deepEqual(counted.map((row) => Number(row.attempts)), [40], 'every attempt counted once, whichever process took it');
+  const counted = await onStore((store) =>
+    runSql<{ attempts: number | string }>(
+      store.db,
+      'select attempts from operator_sign_in_attempts where attempt_key = ?',
+      [`email:${EMAIL}`],
+    ),
+  );
+  assert.deepEqual(
+    counted.map((row) => Number(row.attempts)),
+    [40],
+    'every attempt counted once, whichever process took it',
+  );
   for (const server of [one, two]) {
     const answer = await new ConsoleClient(server.baseUrl).signIn(EMAIL, PASSWORD);
     assert.equal(answer.status, 429, server.baseUrl);
@@ -73,7 +94,14 @@ test('40 wrong passwords for one email sent at once to two processes: 5 checked 
 });
 
 test('40 emails tried at once from one address, on two processes: 20 checked (401), 20 refused (429), then the right password 429', async () => {
-  const attempts = Array.from({ length: 40 }, (_, index) => ({ email: `guess${index}@airline.example`, password: 'wrong password!' }));
+  const attempts = Array.from({ length: 40 }, (_, index) => ({
+    email: `guess${index}@airline.example`,
+    password: 'wrong password!',
+  }));
   assert.deepEqual(await signInAtOnce([one.baseUrl, two.baseUrl], attempts), { 401: 20, 429: 20 });
-  assert.equal((await new ConsoleClient(two.baseUrl).signIn(EMAIL, PASSWORD)).status, 429, 'the address is limited, even for an email with no failure');
+  assert.equal(
+    (await new ConsoleClient(two.baseUrl).signIn(EMAIL, PASSWORD)).status,
+    429,
+    'the address is limited, even for an email with no failure',
+  );
 });

@@ -17,9 +17,15 @@ test('a confirmed booking is cancelled over HTTP and the store says so', async (
   const response = await service.post('/AirOrderCancel', cancelRQ('ORD-1', ['abc123']), bearer(token));
   assert.equal(response.status, 200);
   const rs = response.body.OrderViewRS;
-  assert.deepEqual(rs.Response, [{ Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: 'ORD-1', GdsBookingReference: 'ABC123' }]);
+  assert.deepEqual(rs.Response, [
+    { Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: 'ORD-1', GdsBookingReference: 'ABC123' },
+  ]);
   assert.deepEqual(rs.Success, {});
   assert.equal(rs.ShoppingResponseId, response.headers.get('x-request-id'));
-  const row = await service.store.db.selectFrom('bookings').select(['status', 'cancellation']).where('order_id', '=', 'ORD-1').executeTakeFirstOrThrow();
+  const row = await service.store.db
+    .selectFrom('bookings')
+    .select(['status', 'cancellation'])
+    .where('order_id', '=', 'ORD-1')
+    .executeTakeFirstOrThrow();
   assert.deepEqual(row, { status: 'CANCELED', cancellation: 'VOLUNTARY' });
 });

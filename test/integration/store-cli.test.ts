@@ -20,11 +20,46 @@ import { setStoredBookingMember } from '../helpers/stored-records.js';
 
 const run = promisify(execFile);
 const BIN = path.resolve('bin', 'airorder.js');
-const TABLES = ['access_tokens', 'agencies', 'airline_change_timers', 'audit_events_before_012', 'audit_log', 'auth_state', 'background_leases', 'change_tallies', 'console_imports', 'event_log', 'events_before_013', 'idempotency_keys',
-  'operator_actions', 'operator_sessions', 'operator_sign_in_attempts', 'operators', 'order_records', 'refund_quotes', 'request_counts', 'token_last_use', 'webhook_deliveries', 'webhook_endpoints'];
-const UP = ['Up 001-initial-schema', 'Up 002-idempotency-and-audit', 'Up 003-events-webhooks-deadlines', 'Up 004-order-versions-auth-state', 'Up 005-operator-console',
-  'Up 006-console-progress-and-counts', 'Up 007-one-index-for-pending-changes',
-  'Up 008-room-for-updates-in-place', 'Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log', 'Up 014-refund-quotes'];
+const TABLES = [
+  'access_tokens',
+  'agencies',
+  'airline_change_timers',
+  'audit_events_before_012',
+  'audit_log',
+  'auth_state',
+  'background_leases',
+  'change_tallies',
+  'console_imports',
+  'event_log',
+  'events_before_013',
+  'idempotency_keys',
+  'operator_actions',
+  'operator_sessions',
+  'operator_sign_in_attempts',
+  'operators',
+  'order_records',
+  'refund_quotes',
+  'request_counts',
+  'token_last_use',
+  'webhook_deliveries',
+  'webhook_endpoints',
+];
+const UP = [
+  'Up 001-initial-schema',
+  'Up 002-idempotency-and-audit',
+  'Up 003-events-webhooks-deadlines',
+  'Up 004-order-versions-auth-state',
+  'Up 005-operator-console',
+  'Up 006-console-progress-and-counts',
+  'Up 007-one-index-for-pending-changes',
+  'Up 008-room-for-updates-in-place',
+  'Up 009-sign-in-attempt-counts',
+  'Up 010-token-last-use',
+  'Up 011-order-records',
+  'Up 012-audit-log',
+  'Up 013-event-log',
+  'Up 014-refund-quotes',
+];
 
 let dir: string;
 let database: TestDatabase;
@@ -58,7 +93,11 @@ async function tableNames(): Promise<string[]> {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
     const tables = await store.db.introspection.getTables();
-    return tables.filter((table) => !table.isView).map((table) => table.name).filter((name) => !name.startsWith('kysely_')).sort();
+    return tables
+      .filter((table) => !table.isView)
+      .map((table) => table.name)
+      .filter((name) => !name.startsWith('kysely_'))
+      .sort();
   } finally {
     await store.close();
   }
@@ -76,27 +115,34 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
-    if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { order_records: ['fillfactor=70'] });
+    if (testStoreKind() === 'postgres')
+      assert.deepEqual(await fillFactors(store), { order_records: ['fillfactor=70'] });
     assert.deepEqual(await migrateDown(store), ['Down 014-refund-quotes']);
     assert.deepEqual(await migrateDown(store), ['Down 013-event-log']);
     assert.deepEqual(await migrateDown(store), ['Down 012-audit-log']);
     assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
     assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
     assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
-    if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { bookings: ['fillfactor=80'], orders: ['fillfactor=90'] });
+    if (testStoreKind() === 'postgres')
+      assert.deepEqual(await fillFactors(store), { bookings: ['fillfactor=80'], orders: ['fillfactor=90'] });
     assert.deepEqual(await migrateDown(store), ['Down 008-room-for-updates-in-place']);
     if (testStoreKind() === 'postgres') assert.deepEqual(await fillFactors(store), { bookings: null, orders: null });
     assert.deepEqual(await migrateDown(store), ['Down 007-one-index-for-pending-changes']);
     assert.deepEqual(await migrateDown(store), ['Down 006-console-progress-and-counts']);
     assert.deepEqual(await migrateDown(store), ['Down 005-operator-console']);
     assert.deepEqual(await migrateDown(store), ['Down 004-order-versions-auth-state']);
-    const functions = await sql<{ proname: string }>`select proname from pg_proc where proname like 'airorder_%'`.execute(store.db).catch(() => ({ rows: [] }));
+    const functions = await sql<{ proname: string }>`select proname from pg_proc where proname like 'airorder_%'`
+      .execute(store.db)
+      .catch(() => ({ rows: [] }));
     assert.deepEqual(functions.rows, [], 'the functions and triggers of 004 are gone (PostgreSQL)');
     assert.deepEqual(await migrateDown(store), ['Down 003-events-webhooks-deadlines']);
     assert.deepEqual(await migrateDown(store), ['Down 002-idempotency-and-audit']);
     assert.deepEqual(await migrateDown(store), ['Down 001-initial-schema']);
     const left = await store.db.introspection.getTables();
-    assert.deepEqual(left.map((table) => table.name).filter((name) => !name.startsWith('kysely_')), []);
+    assert.deepEqual(
+      left.map((table) => table.name).filter((name) => !name.startsWith('kysely_')),
+      [],
+    );
     assert.deepEqual(await migrateToLatest(store), UP);
     await sql`select count(*) from refunds`.execute(store.db);
   } finally {
@@ -119,15 +165,31 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       ...['08:00', '08:01', '08:02'].map((minute) => ['email:desk@airline.example', `2026-11-25T${minute}:00.000Z`]),
       ...Array.from({ length: 25 }, () => ['address:10.0.0.9', '2026-11-25T08:03:00.000Z']),
     ];
-    for (const [key, at] of failures) await sql`insert into operator_login_failures (failure_key, failed_at) values (${key}, ${at})`.execute(store.db);
+    for (const [key, at] of failures)
+      await sql`insert into operator_login_failures (failure_key, failed_at) values (${key}, ${at})`.execute(store.db);
 
-    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log', 'Up 014-refund-quotes']);
-    const counts = await sql<{ attempt_key: string; window_started_at: string; attempts: number | string }>`select attempt_key, window_started_at, attempts
+    assert.deepEqual(await migrateToLatest(store), [
+      'Up 009-sign-in-attempt-counts',
+      'Up 010-token-last-use',
+      'Up 011-order-records',
+      'Up 012-audit-log',
+      'Up 013-event-log',
+      'Up 014-refund-quotes',
+    ]);
+    const counts = await sql<{
+      attempt_key: string;
+      window_started_at: string;
+      attempts: number | string;
+    }>`select attempt_key, window_started_at, attempts
       from operator_sign_in_attempts order by attempt_key`.execute(store.db);
-    assert.deepEqual(counts.rows.map((row) => [row.attempt_key, row.window_started_at, Number(row.attempts)]), [
-      ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 25],
-      ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
-    ], 'each key\'s failures, in a window from the latest');
+    assert.deepEqual(
+      counts.rows.map((row) => [row.attempt_key, row.window_started_at, Number(row.attempts)]),
+      [
+        ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 25],
+        ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
+      ],
+      "each key's failures, in a window from the latest",
+    );
 
     assert.deepEqual(await migrateDown(store), ['Down 014-refund-quotes']);
     assert.deepEqual(await migrateDown(store), ['Down 013-event-log']);
@@ -135,13 +197,28 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
     assert.deepEqual(await migrateDown(store), ['Down 011-order-records']);
     assert.deepEqual(await migrateDown(store), ['Down 010-token-last-use']);
     assert.deepEqual(await migrateDown(store), ['Down 009-sign-in-attempt-counts']);
-    const back = await sql<{ failure_key: string; failed_at: string; failures: number | string }>`select failure_key, failed_at, count(*) as failures
+    const back = await sql<{
+      failure_key: string;
+      failed_at: string;
+      failures: number | string;
+    }>`select failure_key, failed_at, count(*) as failures
       from operator_login_failures group by failure_key, failed_at order by failure_key`.execute(store.db);
-    assert.deepEqual(back.rows.map((row) => [row.failure_key, row.failed_at, Number(row.failures)]), [
-      ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 20],
-      ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
-    ], 'as many failures as reach either limit, at the window\'s start');
-    assert.deepEqual(await migrateToLatest(store), ['Up 009-sign-in-attempt-counts', 'Up 010-token-last-use', 'Up 011-order-records', 'Up 012-audit-log', 'Up 013-event-log', 'Up 014-refund-quotes']);
+    assert.deepEqual(
+      back.rows.map((row) => [row.failure_key, row.failed_at, Number(row.failures)]),
+      [
+        ['address:10.0.0.9', '2026-11-25T08:03:00.000Z', 20],
+        ['email:desk@airline.example', '2026-11-25T08:02:00.000Z', 3],
+      ],
+      "as many failures as reach either limit, at the window's start",
+    );
+    assert.deepEqual(await migrateToLatest(store), [
+      'Up 009-sign-in-attempt-counts',
+      'Up 010-token-last-use',
+      'Up 011-order-records',
+      'Up 012-audit-log',
+      'Up 013-event-log',
+      'Up 014-refund-quotes',
+    ]);
     await sql`delete from operator_sign_in_attempts`.execute(store.db);
   } finally {
     await store.close();
@@ -152,7 +229,18 @@ test(`every operator command works on ${testStoreKind()}`, async () => {
   const migrated = await airorder(['migrate']);
   assert.equal(migrated.code, 0, migrated.stderr);
 
-  const added = await airorder(['agency', 'add', '--agency-id', 'AGS1', '--name', 'Store Travel', '--iata', '1234567', '--email', 'desk@store.example']);
+  const added = await airorder([
+    'agency',
+    'add',
+    '--agency-id',
+    'AGS1',
+    '--name',
+    'Store Travel',
+    '--iata',
+    '1234567',
+    '--email',
+    'desk@store.example',
+  ]);
   assert.equal(added.code, 0, added.stderr);
   const duplicate = await airorder(['agency', 'add', '--agency-id', 'AGS1', '--name', 'Again']);
   assert.equal(duplicate.code, 1);
@@ -163,8 +251,12 @@ test(`every operator command works on ${testStoreKind()}`, async () => {
   const token = issued.stdout.trim();
   assert.match(token, /^aot_[A-Za-z0-9_-]{43}$/);
 
-  const ndjson = [simpleOrder('ORD-S1', 'AGS1', 'STO001', '2200000000101'), simpleOrder('ORD-S2', 'AGS1', 'STO002', '2200000000102')]
-    .map((document) => JSON.stringify(document)).join('\n');
+  const ndjson = [
+    simpleOrder('ORD-S1', 'AGS1', 'STO001', '2200000000101'),
+    simpleOrder('ORD-S2', 'AGS1', 'STO002', '2200000000102'),
+  ]
+    .map((document) => JSON.stringify(document))
+    .join('\n');
   const imported = await airorder(['orders', 'import', '-'], ndjson);
   assert.equal(imported.code, 0, imported.stderr);
   assert.deepEqual(JSON.parse(imported.stdout), { imported: 2, replaced: 0 });
@@ -183,7 +275,10 @@ test(`every operator command works on ${testStoreKind()}`, async () => {
   const shown = JSON.parse((await airorder(['orders', 'show', 'ORD-S1'])).stdout);
   assert.equal(shown.currency, 'EUR');
   assert.equal(shown.bookings[0].status, 'CONFIRMED');
-  assert.deepEqual(shown.bookings[0].changes.map((item: { changeId: string; status: string }) => [item.changeId, item.status]), [['AIC-S1', 'PENDING']]);
+  assert.deepEqual(
+    shown.bookings[0].changes.map((item: { changeId: string; status: string }) => [item.changeId, item.status]),
+    [['AIC-S1', 'PENDING']],
+  );
   assert.equal(shown.bookings[0].passengers[0].ticket.coupons[0].value, '570.50');
 
   const revoked = await airorder(['token', 'revoke', token]);
@@ -203,37 +298,87 @@ test(`every operator command works on ${testStoreKind()}`, async () => {
 test(`amounts whose sums would pass 10^15 - 1 minor units are refused in one line, storing nothing, on ${testStoreKind()}`, async () => {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
-    const limit = 'more than 9999999999999.99 EUR (999999999999999 minor units), the largest sum the service keeps exact';
+    const limit =
+      'more than 9999999999999.99 EUR (999999999999999 minor units), the largest sum the service keeps exact';
     const atMost = 'must be at most 9999999999999.99 EUR (999999999999999 minor units)';
-    const ticket = (ticketNumber: string, baseFare: string, taxes: string) => ({ ticketNumber, baseFare, taxes, coupons: [{ segmentId: 'S1' }] });
-    const twoTickets = (orderId: string, reference: string, fare: string) => order(orderId, 'AGS1', 'EUR', [booking(reference, [segment('S1')], [
-      passenger('P1', ticket('2200000000911', fare, '0.00')),
-      passenger('P2', ticket('2200000000912', fare, '0.00')),
-    ])]);
+    const ticket = (ticketNumber: string, baseFare: string, taxes: string) => ({
+      ticketNumber,
+      baseFare,
+      taxes,
+      coupons: [{ segmentId: 'S1' }],
+    });
+    const twoTickets = (orderId: string, reference: string, fare: string) =>
+      order(orderId, 'AGS1', 'EUR', [
+        booking(
+          reference,
+          [segment('S1')],
+          [
+            passenger('P1', ticket('2200000000911', fare, '0.00')),
+            passenger('P2', ticket('2200000000912', fare, '0.00')),
+          ],
+        ),
+      ]);
     const before = await snapshotAllTables(store.db);
     // The finding's documents: two tickets of 2^53 - 1 minor units; baseFare and taxes of half that. Each amount is past the bound.
-    const tooMuch = await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '90071992547409.91')));
+    const tooMuch = await airorder(
+      ['orders', 'import', '-'],
+      JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '90071992547409.91')),
+    );
     assert.equal(tooMuch.code, 1);
-    assert.equal(tooMuch.stderr, `error: line 1 (order ORD-BIG): bookings[0].passengers[0].ticket.baseFare ${atMost}, got "90071992547409.91"\n`);
-    const halves = order('ORD-HALF', 'AGS1', 'EUR', [booking('HALF01', [segment('S1')], [passenger('P1', ticket('2200000000901', '45035996273704.96', '45035996273704.96'))])]);
+    assert.equal(
+      tooMuch.stderr,
+      `error: line 1 (order ORD-BIG): bookings[0].passengers[0].ticket.baseFare ${atMost}, got "90071992547409.91"\n`,
+    );
+    const halves = order('ORD-HALF', 'AGS1', 'EUR', [
+      booking(
+        'HALF01',
+        [segment('S1')],
+        [passenger('P1', ticket('2200000000901', '45035996273704.96', '45035996273704.96'))],
+      ),
+    ]);
     const tooMuchTicket = await airorder(['orders', 'import', '-'], JSON.stringify([halves]));
     assert.equal(tooMuchTicket.code, 1);
-    assert.equal(tooMuchTicket.stderr, `error: record 1 (order ORD-HALF): bookings[0].passengers[0].ticket.baseFare ${atMost}, got "45035996273704.96"\n`);
+    assert.equal(
+      tooMuchTicket.stderr,
+      `error: record 1 (order ORD-HALF): bookings[0].passengers[0].ticket.baseFare ${atMost}, got "45035996273704.96"\n`,
+    );
     // The same at this bound: each amount fits, their sums do not.
-    const tooMuchBooking = await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '9999999999999.99')));
+    const tooMuchBooking = await airorder(
+      ['orders', 'import', '-'],
+      JSON.stringify(twoTickets('ORD-BIG', 'BIG001', '9999999999999.99')),
+    );
     assert.equal(tooMuchBooking.code, 1);
-    assert.equal(tooMuchBooking.stderr, `error: line 1 (order ORD-BIG): bookings[0].passengers[1].ticket brings the tickets of its booking to ${limit}\n`);
-    const fives = order('ORD-HALF', 'AGS1', 'EUR', [booking('HALF01', [segment('S1')], [passenger('P1', ticket('2200000000901', '5000000000000.00', '5000000000000.00'))])]);
+    assert.equal(
+      tooMuchBooking.stderr,
+      `error: line 1 (order ORD-BIG): bookings[0].passengers[1].ticket brings the tickets of its booking to ${limit}\n`,
+    );
+    const fives = order('ORD-HALF', 'AGS1', 'EUR', [
+      booking(
+        'HALF01',
+        [segment('S1')],
+        [passenger('P1', ticket('2200000000901', '5000000000000.00', '5000000000000.00'))],
+      ),
+    ]);
     const tooMuchTotal = await airorder(['orders', 'import', '-'], JSON.stringify([fives]));
     assert.equal(tooMuchTotal.code, 1);
-    assert.equal(tooMuchTotal.stderr, `error: record 1 (order ORD-HALF): bookings[0].passengers[0].ticket has baseFare + taxes of ${limit}\n`);
+    assert.equal(
+      tooMuchTotal.stderr,
+      `error: record 1 (order ORD-HALF): bookings[0].passengers[0].ticket has baseFare + taxes of ${limit}\n`,
+    );
     assert.deepEqual(await snapshotAllTables(store.db), before);
 
     // An order stored before imports bounded amounts (written here through SQL): changes import refuses the file.
-    assert.equal((await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-OLD', 'OLD001', '1.00')))).code, 0);
-    const { rows: [row] } = await sql<{ passengers: string }>`select passengers from bookings where order_id = 'ORD-OLD'`.execute(store.db);
+    assert.equal(
+      (await airorder(['orders', 'import', '-'], JSON.stringify(twoTickets('ORD-OLD', 'OLD001', '1.00')))).code,
+      0,
+    );
+    const {
+      rows: [row],
+    } = await sql<{ passengers: string }>`select passengers from bookings where order_id = 'ORD-OLD'`.execute(store.db);
     const storeTickets = async (minor: number) => {
-      const passengers = JSON.parse(row!.passengers) as { ticket: { baseFare: number; coupons: { value: number }[] } }[];
+      const passengers = JSON.parse(row!.passengers) as {
+        ticket: { baseFare: number; coupons: { value: number }[] };
+      }[];
       for (const { ticket: stored } of passengers) {
         stored.baseFare = minor;
         stored.coupons[0]!.value = minor;
@@ -244,7 +389,8 @@ test(`amounts whose sums would pass 10^15 - 1 minor units are refused in one lin
       change('AIC-FINE', 'ORD-S2', 'STO002', ['S1'], [segment('S1B', 1, 14)]),
       change('AIC-OLD', 'ORD-OLD', 'OLD001', ['S1'], [], 'FLIGHT_CANCELLATION'),
     ]);
-    const refusal = (problem: string) => `error: record 2 (order ORD-OLD): orderId ORD-OLD was stored before imports bounded its amounts: in booking OLD001, ${problem}; correct the order and import it again (orders import --upsert)\n`;
+    const refusal = (problem: string) =>
+      `error: record 2 (order ORD-OLD): orderId ORD-OLD was stored before imports bounded its amounts: in booking OLD001, ${problem}; correct the order and import it again (orders import --upsert)\n`;
     // Before any bound: two tickets of 2^53 - 1 minor units. Under the earlier bound (2^53 - 1): two of 5000000000000.00 EUR.
     for (const [minor, problem] of [
       [Number.MAX_SAFE_INTEGER, `passengers[0].ticket has baseFare + taxes of ${limit}`],

@@ -61,14 +61,21 @@ test(`a token revoked by id, by itself or from standard input is refused by the 
     const json = await sandbox.ok(['--json', 'token', 'list', '--agency-id', 'TOK1']);
     const text = await sandbox.ok(['token', 'list', '--agency-id', 'TOK1']);
     for (const issued of [byId, byArgument, byStdin, kept]) {
-      assert.equal(json.stdout.includes(issued.token.slice(4)), false, 'a secret is in the output of token list --json');
+      assert.equal(
+        json.stdout.includes(issued.token.slice(4)),
+        false,
+        'a secret is in the output of token list --json',
+      );
       assert.equal(text.stdout.includes(issued.token.slice(4)), false, 'a secret is in the output of token list');
     }
     const listed = new Map<string, any>(JSON.parse(json.stdout).map((token: any) => [token.tokenId, token]));
     for (const issued of [byId, byArgument, byStdin]) {
       const token = listed.get(issued.tokenId);
       assert.equal(token.status, 'revoked', issued.tokenId);
-      assert.ok(token.lastUsedAt >= usedFrom && token.lastUsedAt <= usedUntil, `last use ${token.lastUsedAt} of ${issued.tokenId} is when it was used`);
+      assert.ok(
+        token.lastUsedAt >= usedFrom && token.lastUsedAt <= usedUntil,
+        `last use ${token.lastUsedAt} of ${issued.tokenId} is when it was used`,
+      );
       assert.ok(token.revokedAt > token.lastUsedAt);
     }
     // Used after the others were, and never revoked.

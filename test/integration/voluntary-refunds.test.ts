@@ -33,20 +33,61 @@ function ticket(ticketNumber: string, baseFare: string, taxes: string, extra: Pa
   return { ticketNumber, baseFare, taxes, coupons: [{ segmentId: 'S1' }], issuedAt: ISSUED_LONG_AGO, ...extra };
 }
 
-async function importOne(orderId: string, currency: string, tickets: (TicketDoc | null)[], reference = 'ABC123', agencyId = 'AG1') {
-  await service.importOrders([order(orderId, agencyId, currency, [booking(reference, [segment('S1')],
-    tickets.map((t, index) => passenger(`P${index + 1}`, t)))])]);
+async function importOne(
+  orderId: string,
+  currency: string,
+  tickets: (TicketDoc | null)[],
+  reference = 'ABC123',
+  agencyId = 'AG1',
+) {
+  await service.importOrders([
+    order(orderId, agencyId, currency, [
+      booking(
+        reference,
+        [segment('S1')],
+        tickets.map((t, index) => passenger(`P${index + 1}`, t)),
+      ),
+    ]),
+  ]);
 }
 
-async function quote(orderId: string, references: string[], passengerIds?: string[], headers: Record<string, string> = {}, as = token) {
-  const query = { OrderID: orderId, GdsBookingReference: references, ...(passengerIds ? { PassengerID: passengerIds } : {}) };
-  const response = await service.post('/AirOrderRefundQuote', { OrderRefundQuoteRQ: { Query: query } }, { ...bearer(as), ...headers });
-  return { status: response.status, rs: response.body.OrderRefundQuoteRS, headers: response.headers, text: response.text };
+async function quote(
+  orderId: string,
+  references: string[],
+  passengerIds?: string[],
+  headers: Record<string, string> = {},
+  as = token,
+) {
+  const query = {
+    OrderID: orderId,
+    GdsBookingReference: references,
+    ...(passengerIds ? { PassengerID: passengerIds } : {}),
+  };
+  const response = await service.post(
+    '/AirOrderRefundQuote',
+    { OrderRefundQuoteRQ: { Query: query } },
+    { ...bearer(as), ...headers },
+  );
+  return {
+    status: response.status,
+    rs: response.body.OrderRefundQuoteRS,
+    headers: response.headers,
+    text: response.text,
+  };
 }
 
-async function refund(orderId: string, references: string[], quoteId: string, headers: Record<string, string> = {}, as = token) {
-  const response = await service.post('/AirOrderRefund', { OrderRefundRQ: { Query: { OrderID: orderId, GdsBookingReference: references, QuoteID: quoteId } } },
-    { ...bearer(as), ...headers });
+async function refund(
+  orderId: string,
+  references: string[],
+  quoteId: string,
+  headers: Record<string, string> = {},
+  as = token,
+) {
+  const response = await service.post(
+    '/AirOrderRefund',
+    { OrderRefundRQ: { Query: { OrderID: orderId, GdsBookingReference: references, QuoteID: quoteId } } },
+    { ...bearer(as), ...headers },
+  );
   return { status: response.status, rs: response.body.OrderRefundRS, headers: response.headers, text: response.text };
 }
 
@@ -62,7 +103,10 @@ async function quoted(orderId: string, reference = 'ABC123', passengerIds?: stri
 function assertFailed(item: any, code: string) {
   assert.equal(item.Status, 'FAILED');
   assert.match(item.ErrorMsg, new RegExp(`^${code}: \\S`));
-  assert.deepEqual([item.RefundAmount, item.RefundText, item.RefundPaxWiseFare, item.QuoteID, item.ExpiresAt], [0, '', [], '', '']);
+  assert.deepEqual(
+    [item.RefundAmount, item.RefundText, item.RefundPaxWiseFare, item.QuoteID, item.ExpiresAt],
+    [0, '', [], '', ''],
+  );
 }
 
 /** The item without its quote id, which differs between a quote and another. */
@@ -74,21 +118,38 @@ function amountsOf(item: any) {
 }
 
 test('EUR, refundable with a fixed penalty: the quote, then the refund that does exactly what it said', async () => {
-  await importOne('VR-EUR', 'EUR', [ticket('2201234567890', '450.00', '120.50', {
-    taxBreakdown: [{ code: 'DE', amount: '40.50' }, { code: 'YQ', amount: '80.00' }],
-    fareRules: { refundable: true, penalty: '100.00' },
-  })]);
+  await importOne('VR-EUR', 'EUR', [
+    ticket('2201234567890', '450.00', '120.50', {
+      taxBreakdown: [
+        { code: 'DE', amount: '40.50' },
+        { code: 'YQ', amount: '80.00' },
+      ],
+      fareRules: { refundable: true, penalty: '100.00' },
+    }),
+  ]);
   const item = await quoted('VR-EUR');
   assert.match(item.QuoteID, /^rfq_[0-9a-f]{24}$/);
   assert.equal(item.ExpiresAt, new Date(START + 15 * 60_000).toISOString());
   assert.deepEqual(amountsOf(item), {
-    OrderID: 'VR-EUR', GdsBookingReference: ['ABC123'], ErrorMsg: '', Status: 'SUCCESS',
+    OrderID: 'VR-EUR',
+    GdsBookingReference: ['ABC123'],
+    ErrorMsg: '',
+    Status: 'SUCCESS',
     RefundAmount: 470.5,
     RefundText: 'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:470.50',
-    RefundPaxWiseFare: [{
-      TicketNumber: '2201234567890', Amount: 470.5, Fare: 450, Taxes: 120.5, Penalty: 100,
-      TaxBreakdown: [{ TaxCode: 'DE', Amount: 40.5, Refundable: true }, { TaxCode: 'YQ', Amount: 80, Refundable: true }],
-    }],
+    RefundPaxWiseFare: [
+      {
+        TicketNumber: '2201234567890',
+        Amount: 470.5,
+        Fare: 450,
+        Taxes: 120.5,
+        Penalty: 100,
+        TaxBreakdown: [
+          { TaxCode: 'DE', Amount: 40.5, Refundable: true },
+          { TaxCode: 'YQ', Amount: 80, Refundable: true },
+        ],
+      },
+    ],
   });
   // The quote changes no booking.
   assert.deepEqual(couponsOf(await bookingState(service, 'VR-EUR', 'ABC123')), [[['S1', 'OPEN', 57050]]]);
@@ -103,25 +164,62 @@ test('EUR, refundable with a fixed penalty: the quote, then the refund that does
   assert.deepEqual([state.status, state.cancellation], ['CANCELED', 'VOLUNTARY']);
   assert.deepEqual(couponsOf(state), [[['S1', 'REFUNDED', 57050]]]);
   assert.deepEqual(await refundRows(service, 'VR-EUR'), [
-    { reference: 'ABC123', ticket_number: '2201234567890', position: 0, amount_minor: 47050, currency: 'EUR', quote_type: 'FULL' },
+    {
+      reference: 'ABC123',
+      ticket_number: '2201234567890',
+      position: 0,
+      amount_minor: 47050,
+      currency: 'EUR',
+      quote_type: 'FULL',
+    },
   ]);
 
   const trail = (await auditTrail(service.store.db, 'VR-EUR')).filter((entry) => entry.event !== 'ORDER_IMPORTED');
-  assert.deepEqual(trail.map((entry) => entry.event), ['REFUND_QUOTED', 'BOOKING_STATUS', 'REFUND_CONFIRMED', 'TICKET_REFUNDED']);
+  assert.deepEqual(
+    trail.map((entry) => entry.event),
+    ['REFUND_QUOTED', 'BOOKING_STATUS', 'REFUND_CONFIRMED', 'TICKET_REFUNDED'],
+  );
   assert.deepEqual(trail[0]!.detail, {
-    quoteId: item.QuoteID, passengerIds: ['P1'], amountMinor: 47050, currency: 'EUR', expiresAt: item.ExpiresAt,
+    quoteId: item.QuoteID,
+    passengerIds: ['P1'],
+    amountMinor: 47050,
+    currency: 'EUR',
+    expiresAt: item.ExpiresAt,
     tickets: [{ ticketNumber: '2201234567890', quoteType: 'FULL', amountMinor: 47050 }],
   });
-  assert.deepEqual(trail.map((entry) => entry.operation), ['AirOrderRefundQuote', 'AirOrderRefund', 'AirOrderRefund', 'AirOrderRefund']);
+  assert.deepEqual(
+    trail.map((entry) => entry.operation),
+    ['AirOrderRefundQuote', 'AirOrderRefund', 'AirOrderRefund', 'AirOrderRefund'],
+  );
   assert.deepEqual(trail[3]!.detail, {
-    ticketNumber: '2201234567890', amountMinor: 47050, currency: 'EUR', quoteType: 'FULL', quoteId: item.QuoteID, fareMinor: 45000, taxesMinor: 12050, penaltyMinor: 10000,
+    ticketNumber: '2201234567890',
+    amountMinor: 47050,
+    currency: 'EUR',
+    quoteType: 'FULL',
+    quoteId: item.QuoteID,
+    fareMinor: 45000,
+    taxesMinor: 12050,
+    penaltyMinor: 10000,
   });
 
   const feed = await service.post('/AirOrderEventList', { OrderEventListRQ: { Query: { Limit: 500 } } }, bearer(token));
   const events = feed.body.OrderEventListRS.Events.filter((event: any) => event.Data.OrderID === 'VR-EUR');
-  assert.deepEqual(events.map((event: any) => event.Type), ['booking.canceled', 'booking.refunded']);
+  assert.deepEqual(
+    events.map((event: any) => event.Type),
+    ['booking.canceled', 'booking.refunded'],
+  );
   assert.equal(events[0].Data.RefundAmount, 470.5);
-  assert.deepEqual(events[1].Data.Tickets, [{ TicketNumber: '2201234567890', Amount: 470.5, QuoteType: 'FULL', Fare: 450, Taxes: 120.5, Penalty: 100, QuoteID: item.QuoteID }]);
+  assert.deepEqual(events[1].Data.Tickets, [
+    {
+      TicketNumber: '2201234567890',
+      Amount: 470.5,
+      QuoteType: 'FULL',
+      Fare: 450,
+      Taxes: 120.5,
+      Penalty: 100,
+      QuoteID: item.QuoteID,
+    },
+  ]);
 });
 
 test('percentage penalties in integers, rounded half up: 33.33 at 12.5 % and 102.50 at 35 %, which floating point gets wrong', async () => {
@@ -130,67 +228,125 @@ test('percentage penalties in integers, rounded half up: 33.33 at 12.5 % and 102
     ticket('2201234567892', '102.50', '10.00', { fareRules: { refundable: true, penaltyPercent: 35 } }),
   ]);
   const item = await quoted('VR-PCT');
-  assert.deepEqual(item.RefundPaxWiseFare.map((fare: any) => [fare.Penalty, fare.Amount]), [[4.17, 39.16], [35.88, 76.62]]);
+  assert.deepEqual(
+    item.RefundPaxWiseFare.map((fare: any) => [fare.Penalty, fare.Amount]),
+    [
+      [4.17, 39.16],
+      [35.88, 76.62],
+    ],
+  );
   assert.equal(item.RefundAmount, 115.78);
-  assert.equal(item.RefundText, 'TicketNumber:2201234567891 QuoteType:FULL RefundAmount:39.16 TicketNumber:2201234567892 QuoteType:FULL RefundAmount:76.62');
+  assert.equal(
+    item.RefundText,
+    'TicketNumber:2201234567891 QuoteType:FULL RefundAmount:39.16 TicketNumber:2201234567892 QuoteType:FULL RefundAmount:76.62',
+  );
   const done = await refund('VR-PCT', ['ABC123'], item.QuoteID);
   assert.equal(done.rs.Result[0].RefundAmount, 115.78);
-  assert.deepEqual((await refundRows(service, 'VR-PCT')).map((row) => row.amount_minor), [3916, 7662]);
+  assert.deepEqual(
+    (await refundRows(service, 'VR-PCT')).map((row) => row.amount_minor),
+    [3916, 7662],
+  );
 });
 
 test('JPY (no decimals) and KWD (three): exact amounts on the wire and in the store', async () => {
-  await importOne('VR-JPY', 'JPY', [ticket('1311234567890', '12345', '2000', { fareRules: { refundable: true, penaltyPercent: '12.5' } })]);
+  await importOne('VR-JPY', 'JPY', [
+    ticket('1311234567890', '12345', '2000', { fareRules: { refundable: true, penaltyPercent: '12.5' } }),
+  ]);
   const jpy = await quoted('VR-JPY');
-  assert.deepEqual(jpy.RefundPaxWiseFare[0], { TicketNumber: '1311234567890', Amount: 12802, Fare: 12345, Taxes: 2000, Penalty: 1543, TaxBreakdown: [] });
+  assert.deepEqual(jpy.RefundPaxWiseFare[0], {
+    TicketNumber: '1311234567890',
+    Amount: 12802,
+    Fare: 12345,
+    Taxes: 2000,
+    Penalty: 1543,
+    TaxBreakdown: [],
+  });
   assert.equal(jpy.RefundText, 'TicketNumber:1311234567890 QuoteType:FULL RefundAmount:12802');
   await refund('VR-JPY', ['ABC123'], jpy.QuoteID);
-  assert.deepEqual((await refundRows(service, 'VR-JPY')).map((row) => [row.amount_minor, row.currency]), [[12802, 'JPY']]);
+  assert.deepEqual(
+    (await refundRows(service, 'VR-JPY')).map((row) => [row.amount_minor, row.currency]),
+    [[12802, 'JPY']],
+  );
 
-  await importOne('VR-KWD', 'KWD', [ticket('2291234567890', '145.500', '22.125', { fareRules: { refundable: true, penaltyPercent: '12.5' } })]);
+  await importOne('VR-KWD', 'KWD', [
+    ticket('2291234567890', '145.500', '22.125', { fareRules: { refundable: true, penaltyPercent: '12.5' } }),
+  ]);
   const kwd = await quoted('VR-KWD');
   assert.deepEqual([kwd.RefundPaxWiseFare[0].Penalty, kwd.RefundAmount], [18.188, 149.437]);
   assert.equal(kwd.RefundText, 'TicketNumber:2291234567890 QuoteType:FULL RefundAmount:149.437');
   const { text } = await refund('VR-KWD', ['ABC123'], kwd.QuoteID);
   assert.match(text, /"RefundAmount":149\.437[,}]/);
-  assert.deepEqual((await refundRows(service, 'VR-KWD')).map((row) => row.amount_minor), [149437]);
+  assert.deepEqual(
+    (await refundRows(service, 'VR-KWD')).map((row) => row.amount_minor),
+    [149437],
+  );
 });
 
 test('a non-refundable fare gives back the government taxes, not YQ, nor a tax flagged not refundable', async () => {
-  await importOne('VR-NR', 'EUR', [ticket('2201234567893', '300.00', '147.50', {
-    taxBreakdown: [{ code: 'DE', amount: '30.00' }, { code: 'US', amount: '12.50' }, { code: 'YQ', amount: '80.00' }, { code: 'OY', amount: '25.00', refundable: false }],
-    fareRules: { refundable: false, penalty: '50.00' },
-  })]);
+  await importOne('VR-NR', 'EUR', [
+    ticket('2201234567893', '300.00', '147.50', {
+      taxBreakdown: [
+        { code: 'DE', amount: '30.00' },
+        { code: 'US', amount: '12.50' },
+        { code: 'YQ', amount: '80.00' },
+        { code: 'OY', amount: '25.00', refundable: false },
+      ],
+      fareRules: { refundable: false, penalty: '50.00' },
+    }),
+  ]);
   const item = await quoted('VR-NR');
-  assert.deepEqual(item.RefundPaxWiseFare, [{
-    TicketNumber: '2201234567893', Amount: 42.5, Fare: 0, Taxes: 42.5, Penalty: 0,
-    TaxBreakdown: [
-      { TaxCode: 'DE', Amount: 30, Refundable: true }, { TaxCode: 'US', Amount: 12.5, Refundable: true },
-      { TaxCode: 'YQ', Amount: 80, Refundable: false }, { TaxCode: 'OY', Amount: 25, Refundable: false },
-    ],
-  }]);
+  assert.deepEqual(item.RefundPaxWiseFare, [
+    {
+      TicketNumber: '2201234567893',
+      Amount: 42.5,
+      Fare: 0,
+      Taxes: 42.5,
+      Penalty: 0,
+      TaxBreakdown: [
+        { TaxCode: 'DE', Amount: 30, Refundable: true },
+        { TaxCode: 'US', Amount: 12.5, Refundable: true },
+        { TaxCode: 'YQ', Amount: 80, Refundable: false },
+        { TaxCode: 'OY', Amount: 25, Refundable: false },
+      ],
+    },
+  ]);
 });
 
 test('a penalty larger than the fare takes the whole fare and no tax', async () => {
-  await importOne('VR-BIG', 'EUR', [ticket('2201234567894', '50.00', '20.00', { fareRules: { refundable: true, penalty: '80.00' } })]);
+  await importOne('VR-BIG', 'EUR', [
+    ticket('2201234567894', '50.00', '20.00', { fareRules: { refundable: true, penalty: '80.00' } }),
+  ]);
   const item = await quoted('VR-BIG');
-  assert.deepEqual([item.RefundPaxWiseFare[0].Fare, item.RefundPaxWiseFare[0].Penalty, item.RefundAmount], [50, 50, 20]);
+  assert.deepEqual(
+    [item.RefundPaxWiseFare[0].Fare, item.RefundPaxWiseFare[0].Penalty, item.RefundAmount],
+    [50, 50, 20],
+  );
 });
 
 test('a void inside the window gives everything back and voids the coupons; the same ticket one minute outside is refunded by its rules', async () => {
   const issuedAt = new Date(now - 23 * HOUR).toISOString();
   const windowEnd = Date.parse(issuedAt) + 24 * HOUR;
-  const doc = ticket('2201234567895', '450.00', '120.50', { issuedAt, fareRules: { refundable: true, penalty: '100.00' } });
+  const doc = ticket('2201234567895', '450.00', '120.50', {
+    issuedAt,
+    fareRules: { refundable: true, penalty: '100.00' },
+  });
   await importOne('VR-VOID', 'EUR', [doc]);
   await importOne('VR-LATE', 'EUR', [{ ...doc, ticketNumber: '2201234567896' }]);
 
   const inside = await quoted('VR-VOID');
   assert.equal(inside.RefundText, 'TicketNumber:2201234567895 QuoteType:VOID RefundAmount:570.50');
-  assert.deepEqual([inside.RefundPaxWiseFare[0].Fare, inside.RefundPaxWiseFare[0].Taxes, inside.RefundPaxWiseFare[0].Penalty], [450, 120.5, 0]);
+  assert.deepEqual(
+    [inside.RefundPaxWiseFare[0].Fare, inside.RefundPaxWiseFare[0].Taxes, inside.RefundPaxWiseFare[0].Penalty],
+    [450, 120.5, 0],
+  );
   assert.equal(inside.ExpiresAt, new Date(now + 15 * 60_000).toISOString());
   const voided = await refund('VR-VOID', ['ABC123'], inside.QuoteID);
   assert.equal(voided.rs.Result[0].RefundAmount, 570.5);
   assert.deepEqual(couponsOf(await bookingState(service, 'VR-VOID', 'ABC123')), [[['S1', 'VOIDED', 57050]]]);
-  assert.deepEqual((await refundRows(service, 'VR-VOID')).map((row) => row.quote_type), ['VOID']);
+  assert.deepEqual(
+    (await refundRows(service, 'VR-VOID')).map((row) => row.quote_type),
+    ['VOID'],
+  );
 
   // Five minutes before the window ends, the quote ends with the window: no void after it.
   now = windowEnd - 5 * 60_000;
@@ -206,24 +362,45 @@ test('a void inside the window gives everything back and voids the coupons; the 
 
 test('one passenger of three, then the other two: the booking is CANCELED only then', async () => {
   const rules = { fareRules: { refundable: true, penalty: '10.00' } };
-  await importOne('VR-PAX', 'EUR', [ticket('2201234567901', '100.00', '20.00', rules), ticket('2201234567902', '100.00', '20.00', rules),
-    ticket('2201234567903', '50.00', '10.00', rules)]);
+  await importOne('VR-PAX', 'EUR', [
+    ticket('2201234567901', '100.00', '20.00', rules),
+    ticket('2201234567902', '100.00', '20.00', rules),
+    ticket('2201234567903', '50.00', '10.00', rules),
+  ]);
   const second = await quoted('VR-PAX', 'ABC123', ['P2']);
-  assert.deepEqual(second.RefundPaxWiseFare.map((fare: any) => fare.TicketNumber), ['2201234567902']);
+  assert.deepEqual(
+    second.RefundPaxWiseFare.map((fare: any) => fare.TicketNumber),
+    ['2201234567902'],
+  );
   await refund('VR-PAX', ['ABC123'], second.QuoteID);
   let state = await bookingState(service, 'VR-PAX', 'ABC123');
   assert.equal(state.status, 'CONFIRMED');
-  assert.deepEqual(couponsOf(state).map((coupons) => coupons[0]![1]), ['OPEN', 'REFUNDED', 'OPEN']);
+  assert.deepEqual(
+    couponsOf(state).map((coupons) => coupons[0]![1]),
+    ['OPEN', 'REFUNDED', 'OPEN'],
+  );
   assertFailed((await quote('VR-PAX', ['ABC123'], ['P2'])).rs.Result[0], 'ALREADY_REFUNDED');
   assertFailed((await quote('VR-PAX', ['ABC123'], ['P9'])).rs.Result[0], 'PASSENGER_NOT_FOUND');
 
   const rest = await quoted('VR-PAX');
-  assert.deepEqual(rest.RefundPaxWiseFare.map((fare: any) => [fare.TicketNumber, fare.Amount]), [['2201234567901', 110], ['2201234567903', 50]]);
+  assert.deepEqual(
+    rest.RefundPaxWiseFare.map((fare: any) => [fare.TicketNumber, fare.Amount]),
+    [
+      ['2201234567901', 110],
+      ['2201234567903', 50],
+    ],
+  );
   await refund('VR-PAX', ['ABC123'], rest.QuoteID);
   state = await bookingState(service, 'VR-PAX', 'ABC123');
   assert.deepEqual([state.status, state.cancellation], ['CANCELED', 'VOLUNTARY']);
-  assert.deepEqual((await refundRows(service, 'VR-PAX')).map((row) => [row.ticket_number, row.amount_minor]),
-    [['2201234567902', 11000], ['2201234567901', 11000], ['2201234567903', 5000]]);
+  assert.deepEqual(
+    (await refundRows(service, 'VR-PAX')).map((row) => [row.ticket_number, row.amount_minor]),
+    [
+      ['2201234567902', 11000],
+      ['2201234567901', 11000],
+      ['2201234567903', 5000],
+    ],
+  );
   assertFailed((await quote('VR-PAX', ['ABC123'])).rs.Result[0], 'ALREADY_REFUNDED');
 });
 
@@ -252,17 +429,31 @@ test('an airline change between quote and confirmation: QUOTE_OUTDATED, nothing 
   assert.deepEqual(await refundRows(service, 'VR-OUT'), []);
   const fresh = await quoted('VR-OUT');
   assert.equal((await refund('VR-OUT', ['ABC123'], fresh.QuoteID)).rs.Result[0].Status, 'SUCCESS');
-  assert.deepEqual(await changeStatuses(service, 'VR-OUT', 'ABC123'), { 'VR-OUT-1': 'CLOSED' }, 'the booking ended, its pending change closed');
+  assert.deepEqual(
+    await changeStatuses(service, 'VR-OUT', 'ABC123'),
+    { 'VR-OUT-1': 'CLOSED' },
+    'the booking ended, its pending change closed',
+  );
 });
 
 test('ten concurrent confirmations of one quote make one refund, and all ten answer it', async () => {
-  await importOne('VR-RACE', 'EUR', [ticket('2201234567931', '100.00', '20.00', { fareRules: { refundable: true, penalty: '5.00' } })]);
+  await importOne('VR-RACE', 'EUR', [
+    ticket('2201234567931', '100.00', '20.00', { fareRules: { refundable: true, penalty: '5.00' } }),
+  ]);
   const item = await quoted('VR-RACE');
   const answers = await Promise.all(Array.from({ length: 10 }, () => refund('VR-RACE', ['ABC123'], item.QuoteID)));
   for (const answer of answers) assert.deepEqual(answer.rs.Result, [item], answer.text);
-  assert.deepEqual((await refundRows(service, 'VR-RACE')).map((row) => row.amount_minor), [11500]);
-  const events = (await service.post('/AirOrderEventList', { OrderEventListRQ: { Query: { Limit: 500 } } }, bearer(token))).body.OrderEventListRS.Events;
-  assert.equal(events.filter((event: any) => event.Type === 'booking.refunded' && event.Data.OrderID === 'VR-RACE').length, 1);
+  assert.deepEqual(
+    (await refundRows(service, 'VR-RACE')).map((row) => row.amount_minor),
+    [11500],
+  );
+  const events = (
+    await service.post('/AirOrderEventList', { OrderEventListRQ: { Query: { Limit: 500 } } }, bearer(token))
+  ).body.OrderEventListRS.Events;
+  assert.equal(
+    events.filter((event: any) => event.Type === 'booking.refunded' && event.Data.OrderID === 'VR-RACE').length,
+    1,
+  );
 });
 
 test('a retry with the same Idempotency-Key answers the first response again, for the quote and the refund', async () => {
@@ -281,7 +472,7 @@ test('a retry with the same Idempotency-Key answers the first response again, fo
   assert.equal(reused.status, 422);
 });
 
-test('another agency\'s quote is QUOTE_NOT_FOUND, as is an unknown one; another agency\'s order is ORDER_NOT_FOUND', async () => {
+test("another agency's quote is QUOTE_NOT_FOUND, as is an unknown one; another agency's order is ORDER_NOT_FOUND", async () => {
   const rules = { fareRules: { refundable: true } };
   await importOne('VR-MINE', 'EUR', [ticket('2201234567951', '100.00', '20.00', rules)]);
   await importOne('VR-THEIRS', 'EUR', [ticket('2201234567952', '100.00', '20.00', rules)], 'ABC123', 'AG2');
@@ -300,7 +491,9 @@ test('another agency\'s quote is QUOTE_NOT_FOUND, as is an unknown one; another 
 });
 
 test('a booking cancelled first by AirOrderCancel is quoted and refunded after', async () => {
-  await importOne('VR-CXL', 'EUR', [ticket('2201234567961', '200.00', '30.00', { fareRules: { refundable: true, penaltyPercent: '10' } })]);
+  await importOne('VR-CXL', 'EUR', [
+    ticket('2201234567961', '200.00', '30.00', { fareRules: { refundable: true, penaltyPercent: '10' } }),
+  ]);
   const cancelled = await service.post('/AirOrderCancel', cancelRQ('VR-CXL', ['ABC123']), bearer(token));
   assert.equal(cancelled.body.OrderViewRS.Response[0].BookingStatus, 'CANCELED');
   const item = await quoted('VR-CXL');
@@ -313,26 +506,51 @@ test('a booking cancelled first by AirOrderCancel is quoted and refunded after',
 test('tickets the rules do not refund here: NO_FARE_RULES, PARTLY_FLOWN, ALREADY_REFUNDED after an involuntary cancel', async () => {
   await importOne('VR-NORULES', 'EUR', [ticket('2201234567971', '100.00', '20.00')]);
   assertFailed((await quote('VR-NORULES', ['ABC123'])).rs.Result[0], 'NO_FARE_RULES');
-  await service.importOrders([order('VR-FLOWN', 'AG1', 'EUR', [booking('ABC123', [segment('S1'), segment('S2', 2)], [passenger('P1', {
-    ticketNumber: '2201234567972', baseFare: '100.00', taxes: '20.00', issuedAt: ISSUED_LONG_AGO, fareRules: { refundable: true },
-    coupons: [{ segmentId: 'S1', status: 'USED' }, { segmentId: 'S2' }],
-  })])])]);
+  await service.importOrders([
+    order('VR-FLOWN', 'AG1', 'EUR', [
+      booking(
+        'ABC123',
+        [segment('S1'), segment('S2', 2)],
+        [
+          passenger('P1', {
+            ticketNumber: '2201234567972',
+            baseFare: '100.00',
+            taxes: '20.00',
+            issuedAt: ISSUED_LONG_AGO,
+            fareRules: { refundable: true },
+            coupons: [{ segmentId: 'S1', status: 'USED' }, { segmentId: 'S2' }],
+          }),
+        ],
+      ),
+    ]),
+  ]);
   const { rs } = await quote('VR-FLOWN', ['ABC123', 'NOPE12']);
   assertFailed(rs.Result[0], 'PARTLY_FLOWN');
   assertFailed(rs.Result[1], 'BOOKING_NOT_FOUND');
-  assert.deepEqual(rs.Errors.map((error: any) => error.Code), ['PARTLY_FLOWN', 'BOOKING_NOT_FOUND']);
+  assert.deepEqual(
+    rs.Errors.map((error: any) => error.Code),
+    ['PARTLY_FLOWN', 'BOOKING_NOT_FOUND'],
+  );
   await importOne('VR-INV', 'EUR', [ticket('2201234567973', '100.00', '20.00', { fareRules: { refundable: true } })]);
   await service.importChanges([change('VR-INV-1', 'VR-INV', 'ABC123', ['S1'], [], 'FLIGHT_CANCELLATION')]);
-  await service.post('/AirOrderInvoluntaryCancel', { OrderInvoluntaryCancelRQ: { Query: { OrderID: 'VR-INV', GdsBookingReference: ['ABC123'] } } }, bearer(token));
+  await service.post(
+    '/AirOrderInvoluntaryCancel',
+    { OrderInvoluntaryCancelRQ: { Query: { OrderID: 'VR-INV', GdsBookingReference: ['ABC123'] } } },
+    bearer(token),
+  );
   assertFailed((await quote('VR-INV', ['ABC123'])).rs.Result[0], 'ALREADY_REFUNDED');
 });
 
-test('AirOrderRetrieve shows voided coupons, the passengers who left and each refund\'s breakdown', async () => {
+test("AirOrderRetrieve shows voided coupons, the passengers who left and each refund's breakdown", async () => {
   const issuedAt = new Date(now - HOUR).toISOString();
   await importOne('VR-SHOW', 'EUR', [
     ticket('2201234567981', '100.00', '20.00', { issuedAt }),
     ticket('2201234567982', '200.00', '50.00', {
-      taxBreakdown: [{ code: 'DE', amount: '10.00' }, { code: 'YQ', amount: '40.00' }], fareRules: { refundable: false },
+      taxBreakdown: [
+        { code: 'DE', amount: '10.00' },
+        { code: 'YQ', amount: '40.00' },
+      ],
+      fareRules: { refundable: false },
     }),
   ]);
   const voided = await quoted('VR-SHOW', 'ABC123', ['P1']);
@@ -340,21 +558,54 @@ test('AirOrderRetrieve shows voided coupons, the passengers who left and each re
   now += 60_000;
   const refunded = await quoted('VR-SHOW', 'ABC123', ['P2']);
   await refund('VR-SHOW', ['ABC123'], refunded.QuoteID);
-  const response = await service.post('/AirOrderRetrieve', { OrderRetrieveRQ: { Query: { OrderID: 'VR-SHOW', GdsBookingReference: ['ABC123'] } } }, bearer(token));
+  const response = await service.post(
+    '/AirOrderRetrieve',
+    { OrderRetrieveRQ: { Query: { OrderID: 'VR-SHOW', GdsBookingReference: ['ABC123'] } } },
+    bearer(token),
+  );
   const [shown] = response.body.OrderViewRS.Order.Bookings;
   assert.equal(shown.BookingStatus, 'CANCELED');
-  assert.deepEqual(shown.Passengers.map((p: any) => [p.Ticket.Coupons[0].Status, p.CanceledAt]),
-    [['VOIDED', new Date(now - 60_000).toISOString()], ['REFUNDED', new Date(now).toISOString()]]);
+  assert.deepEqual(
+    shown.Passengers.map((p: any) => [p.Ticket.Coupons[0].Status, p.CanceledAt]),
+    [
+      ['VOIDED', new Date(now - 60_000).toISOString()],
+      ['REFUNDED', new Date(now).toISOString()],
+    ],
+  );
   assert.deepEqual(shown.Refunds, [
-    { TicketNumber: '2201234567981', Amount: 120, QuoteType: 'VOID', CreatedAt: new Date(now - 60_000).toISOString(), Fare: 100, Taxes: 20, Penalty: 0, TaxBreakdown: [], QuoteID: voided.QuoteID },
     {
-      TicketNumber: '2201234567982', Amount: 10, QuoteType: 'FULL', CreatedAt: new Date(now).toISOString(), Fare: 0, Taxes: 10, Penalty: 0,
-      TaxBreakdown: [{ TaxCode: 'DE', Amount: 10, Refundable: true }, { TaxCode: 'YQ', Amount: 40, Refundable: false }], QuoteID: refunded.QuoteID,
+      TicketNumber: '2201234567981',
+      Amount: 120,
+      QuoteType: 'VOID',
+      CreatedAt: new Date(now - 60_000).toISOString(),
+      Fare: 100,
+      Taxes: 20,
+      Penalty: 0,
+      TaxBreakdown: [],
+      QuoteID: voided.QuoteID,
+    },
+    {
+      TicketNumber: '2201234567982',
+      Amount: 10,
+      QuoteType: 'FULL',
+      CreatedAt: new Date(now).toISOString(),
+      Fare: 0,
+      Taxes: 10,
+      Penalty: 0,
+      TaxBreakdown: [
+        { TaxCode: 'DE', Amount: 10, Refundable: true },
+        { TaxCode: 'YQ', Amount: 40, Refundable: false },
+      ],
+      QuoteID: refunded.QuoteID,
     },
   ]);
 
   // The console's order page shows the same refunds with their breakdown.
-  await addOperator(service.store, () => new Date(now).toISOString(), { email: 'desk@airline.example', name: 'Desk', password: 'correct horse battery' });
+  await addOperator(service.store, () => new Date(now).toISOString(), {
+    email: 'desk@airline.example',
+    name: 'Desk',
+    password: 'correct horse battery',
+  });
   const desk = new ConsoleClient(service.baseUrl);
   await desk.signIn('desk@airline.example', 'correct horse battery');
   const page = await desk.request('/console/orders/VR-SHOW');
@@ -368,13 +619,27 @@ test('AirOrderRetrieve shows voided coupons, the passengers who left and each re
 
 test('one passenger refunded voluntarily, then an airline change: AirOrderInvoluntaryCancel refunds the others only, and both refunds stay', async () => {
   const rules = { fareRules: { refundable: true, penalty: '10.00' } };
-  await importOne('VR-BOTH', 'EUR', [ticket('2201234567991', '100.00', '20.00', rules), ticket('2201234567992', '200.00', '30.00', rules)]);
+  await importOne('VR-BOTH', 'EUR', [
+    ticket('2201234567991', '100.00', '20.00', rules),
+    ticket('2201234567992', '200.00', '30.00', rules),
+  ]);
   const first = await quoted('VR-BOTH', 'ABC123', ['P1']);
   await refund('VR-BOTH', ['ABC123'], first.QuoteID);
   await service.importChanges([change('VR-BOTH-1', 'VR-BOTH', 'ABC123', ['S1'], [], 'FLIGHT_CANCELLATION')]);
-  const response = await service.post('/AirOrderInvoluntaryCancel', { OrderInvoluntaryCancelRQ: { Query: { OrderID: 'VR-BOTH', GdsBookingReference: ['ABC123'] } } }, bearer(token));
-  assert.deepEqual(response.body.OrderInvoluntaryCancelRS.Result[0].RefundPaxWiseFare, [{ TicketNumber: '2201234567992', Amount: 230 }]);
+  const response = await service.post(
+    '/AirOrderInvoluntaryCancel',
+    { OrderInvoluntaryCancelRQ: { Query: { OrderID: 'VR-BOTH', GdsBookingReference: ['ABC123'] } } },
+    bearer(token),
+  );
+  assert.deepEqual(response.body.OrderInvoluntaryCancelRS.Result[0].RefundPaxWiseFare, [
+    { TicketNumber: '2201234567992', Amount: 230 },
+  ]);
   assert.equal(response.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 230);
-  assert.deepEqual((await refundRows(service, 'VR-BOTH')).map((row) => [row.ticket_number, row.amount_minor, row.quote_type]),
-    [['2201234567991', 11000, 'FULL'], ['2201234567992', 23000, 'FULL']]);
+  assert.deepEqual(
+    (await refundRows(service, 'VR-BOTH')).map((row) => [row.ticket_number, row.amount_minor, row.quote_type]),
+    [
+      ['2201234567991', 11000, 'FULL'],
+      ['2201234567992', 23000, 'FULL'],
+    ],
+  );
 });

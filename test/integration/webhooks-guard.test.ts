@@ -76,9 +76,17 @@ describe('addresses in disguise are judged by what they are', () => {
   }
 
   test('public addresses, also IPv4-mapped, pass and are stored as given (no request is made at registration)', async () => {
-    for (const url of ['https://8.8.8.8/hook', 'https://[::ffff:808:808]/hook', 'https://[2606:4700:4700::1111]/hook']) {
+    for (const url of [
+      'https://8.8.8.8/hook',
+      'https://[::ffff:808:808]/hook',
+      'https://[2606:4700:4700::1111]/hook',
+    ]) {
       const endpoint = await addEndpoint(service.store, now, CLOSED, { agencyId: 'AG1', url });
-      const rows = await runSql<{ url: string }>(service.store.reader, 'select url from webhook_endpoints where endpoint_id = ?', [endpoint.endpointId]);
+      const rows = await runSql<{ url: string }>(
+        service.store.reader,
+        'select url from webhook_endpoints where endpoint_id = ?',
+        [endpoint.endpointId],
+      );
       assert.deepEqual(rows, [{ url }]);
       await setEnabled(service.store, endpoint.endpointId, false);
     }
@@ -86,7 +94,8 @@ describe('addresses in disguise are judged by what they are', () => {
 
   test('nothing refused is stored', async () => {
     // On its own: every refusal is made again here, and the table must be the same before and after.
-    const table = () => runSql<Record<string, unknown>>(service.store.reader, 'select * from webhook_endpoints order by endpoint_id', []);
+    const table = () =>
+      runSql<Record<string, unknown>>(service.store.reader, 'select * from webhook_endpoints order by endpoint_id', []);
     const before = await table();
     for (const [url, reason] of cases) assert.match(await refusal(url), reason);
     assert.deepEqual(await table(), before);
@@ -111,45 +120,74 @@ describe('a host name is judged by every address it resolves to, not the first',
   const policy = { ...CLOSED, lookup };
 
   test('a public and a private address: refused at registration, naming the private one', async () => {
-    for (const [host, inside] of [['mixed.example', '10.0.0.7'], ['mixed6.example', '::1']]) {
+    for (const [host, inside] of [
+      ['mixed.example', '10.0.0.7'],
+      ['mixed6.example', '::1'],
+    ]) {
       try {
         await addEndpoint(service.store, now, policy, { agencyId: 'AG1', url: `https://${host}/hook` });
         assert.fail(`${host} was accepted`);
       } catch (error) {
         assert.ok(error instanceof AdminError, String(error));
-        assert.equal(error.message, `--url is refused: its host ${host} resolves to ${inside}, a loopback, private or reserved address `
-          + '(allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true).');
+        assert.equal(
+          error.message,
+          `--url is refused: its host ${host} resolves to ${inside}, a loopback, private or reserved address ` +
+            '(allowed only with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true).',
+        );
       }
     }
   });
 
   test('and at the attempt, which never connects', async () => {
-    const result = await sendAttempt({ url: 'https://mixed.example/hook', id: 'evt_x', body: '{}', timestamp: 0, signature: 'v1,x' }, policy, 1_000);
+    const result = await sendAttempt(
+      { url: 'https://mixed.example/hook', id: 'evt_x', body: '{}', timestamp: 0, signature: 'v1,x' },
+      policy,
+      1_000,
+    );
     assert.equal(result.delivered, false);
     assert.match((result as { error: string }).error, /^refused: its host mixed\.example resolves to 10\.0\.0\.7,/);
   });
 
   test('only public addresses: every one is kept, to connect to', async () => {
     const target = await vetTarget('https://public.example/hook', policy);
-    assert.deepEqual(target.addresses, [{ address: '93.184.216.34', family: 4 }, { address: '2606:4700:4700::1111', family: 6 }]);
+    assert.deepEqual(target.addresses, [
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:4700:4700::1111', family: 6 },
+    ]);
   });
 });
 
 describe('a host name that does not resolve yet', () => {
-  const notYet = (code: string): HostLookup => async (host) => { throw Object.assign(new Error(`getaddrinfo ${code} ${host}`), { code }); };
+  const notYet =
+    (code: string): HostLookup =>
+    async (host) => {
+      throw Object.assign(new Error(`getaddrinfo ${code} ${host}`), { code });
+    };
 
   test('is registered with a warning naming it, for NXDOMAIN, no data and a temporary failure', async () => {
     for (const code of ['ENOTFOUND', 'ENODATA', 'EAI_AGAIN']) {
-      const endpoint = await addEndpoint(service.store, now, { ...CLOSED, lookup: notYet(code) }, { agencyId: 'AG1', url: `https://later-${code.toLowerCase()}.example/hook` });
-      assert.equal(endpoint.warning, `the host later-${code.toLowerCase()}.example does not resolve yet (${code}): the endpoint is registered, `
-        + 'and every delivery resolves it and checks its addresses again');
+      const endpoint = await addEndpoint(
+        service.store,
+        now,
+        { ...CLOSED, lookup: notYet(code) },
+        { agencyId: 'AG1', url: `https://later-${code.toLowerCase()}.example/hook` },
+      );
+      assert.equal(
+        endpoint.warning,
+        `the host later-${code.toLowerCase()}.example does not resolve yet (${code}): the endpoint is registered, ` +
+          'and every delivery resolves it and checks its addresses again',
+      );
       await setEnabled(service.store, endpoint.endpointId, false);
     }
   });
 
   test('an endpoint whose host resolves has no warning', async () => {
-    const endpoint = await addEndpoint(service.store, now, { ...CLOSED, lookup: resolverOf({ 'live.example': ['93.184.216.34'] }) },
-      { agencyId: 'AG1', url: 'https://live.example/hook' });
+    const endpoint = await addEndpoint(
+      service.store,
+      now,
+      { ...CLOSED, lookup: resolverOf({ 'live.example': ['93.184.216.34'] }) },
+      { agencyId: 'AG1', url: 'https://live.example/hook' },
+    );
     assert.equal(endpoint.warning, null);
     await setEnabled(service.store, endpoint.endpointId, false);
   });
@@ -160,8 +198,11 @@ describe('a host name that does not resolve yet', () => {
   });
 
   test('each attempt resolves it again: while it does not resolve, the attempt is refused without a connection', async () => {
-    const result = await sendAttempt({ url: 'https://later.example/hook', id: 'evt_x', body: '{}', timestamp: 0, signature: 'v1,x' },
-      { ...CLOSED, lookup: notYet('ENOTFOUND') }, 1_000);
+    const result = await sendAttempt(
+      { url: 'https://later.example/hook', id: 'evt_x', body: '{}', timestamp: 0, signature: 'v1,x' },
+      { ...CLOSED, lookup: notYet('ENOTFOUND') },
+      1_000,
+    );
     assert.equal(result.delivered, false);
     assert.equal((result as { error: string }).error, 'refused: its host later.example does not resolve (ENOTFOUND)');
   });
@@ -172,21 +213,38 @@ test('at the attempt a host name is resolved again: one that now resolves to loo
   receivers.push(hook);
   // Registered while private networks were allowed; the dispatcher now runs without that setting,
   // as it would after the name was pointed at an inside address.
-  const endpoint = await addEndpoint(service.store, now, { allowHttp: true, allowPrivateNetworks: true },
-    { agencyId: 'AG1', url: `http://localhost:${hook.port}/named`, events: 'booking.canceled' });
+  const endpoint = await addEndpoint(
+    service.store,
+    now,
+    { allowHttp: true, allowPrivateNetworks: true },
+    { agencyId: 'AG1', url: `http://localhost:${hook.port}/named`, events: 'booking.canceled' },
+  );
   await service.importOrders([simpleOrder('GRD-1', 'AG1', 'GRD001', '2206000000001')]);
   assert.equal((await service.post('/AirOrderCancel', cancelRQ('GRD-1', ['GRD001']), bearer(token))).status, 200);
-  const dispatcher = new WebhookDispatcher(service.store, now, { retrySchedule: [100], timeoutMs: 500, policy: { allowHttp: true, allowPrivateNetworks: false } },
-    { info: () => {}, warn: () => {} });
-  const rows = () => runSql<{ status: string; attempts: number | string; last_error: string | null }>(service.store.reader,
-    'select status, attempts, last_error from webhook_deliveries where endpoint_id = ?', [endpoint.endpointId]);
-  assert.ok(await until(async () => {
-    await dispatcher.tick();
-    await dispatcher.settle();
-    return (await rows()).every((row) => row.status === 'FAILED');
-  }, 5_000));
+  const dispatcher = new WebhookDispatcher(
+    service.store,
+    now,
+    { retrySchedule: [100], timeoutMs: 500, policy: { allowHttp: true, allowPrivateNetworks: false } },
+    { info: () => {}, warn: () => {} },
+  );
+  const rows = () =>
+    runSql<{ status: string; attempts: number | string; last_error: string | null }>(
+      service.store.reader,
+      'select status, attempts, last_error from webhook_deliveries where endpoint_id = ?',
+      [endpoint.endpointId],
+    );
+  assert.ok(
+    await until(async () => {
+      await dispatcher.tick();
+      await dispatcher.settle();
+      return (await rows()).every((row) => row.status === 'FAILED');
+    }, 5_000),
+  );
   assert.equal(hook.received.length, 0, 'never called');
   const [row] = await rows();
   assert.equal(Number(row!.attempts), 2, 'each attempt was refused on its own check');
-  assert.match(row!.last_error!, /^refused: its host localhost resolves to (127\.0\.0\.1|::1), a loopback, private or reserved address/);
+  assert.match(
+    row!.last_error!,
+    /^refused: its host localhost resolves to (127\.0\.0\.1|::1), a loopback, private or reserved address/,
+  );
 });

@@ -6,11 +6,27 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import zlib from 'node:zlib';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
-import { asHttpResponse, logLinesOf, OPERATION_CASES, rawRequest, SERVICE_NAME, type SenderBlock } from '../helpers/wire-checks.js';
+import {
+  asHttpResponse,
+  logLinesOf,
+  OPERATION_CASES,
+  rawRequest,
+  SERVICE_NAME,
+  type SenderBlock,
+} from '../helpers/wire-checks.js';
 
-const [CANCEL, ACCEPT, INVOLUNTARY_CANCEL] = OPERATION_CASES as [typeof OPERATION_CASES[0], typeof OPERATION_CASES[0], typeof OPERATION_CASES[0]];
+const [CANCEL, ACCEPT, INVOLUNTARY_CANCEL] = OPERATION_CASES as [
+  (typeof OPERATION_CASES)[0],
+  (typeof OPERATION_CASES)[0],
+  (typeof OPERATION_CASES)[0],
+];
 const EMAIL = 'desk@alpha.example';
-const ALPHA: SenderBlock = { Name: 'Alpha Travel', IATA_Number: '12345678', AgencyID: 'AG1', Contacts: { Contact: [{ EmailContact: EMAIL }] } };
+const ALPHA: SenderBlock = {
+  Name: 'Alpha Travel',
+  IATA_Number: '12345678',
+  AgencyID: 'AG1',
+  Contacts: { Contact: [{ EmailContact: EMAIL }] },
+};
 
 let service: TestService;
 let token: string;
@@ -23,13 +39,42 @@ before(async () => {
   await service.importOrders([
     simpleOrder('ORD-W1', 'AG1', 'CXL001', '2200000000101'),
     simpleOrder('ORD-W2', 'AG1', 'ACC001', '2200000000201'),
-    order('ORD-W3', 'AG1', 'EUR', [booking('INV001', twoSegments, [
-      passenger('P1', { ticketNumber: '2200000000301', baseFare: '120.00', taxes: '50.50', coupons: [{ segmentId: 'S1', status: 'USED', value: '100.00' }, { segmentId: 'S2', status: 'OPEN', value: '70.50' }] }),
-      passenger('P2', { ticketNumber: '2200000000302', baseFare: '120.00', taxes: '50.50', coupons: [{ segmentId: 'S1', status: 'OPEN', value: '85.25' }, { segmentId: 'S2', status: 'OPEN', value: '85.25' }] }),
-    ])]),
-    order('ORD-W4', 'AG1', 'JPY', [booking('JPY001', [segment('S1')], [
-      passenger('P1', { ticketNumber: '2200000000401', baseFare: '45000', taxes: '5000', coupons: [{ segmentId: 'S1', status: 'OPEN' }] }),
-    ])]),
+    order('ORD-W3', 'AG1', 'EUR', [
+      booking('INV001', twoSegments, [
+        passenger('P1', {
+          ticketNumber: '2200000000301',
+          baseFare: '120.00',
+          taxes: '50.50',
+          coupons: [
+            { segmentId: 'S1', status: 'USED', value: '100.00' },
+            { segmentId: 'S2', status: 'OPEN', value: '70.50' },
+          ],
+        }),
+        passenger('P2', {
+          ticketNumber: '2200000000302',
+          baseFare: '120.00',
+          taxes: '50.50',
+          coupons: [
+            { segmentId: 'S1', status: 'OPEN', value: '85.25' },
+            { segmentId: 'S2', status: 'OPEN', value: '85.25' },
+          ],
+        }),
+      ]),
+    ]),
+    order('ORD-W4', 'AG1', 'JPY', [
+      booking(
+        'JPY001',
+        [segment('S1')],
+        [
+          passenger('P1', {
+            ticketNumber: '2200000000401',
+            baseFare: '45000',
+            taxes: '5000',
+            coupons: [{ segmentId: 'S1', status: 'OPEN' }],
+          }),
+        ],
+      ),
+    ]),
     simpleOrder('ORD-W5', 'AG1', 'ZIP001', '2200000000501'),
   ]);
   await service.importChanges([
@@ -46,7 +91,10 @@ function assertSuccessEnvelope(response: HttpResponse, operation: typeof CANCEL,
   assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
   assert.deepEqual(Object.keys(response.body), [operation.responseRoot]);
   const rs = response.body[operation.responseRoot];
-  assert.deepEqual(Object.keys(rs).sort(), ['Document', 'Party', 'ShoppingResponseId', 'Success', operation.resultKey].sort());
+  assert.deepEqual(
+    Object.keys(rs).sort(),
+    ['Document', 'Party', 'ShoppingResponseId', 'Success', operation.resultKey].sort(),
+  );
   assert.deepEqual(rs.Document, { Name: SERVICE_NAME, ReferenceVersion: referenceVersion });
   assert.deepEqual(rs.Party, { Sender: { TravelAgencySender: ALPHA } });
   assert.equal(typeof rs.ShoppingResponseId, 'string');
@@ -57,10 +105,22 @@ function assertSuccessEnvelope(response: HttpResponse, operation: typeof CANCEL,
 
 describe('response shapes', () => {
   test('AirOrderCancel: OrderViewRS with Response items whose GdsBookingReference is a string', async () => {
-    const response = await service.post(CANCEL.path, CANCEL.build('ORD-W1', ['cxl001'], { Document: { Name: 'Agency document', ReferenceVersion: '17.2' } }), bearer(token));
+    const response = await service.post(
+      CANCEL.path,
+      CANCEL.build('ORD-W1', ['cxl001'], { Document: { Name: 'Agency document', ReferenceVersion: '17.2' } }),
+      bearer(token),
+    );
     const items = assertSuccessEnvelope(response, CANCEL, '17.2');
-    assert.deepEqual(Object.keys(items[0]).sort(), ['BookingStatus', 'GdsBookingReference', 'Msg', 'OrderID', 'Status']);
-    assert.deepEqual(items, [{ Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: 'ORD-W1', GdsBookingReference: 'CXL001' }]);
+    assert.deepEqual(Object.keys(items[0]).sort(), [
+      'BookingStatus',
+      'GdsBookingReference',
+      'Msg',
+      'OrderID',
+      'Status',
+    ]);
+    assert.deepEqual(items, [
+      { Status: 'SUCCESS', Msg: '', BookingStatus: 'CANCELED', OrderID: 'ORD-W1', GdsBookingReference: 'CXL001' },
+    ]);
     assert.match(response.text, /"ReferenceVersion":"17\.2"/);
   });
 
@@ -74,7 +134,11 @@ describe('response shapes', () => {
     assert.equal(rs.Errors[0].Code, 'BOOKING_NOT_FOUND');
     assert.equal(rs.Response[0].Status, 'SUCCESS');
     assert.deepEqual(rs.Response[1], {
-      Status: 'FAILED', Msg: `BOOKING_NOT_FOUND: ${rs.Errors[0].Message}`, BookingStatus: '', OrderID: 'ORD-W1', GdsBookingReference: 'NOPE01',
+      Status: 'FAILED',
+      Msg: `BOOKING_NOT_FOUND: ${rs.Errors[0].Message}`,
+      BookingStatus: '',
+      OrderID: 'ORD-W1',
+      GdsBookingReference: 'NOPE01',
     });
   });
 
@@ -85,23 +149,48 @@ describe('response shapes', () => {
     assert.deepEqual(items, [{ OrderID: 'ORD-W2', GdsBookingReference: ['ACC001'], ErrorMsg: '', Status: 'SUCCESS' }]);
   });
 
-  test('AirOrderInvoluntaryCancel: amounts are JSON numbers, RefundText has the currency\'s decimals', async () => {
-    const response = await service.post(INVOLUNTARY_CANCEL.path, INVOLUNTARY_CANCEL.build('ORD-W3', ['INV001']), bearer(token));
+  test("AirOrderInvoluntaryCancel: amounts are JSON numbers, RefundText has the currency's decimals", async () => {
+    const response = await service.post(
+      INVOLUNTARY_CANCEL.path,
+      INVOLUNTARY_CANCEL.build('ORD-W3', ['INV001']),
+      bearer(token),
+    );
     const items = assertSuccessEnvelope(response, INVOLUNTARY_CANCEL);
-    assert.deepEqual(Object.keys(items[0]).sort(), ['ErrorMsg', 'GdsBookingReference', 'OrderID', 'RefundAmount', 'RefundPaxWiseFare', 'RefundText', 'Status']);
+    assert.deepEqual(Object.keys(items[0]).sort(), [
+      'ErrorMsg',
+      'GdsBookingReference',
+      'OrderID',
+      'RefundAmount',
+      'RefundPaxWiseFare',
+      'RefundText',
+      'Status',
+    ]);
     assert.deepEqual(Object.keys(items[0].RefundPaxWiseFare[0]).sort(), ['Amount', 'TicketNumber']);
-    assert.deepEqual(items, [{
-      OrderID: 'ORD-W3', GdsBookingReference: ['INV001'], ErrorMsg: '', Status: 'SUCCESS',
-      RefundAmount: 241,
-      RefundText: 'TicketNumber:2200000000301 QuoteType:PARTIAL RefundAmount:70.50 TicketNumber:2200000000302 QuoteType:FULL RefundAmount:170.50',
-      RefundPaxWiseFare: [{ TicketNumber: '2200000000301', Amount: 70.5 }, { TicketNumber: '2200000000302', Amount: 170.5 }],
-    }]);
+    assert.deepEqual(items, [
+      {
+        OrderID: 'ORD-W3',
+        GdsBookingReference: ['INV001'],
+        ErrorMsg: '',
+        Status: 'SUCCESS',
+        RefundAmount: 241,
+        RefundText:
+          'TicketNumber:2200000000301 QuoteType:PARTIAL RefundAmount:70.50 TicketNumber:2200000000302 QuoteType:FULL RefundAmount:170.50',
+        RefundPaxWiseFare: [
+          { TicketNumber: '2200000000301', Amount: 70.5 },
+          { TicketNumber: '2200000000302', Amount: 170.5 },
+        ],
+      },
+    ]);
     assert.match(response.text, /"RefundAmount":241[,}]/);
     assert.match(response.text, /"Amount":70\.5[,}]/);
   });
 
   test('AirOrderInvoluntaryCancel in a zero-decimal currency: whole numbers, no decimals in RefundText', async () => {
-    const response = await service.post(INVOLUNTARY_CANCEL.path, INVOLUNTARY_CANCEL.build('ORD-W4', ['JPY001']), bearer(token));
+    const response = await service.post(
+      INVOLUNTARY_CANCEL.path,
+      INVOLUNTARY_CANCEL.build('ORD-W4', ['JPY001']),
+      bearer(token),
+    );
     const items = assertSuccessEnvelope(response, INVOLUNTARY_CANCEL);
     assert.deepEqual(items[0].RefundPaxWiseFare, [{ TicketNumber: '2200000000401', Amount: 50000 }]);
     assert.equal(items[0].RefundAmount, 50000);
@@ -109,15 +198,26 @@ describe('response shapes', () => {
   });
 
   test('AirOrderInvoluntaryCancel failed item: RefundAmount 0, RefundText "" and RefundPaxWiseFare []', async () => {
-    const response = await service.post(INVOLUNTARY_CANCEL.path, INVOLUNTARY_CANCEL.build('ORD-W1', ['CXL001']), bearer(token));
+    const response = await service.post(
+      INVOLUNTARY_CANCEL.path,
+      INVOLUNTARY_CANCEL.build('ORD-W1', ['CXL001']),
+      bearer(token),
+    );
     assert.equal(response.status, 200, response.text);
     const rs = response.body.OrderInvoluntaryCancelRS;
     assert.equal('Success' in rs, false);
     assert.equal(rs.Errors[0].Code, 'BOOKING_CANCELED');
-    assert.deepEqual(rs.Result, [{
-      OrderID: 'ORD-W1', GdsBookingReference: ['CXL001'], ErrorMsg: `BOOKING_CANCELED: ${rs.Errors[0].Message}`, Status: 'FAILED',
-      RefundAmount: 0, RefundText: '', RefundPaxWiseFare: [],
-    }]);
+    assert.deepEqual(rs.Result, [
+      {
+        OrderID: 'ORD-W1',
+        GdsBookingReference: ['CXL001'],
+        ErrorMsg: `BOOKING_CANCELED: ${rs.Errors[0].Message}`,
+        Status: 'FAILED',
+        RefundAmount: 0,
+        RefundText: '',
+        RefundPaxWiseFare: [],
+      },
+    ]);
     assert.match(response.text, /"RefundAmount":0[,}]/);
   });
 });
@@ -134,14 +234,22 @@ describe('compression', () => {
   for (const [encoding, decode] of Object.entries(decoders)) {
     test(`Accept-Encoding: ${encoding} compresses success and error responses with ${encoding}`, async () => {
       const body = JSON.stringify(CANCEL.build('ORD-W5', ['ZIP001']));
-      const plain = asHttpResponse(await rawRequest(service.baseUrl, {
-        path: CANCEL.path, headers: { ...headers, ...bearer(token), 'accept-encoding': 'identity' }, body,
-      }));
+      const plain = asHttpResponse(
+        await rawRequest(service.baseUrl, {
+          path: CANCEL.path,
+          headers: { ...headers, ...bearer(token), 'accept-encoding': 'identity' },
+          body,
+        }),
+      );
       assert.equal(plain.headers.get('content-encoding'), null);
       assert.equal(plain.body.OrderViewRS.Response[0].Status, 'SUCCESS');
 
       for (const auth of [bearer(token), {}]) {
-        const raw = await rawRequest(service.baseUrl, { path: CANCEL.path, headers: { ...headers, ...auth, 'accept-encoding': encoding }, body });
+        const raw = await rawRequest(service.baseUrl, {
+          path: CANCEL.path,
+          headers: { ...headers, ...auth, 'accept-encoding': encoding },
+          body,
+        });
         assert.equal(raw.headers['content-encoding'], encoding);
         assert.throws(() => JSON.parse(raw.raw.toString('utf8')), 'the body is not plain JSON');
         const decoded = asHttpResponse({ ...raw, raw: decode(raw.raw) });
@@ -159,12 +267,20 @@ describe('compression', () => {
 
   test('the interface\'s own "gzip, deflate, br" gets one of them; no Accept-Encoding gets plain JSON', async () => {
     const body = JSON.stringify(CANCEL.build('ORD-W5', ['ZIP001']));
-    const raw = await rawRequest(service.baseUrl, { path: CANCEL.path, headers: { ...headers, ...bearer(token), 'accept-encoding': 'gzip, deflate, br' }, body });
+    const raw = await rawRequest(service.baseUrl, {
+      path: CANCEL.path,
+      headers: { ...headers, ...bearer(token), 'accept-encoding': 'gzip, deflate, br' },
+      body,
+    });
     const encoding = raw.headers['content-encoding'] ?? '';
     assert.ok(encoding in decoders, `content-encoding ${encoding}`);
     assert.equal(JSON.parse(decoders[encoding]!(raw.raw).toString('utf8')).OrderViewRS.Response[0].Status, 'SUCCESS');
 
-    const none = await rawRequest(service.baseUrl, { path: CANCEL.path, headers: { ...headers, ...bearer(token) }, body });
+    const none = await rawRequest(service.baseUrl, {
+      path: CANCEL.path,
+      headers: { ...headers, ...bearer(token) },
+      body,
+    });
     assert.equal(none.headers['content-encoding'], undefined);
     assert.equal(JSON.parse(none.raw.toString('utf8')).OrderViewRS.Response[0].Status, 'SUCCESS');
   });
@@ -193,13 +309,56 @@ describe('request ids and logs', () => {
 
   test('exactly one log line per request, with requestId, agency, operation, code and latencyMs', async () => {
     const cases: { response: HttpResponse; agency: string | null; operation: string; code: string }[] = [];
-    const sender = { Party: { Sender: { TravelAgencySender: { AgencyID: 'AG1', Contacts: { Contact: [{ EmailContact: 'private.person@example.org' }] } } } } };
-    cases.push({ response: await service.post(CANCEL.path, CANCEL.build('ORD-W1', ['CXL001'], sender), bearer(token)), agency: 'AG1', operation: 'AirOrderCancel', code: 'OK' });
-    cases.push({ response: await service.post(ACCEPT.path, ACCEPT.build('ORD-NONE', ['ABC123'], sender), { authorization: token }), agency: 'AG1', operation: 'AirOrderInvoluntaryAccept', code: 'ORDER_NOT_FOUND' });
-    cases.push({ response: await service.post(INVOLUNTARY_CANCEL.path, INVOLUNTARY_CANCEL.build('ORD-W1', ['CXL001'], sender)), agency: null, operation: 'AirOrderInvoluntaryCancel', code: 'AUTH_MISSING' });
-    cases.push({ response: await service.post(CANCEL.path, CANCEL.build('ORD-W1', ['CXL001']), bearer('aot_not-a-real-token-0123456789')), agency: null, operation: 'AirOrderCancel', code: 'AUTH_INVALID' });
-    cases.push({ response: await service.post(CANCEL.path, CANCEL.build('ORD W1', ['CXL001'], sender), bearer(token)), agency: 'AG1', operation: 'AirOrderCancel', code: 'INVALID_REQUEST' });
-    cases.push({ response: await service.post(CANCEL.path, '{"OrderCancelRQ":', bearer(token)), agency: null, operation: 'AirOrderCancel', code: 'INVALID_JSON' });
+    const sender = {
+      Party: {
+        Sender: {
+          TravelAgencySender: {
+            AgencyID: 'AG1',
+            Contacts: { Contact: [{ EmailContact: 'private.person@example.org' }] },
+          },
+        },
+      },
+    };
+    cases.push({
+      response: await service.post(CANCEL.path, CANCEL.build('ORD-W1', ['CXL001'], sender), bearer(token)),
+      agency: 'AG1',
+      operation: 'AirOrderCancel',
+      code: 'OK',
+    });
+    cases.push({
+      response: await service.post(ACCEPT.path, ACCEPT.build('ORD-NONE', ['ABC123'], sender), { authorization: token }),
+      agency: 'AG1',
+      operation: 'AirOrderInvoluntaryAccept',
+      code: 'ORDER_NOT_FOUND',
+    });
+    cases.push({
+      response: await service.post(INVOLUNTARY_CANCEL.path, INVOLUNTARY_CANCEL.build('ORD-W1', ['CXL001'], sender)),
+      agency: null,
+      operation: 'AirOrderInvoluntaryCancel',
+      code: 'AUTH_MISSING',
+    });
+    cases.push({
+      response: await service.post(
+        CANCEL.path,
+        CANCEL.build('ORD-W1', ['CXL001']),
+        bearer('aot_not-a-real-token-0123456789'),
+      ),
+      agency: null,
+      operation: 'AirOrderCancel',
+      code: 'AUTH_INVALID',
+    });
+    cases.push({
+      response: await service.post(CANCEL.path, CANCEL.build('ORD W1', ['CXL001'], sender), bearer(token)),
+      agency: 'AG1',
+      operation: 'AirOrderCancel',
+      code: 'INVALID_REQUEST',
+    });
+    cases.push({
+      response: await service.post(CANCEL.path, '{"OrderCancelRQ":', bearer(token)),
+      agency: null,
+      operation: 'AirOrderCancel',
+      code: 'INVALID_JSON',
+    });
 
     for (const { response, agency, operation, code } of cases) {
       const requestId = response.headers.get('x-request-id')!;
@@ -220,9 +379,13 @@ describe('request ids and logs', () => {
   test('a client that closes its connection before a large compressed answer is no failure of the service', async () => {
     const bigToken = await service.tokenFor('AGBIG');
     const reference = (i: number) => `BIG${String(i).padStart(3, '0')}`;
-    const orders = Array.from({ length: 120 }, (_, i) => simpleOrder(`ORD-BIG-${i}`, 'AGBIG', reference(i), `22000009${String(i).padStart(5, '0')}`));
+    const orders = Array.from({ length: 120 }, (_, i) =>
+      simpleOrder(`ORD-BIG-${i}`, 'AGBIG', reference(i), `22000009${String(i).padStart(5, '0')}`),
+    );
     await service.importOrders(orders);
-    await service.importChanges(orders.map((_, i) => change(`C-BIG-${i}`, `ORD-BIG-${i}`, reference(i), ['S1'], [segment('S1B', 1, 14)])));
+    await service.importChanges(
+      orders.map((_, i) => change(`C-BIG-${i}`, `ORD-BIG-${i}`, reference(i), ['S1'], [segment('S1B', 1, 14)])),
+    );
     const body = JSON.stringify({ OrderEventListRQ: { Query: { Limit: 500 } } });
     // Over 64 KiB: compressed as a stream on any machine (smaller answers are compressed at once).
     assert.ok((await service.post('/AirOrderEventList', body, bearer(bigToken))).text.length > 65_536);
@@ -231,25 +394,42 @@ describe('request ids and logs', () => {
       const socket = net.connect(port, '127.0.0.1');
       socket.on('error', () => {});
       await new Promise((resolve) => socket.once('connect', resolve));
-      socket.write(`POST /AirOrderEventList HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${bigToken}\r\n`
-        + `Accept-Encoding: gzip\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.write(
+        `POST /AirOrderEventList HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nAuthorization: Bearer ${bigToken}\r\n` +
+          `Accept-Encoding: gzip\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       await sleep(i % 4);
       socket.destroy();
       await sleep(50);
     }
     await sleep(500);
     const failures = service.logs.filter((line) => (line.level as number) >= 50);
-    assert.deepEqual(failures.map((line) => line.msg), [], JSON.stringify(failures[0]));
+    assert.deepEqual(
+      failures.map((line) => line.msg),
+      [],
+      JSON.stringify(failures[0]),
+    );
     // Some of the twenty were cut short while their answer was on its way: the case at hand happened.
-    assert.ok(service.logs.some((line) => line.code === 'CLIENT_CLOSED'), 'a request whose client left before its answer');
+    assert.ok(
+      service.logs.some((line) => line.code === 'CLIENT_CLOSED'),
+      'a request whose client left before its answer',
+    );
   });
 
   test('no token and no e-mail address appears anywhere in the log', async () => {
     // Requests carrying tokens and e-mail addresses in every place a request can: headers and body.
-    const email = { Party: { Sender: { TravelAgencySender: { Contacts: { Contact: [{ EmailContact: 'someone.private@example.net' }] } } } } };
+    const email = {
+      Party: {
+        Sender: { TravelAgencySender: { Contacts: { Contact: [{ EmailContact: 'someone.private@example.net' }] } } },
+      },
+    };
     await service.post(CANCEL.path, CANCEL.build('ORD-W1', ['CXL001'], email), bearer(token));
     await service.post(CANCEL.path, CANCEL.build('ORD-W1', ['CXL001'], email), { authorization: token });
-    await service.post(CANCEL.path, CANCEL.build('ORD-W1', ['CXL001'], email), bearer('aot_leaked-looking-token-abcdef'));
+    await service.post(
+      CANCEL.path,
+      CANCEL.build('ORD-W1', ['CXL001'], email),
+      bearer('aot_leaked-looking-token-abcdef'),
+    );
     await service.post(CANCEL.path, CANCEL.build('ORD-W1', ['not valid'], email), bearer(token));
     const last = await service.post(CANCEL.path, '{"broken": "someone.private@example.net"', bearer(token));
     await logLinesOf(service, last.headers.get('x-request-id')!);

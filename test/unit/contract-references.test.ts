@@ -38,7 +38,8 @@ function resolves(outline: Map<number, Set<number>>, reference: string): boolean
 function filesUnder(dir: string, extensions: string[]): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'generated' ? [] : filesUnder(full, extensions);
+    if (entry.isDirectory())
+      return entry.name === 'node_modules' || entry.name === 'generated' ? [] : filesUnder(full, extensions);
     return extensions.some((extension) => entry.name.endsWith(extension)) ? [full] : [];
   });
 }
@@ -52,7 +53,10 @@ test('the outline of docs/contract.md is read, and a reference to what it lacks 
   assert.ok(!resolves(outline, '99'), 'a section that does not exist');
   assert.ok(!resolves(outline, '8.99'), 'a rule that section 8 does not have');
   const planted = 'see docs/contract.md §8.99 and contract §4';
-  assert.deepEqual([...planted.matchAll(REFERENCE)].map((match) => match[1]), ['8.99', '4']);
+  assert.deepEqual(
+    [...planted.matchAll(REFERENCE)].map((match) => match[1]),
+    ['8.99', '4'],
+  );
 });
 
 test('every "contract.md §…" in the code, the tests and the docs points to a section or rule that exists', () => {

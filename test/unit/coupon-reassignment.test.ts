@@ -35,8 +35,11 @@ test('value is conserved for any split', () => {
     for (let added = 1; added <= 5; added += 1) {
       const coupons = Array.from({ length: removed }, (_, i) => coupon(`S${i}`, 1001 * (i + 1) + i));
       const before = ticket('2201234567890', [...coupons, coupon('KEEP', 42)]);
-      const after = reassignCoupons(before, coupons.map((c) => c.segmentId),
-        Array.from({ length: added }, (_, i) => seg(`N${i}`)));
+      const after = reassignCoupons(
+        before,
+        coupons.map((c) => c.segmentId),
+        Array.from({ length: added }, (_, i) => seg(`N${i}`)),
+      );
       assert.equal(total(after.coupons), total(before.coupons), `${removed} -> ${added}`);
       assert.equal(after.coupons.length, 1 + added);
       assert.ok(after.coupons.every((c) => Number.isInteger(c.value)));
@@ -58,21 +61,30 @@ test('the input ticket is not mutated', () => {
   assert.deepEqual(before, copy);
 });
 
-test('one-to-one pairs the change\'s removed and added segments in the change\'s order, not the ticket\'s', () => {
+test("one-to-one pairs the change's removed and added segments in the change's order, not the ticket's", () => {
   // The document listed the ticket's coupons backwards: the pairing must not follow that order.
   const before = ticket('2201234567890', [coupon('S2', 30000), coupon('S1', 10000)]);
-  const after = reassignCoupons(before, ['S1', 'S2'], [seg('A', '2026-12-01T10:00:00Z'), seg('B', '2026-12-05T10:00:00Z')]);
+  const after = reassignCoupons(
+    before,
+    ['S1', 'S2'],
+    [seg('A', '2026-12-01T10:00:00Z'), seg('B', '2026-12-05T10:00:00Z')],
+  );
   assert.deepEqual(after.coupons, [coupon('A', 10000), coupon('B', 30000)]);
 });
 
-test('a split never makes a refunded coupon\'s value refundable again', () => {
+test("a split never makes a refunded coupon's value refundable again", () => {
   const before = ticket('2201234567890', [coupon('S1', 10000, 'REFUNDED'), coupon('S2', 10001)]);
   // Two removed, one added: only the open value moves, as open.
   assert.deepEqual(reassignCoupons(before, ['S1', 'S2'], [seg('N1')]).coupons, [coupon('N1', 10001)]);
   // One refunded coupon split in two: the new coupons are refunded too.
-  assert.deepEqual(reassignCoupons(before, ['S1'], [seg('N1'), seg('N2')]).coupons,
-    [coupon('S2', 10001), coupon('N1', 5000, 'REFUNDED'), coupon('N2', 5000, 'REFUNDED')]);
+  assert.deepEqual(reassignCoupons(before, ['S1'], [seg('N1'), seg('N2')]).coupons, [
+    coupon('S2', 10001),
+    coupon('N1', 5000, 'REFUNDED'),
+    coupon('N2', 5000, 'REFUNDED'),
+  ]);
   // One to one keeps each coupon's status.
-  assert.deepEqual(reassignCoupons(before, ['S1', 'S2'], [seg('N1'), seg('N2')]).coupons,
-    [coupon('N1', 10000, 'REFUNDED'), coupon('N2', 10001)]);
+  assert.deepEqual(reassignCoupons(before, ['S1', 'S2'], [seg('N1'), seg('N2')]).coupons, [
+    coupon('N1', 10000, 'REFUNDED'),
+    coupon('N2', 10001),
+  ]);
 });

@@ -15,11 +15,21 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 const CONFIG = path.join(ROOT, '.dependency-cruiser.js');
 const DEPCRUISE = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
 
-interface Violation { rule: { name: string }; from: string; to: string }
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
 
 /** Runs depcruise on `src` under `cwd` with the project's configuration; `err-long` is what `npm run lint:deps` prints. */
-function depcruise(cwd: string, outputType: 'json' | 'err-long'): { code: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', outputType], { cwd, encoding: 'utf8' });
+function depcruise(
+  cwd: string,
+  outputType: 'json' | 'err-long',
+): { code: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [DEPCRUISE, 'src', '--config', CONFIG, '--output-type', outputType], {
+    cwd,
+    encoding: 'utf8',
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -35,18 +45,25 @@ const PLANTED: Record<string, string> = {
   // Allowed: the store's own files may use the drivers, its insides and the engines.
   'src/store/store.ts': 'export interface Store { ping(): Promise<void> }\n',
   'src/store/executor.ts': "import type { Kysely } from 'kysely';\nexport type Executor = Kysely<unknown>;\n",
-  'src/store/raw-sql.ts': "import type { Executor } from './executor.js';\nexport const runSql = (db: Executor) => db;\n",
-  'src/store/repositories/agencies-repository.ts': "import { runSql } from '../raw-sql.js';\n"
-    + 'export interface Agency { id: string }\nexport const findAgency = runSql;\n',
-  'src/store/sqlite/sqlite-store.ts': "import Database from 'better-sqlite3';\nexport const open = () => new Database(':memory:');\n",
+  'src/store/raw-sql.ts':
+    "import type { Executor } from './executor.js';\nexport const runSql = (db: Executor) => db;\n",
+  'src/store/repositories/agencies-repository.ts':
+    "import { runSql } from '../raw-sql.js';\n" +
+    'export interface Agency { id: string }\nexport const findAgency = runSql;\n',
+  'src/store/sqlite/sqlite-store.ts':
+    "import Database from 'better-sqlite3';\nexport const open = () => new Database(':memory:');\n",
   'src/store/open-store.ts': "import { open } from './sqlite/sqlite-store.js';\nexport const openStore = open;\n",
   'src/runtime/clock.ts': 'export const systemClock = () => new Date().toISOString();\n',
   'src/errors/item-error.ts': 'export const itemErrors = {};\n',
-  'src/errors/api-error.ts': "import { itemErrors } from './item-error.js';\nexport class ApiError extends Error { errors = itemErrors; }\n",
-  'src/domain/money.ts': "import { itemErrors } from '../errors/item-error.js';\nexport const sum = (a: number) => a + Object.keys(itemErrors).length;\n",
+  'src/errors/api-error.ts':
+    "import { itemErrors } from './item-error.js';\nexport class ApiError extends Error { errors = itemErrors; }\n",
+  'src/domain/money.ts':
+    "import { itemErrors } from '../errors/item-error.js';\nexport const sum = (a: number) => a + Object.keys(itemErrors).length;\n",
   'src/http/route.ts': "export const route = () => 'route';\n",
-  'src/http/error-handler.ts': "import { ApiError } from '../errors/api-error.js';\nexport const handle = () => new ApiError();\n",
-  'src/webhook-delivery/sender.ts': "import { systemClock } from '../runtime/clock.js';\nexport const send = systemClock;\n",
+  'src/http/error-handler.ts':
+    "import { ApiError } from '../errors/api-error.js';\nexport const handle = () => new ApiError();\n",
+  'src/webhook-delivery/sender.ts':
+    "import { systemClock } from '../runtime/clock.js';\nexport const send = systemClock;\n",
   'src/service/uses-store.ts': [
     "import type { Agency } from '../store/repositories/agencies-repository.js';",
     "import { type Agency as Same } from '../store/repositories/agencies-repository.js';",
@@ -76,15 +93,18 @@ const PLANTED: Record<string, string> = {
   'src/service/raises.ts': "import { bridge } from '../documents/raise.js';\nexport const y = bridge;\n",
   'src/documents/raise.ts': "import { ApiError } from '../errors/api-error.js';\nexport const bridge = ApiError;\n",
   // delivery-not-service
-  'src/webhook-delivery/dispatcher.ts': "import { use } from '../service/uses-store.js';\nexport const dispatch = use;\n",
+  'src/webhook-delivery/dispatcher.ts':
+    "import { use } from '../service/uses-store.js';\nexport const dispatch = use;\n",
   // sql-packages-in-store
   'src/http/builds-queries.ts': "import { sql } from 'kysely';\nexport const q = sql;\n",
   // sql-insides-in-store
   'src/http/holds-a-handle.ts': "import type { Executor } from '../store/executor.js';\nexport type E = Executor;\n",
   // store-through-its-interface
-  'src/console/calls-a-repository.ts': "import { findAgency } from '../store/repositories/agencies-repository.js';\nexport const f = findAgency;\n",
+  'src/console/calls-a-repository.ts':
+    "import { findAgency } from '../store/repositories/agencies-repository.js';\nexport const f = findAgency;\n",
   // engines-behind-open-store
-  'src/store/repositories/asks-the-engine.ts': "import { open } from '../sqlite/sqlite-store.js';\nexport const o = open;\n",
+  'src/store/repositories/asks-the-engine.ts':
+    "import { open } from '../sqlite/sqlite-store.js';\nexport const o = open;\n",
   // engine-drivers-in-engines
   'src/store/repositories/uses-a-driver.ts': "import pg from 'pg';\nexport const p = pg;\n",
   // not-to-unresolvable
@@ -122,9 +142,13 @@ describe('the dependency rules', () => {
       fs.writeFileSync(path.join(planted, file), text);
     }
     fs.writeFileSync(path.join(planted, 'package.json'), '{ "type": "module" }\n');
-    fs.writeFileSync(path.join(planted, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true }, include: ['src'],
-    }));
+    fs.writeFileSync(
+      path.join(planted, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true },
+        include: ['src'],
+      }),
+    );
     fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules')), path.join(planted, 'node_modules'), 'dir');
   });
 
@@ -142,9 +166,12 @@ describe('the dependency rules', () => {
   });
 
   test('every rule of the configuration is planted here', async () => {
-    const { default: config } = await import(CONFIG) as { default: { forbidden: { name: string }[] } };
+    const { default: config } = (await import(CONFIG)) as { default: { forbidden: { name: string }[] } };
     const named = new Set(EXPECTED.map((line) => line.split(' ')[0]));
-    assert.deepEqual(config.forbidden.map((rule) => rule.name).filter((name) => !named.has(name)), []);
+    assert.deepEqual(
+      config.forbidden.map((rule) => rule.name).filter((name) => !named.has(name)),
+      [],
+    );
   });
 
   test('hold on src/', () => {

@@ -15,7 +15,13 @@ const CODE = /`([^`\s]+)`/g;
 const PATH = /^(?:src|test|docs|bench|scripts|packages)\/[\w./-]+$/;
 const BARE_DOC = /^[\w-]+\.md$/;
 
-const documents = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const documents = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** The links and paths of one document that name no file or folder. */
 function brokenReferences(document: string, text: string): string[] {
@@ -36,11 +42,18 @@ function brokenReferences(document: string, text: string): string[] {
 }
 
 test('a missing file is found, as a link and as a path', () => {
-  assert.deepEqual(brokenReferences('docs/x.md', 'see [a](contract.md), [b](nowhere.md#x), `src/app.ts`, `src/nowhere.ts` and `interface.md`'),
-    ['docs/x.md: link nowhere.md#x', 'docs/x.md: path src/nowhere.ts', 'docs/x.md: path interface.md']);
+  assert.deepEqual(
+    brokenReferences(
+      'docs/x.md',
+      'see [a](contract.md), [b](nowhere.md#x), `src/app.ts`, `src/nowhere.ts` and `interface.md`',
+    ),
+    ['docs/x.md: link nowhere.md#x', 'docs/x.md: path src/nowhere.ts', 'docs/x.md: path interface.md'],
+  );
 });
 
 test('every relative link and every path named in README.md and docs/*.md exists', () => {
-  const broken = documents.flatMap((document) => brokenReferences(document, fs.readFileSync(path.join(ROOT, document), 'utf8')));
+  const broken = documents.flatMap((document) =>
+    brokenReferences(document, fs.readFileSync(path.join(ROOT, document), 'utf8')),
+  );
   assert.deepEqual(broken, []);
 });

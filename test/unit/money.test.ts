@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatAmount, isTooLargeAmount, LARGEST_MINOR, parseAmount, splitEvenly, sumMinor, toWireAmount } from '../../src/domain/money.js';
+import {
+  formatAmount,
+  isTooLargeAmount,
+  LARGEST_MINOR,
+  parseAmount,
+  splitEvenly,
+  sumMinor,
+  toWireAmount,
+} from '../../src/domain/money.js';
 
 describe('parseAmount', () => {
   test('reads decimal strings into minor units per currency exponent', () => {
@@ -35,7 +43,7 @@ describe('parseAmount', () => {
     }
   });
 
-  test('rejects amounts past the bound, whatever the currency\'s decimals', () => {
+  test("rejects amounts past the bound, whatever the currency's decimals", () => {
     assert.equal(parseAmount('999999999999999.999', 'KWD'), null);
     assert.equal(parseAmount('999999999999.999', 'KWD'), 999_999_999_999_999);
     assert.equal(parseAmount('1000000000000.000', 'KWD'), null);
@@ -56,7 +64,8 @@ describe('parseAmount', () => {
     assert.equal(isTooLargeAmount('10000000000000.00', 'EUR'), true);
     assert.equal(isTooLargeAmount('90071992547409.91', 'EUR'), true);
     assert.equal(isTooLargeAmount('1'.padEnd(400, '0'), 'EUR'), true);
-    for (const text of ['9999999999999.99', '1e400', '-0', '1.005', '10000000000000.001']) assert.equal(isTooLargeAmount(text, 'EUR'), false, text);
+    for (const text of ['9999999999999.99', '1e400', '-0', '1.005', '10000000000000.001'])
+      assert.equal(isTooLargeAmount(text, 'EUR'), false, text);
   });
 
   test('the bound leaves sums exact: two amounts within it add up to less than 2^53', () => {
@@ -81,7 +90,13 @@ describe('formatAmount', () => {
   });
 
   test('round-trips with parseAmount', () => {
-    for (const [text, currency] of [['570.50', 'EUR'], ['1200', 'JPY'], ['12.345', 'KWD'], ['0.001', 'KWD'], ['0.00', 'EUR']] as const) {
+    for (const [text, currency] of [
+      ['570.50', 'EUR'],
+      ['1200', 'JPY'],
+      ['12.345', 'KWD'],
+      ['0.001', 'KWD'],
+      ['0.00', 'EUR'],
+    ] as const) {
       assert.equal(formatAmount(parseAmount(text, currency)!, currency), text);
     }
   });
@@ -112,14 +127,16 @@ describe('toWireAmount', () => {
     assert.equal(wire(LARGEST_MINOR - 1, 'EUR'), '9999999999999.98');
     // Every amount of 15 digits with each last digit, and a spread of amounts below the bound.
     const amounts = [LARGEST_MINOR, 100_000_000_000_000];
-    for (let last = 0; last < 10; last += 1) amounts.push(LARGEST_MINOR - last, 123_456_789_012_340 + last, 900_719_925_474_090 + last);
+    for (let last = 0; last < 10; last += 1)
+      amounts.push(LARGEST_MINOR - last, 123_456_789_012_340 + last, 900_719_925_474_090 + last);
     let seed = 1;
     for (let index = 0; index < 2000; index += 1) {
       seed = (seed * 48271) % 2147483647;
       amounts.push(Math.floor((seed / 2147483647) * LARGEST_MINOR));
     }
     for (const currency of ['EUR', 'JPY', 'KWD']) {
-      for (const minor of amounts) assert.equal(wire(minor, currency), canonical(formatAmount(minor, currency)), `${minor} ${currency}`);
+      for (const minor of amounts)
+        assert.equal(wire(minor, currency), canonical(formatAmount(minor, currency)), `${minor} ${currency}`);
     }
   });
 
@@ -165,7 +182,7 @@ describe('sumMinor', () => {
     assert.throws(() => sumMinor([Number.MAX_SAFE_INTEGER, 1]), RangeError);
   });
 
-  test('guards exactness, not the import\'s bound: past LARGEST_MINOR it still adds up exactly', () => {
+  test("guards exactness, not the import's bound: past LARGEST_MINOR it still adds up exactly", () => {
     assert.equal(sumMinor([LARGEST_MINOR, 1]), 1_000_000_000_000_000);
     assert.equal(sumMinor([Number.MAX_SAFE_INTEGER - 1, 1]), Number.MAX_SAFE_INTEGER);
   });

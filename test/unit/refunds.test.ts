@@ -26,7 +26,9 @@ describe('involuntaryRefund', () => {
   });
 
   test('everything flown: PARTIAL with 0', () => {
-    const result = involuntaryRefund(ticket('2201234567890', [coupon('S1', 30000, 'USED'), coupon('S2', 27050, 'USED')]));
+    const result = involuntaryRefund(
+      ticket('2201234567890', [coupon('S1', 30000, 'USED'), coupon('S2', 27050, 'USED')]),
+    );
     assert.deepEqual(result, { ticketNumber: '2201234567890', amount: 0, quoteType: 'PARTIAL' });
   });
 });
@@ -41,24 +43,37 @@ describe('refundTotal', () => {
 
 describe('refundText', () => {
   test('one ticket, EUR with two decimals', () => {
-    assert.equal(refundText([refund('2201234567890', 57050)], 'EUR'),
-      'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:570.50');
+    assert.equal(
+      refundText([refund('2201234567890', 57050)], 'EUR'),
+      'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:570.50',
+    );
   });
 
   test('JPY without decimals, KWD with three', () => {
-    assert.equal(refundText([refund('2201234567890', 120000)], 'JPY'),
-      'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:120000');
-    assert.equal(refundText([refund('2201234567890', 123450, 'PARTIAL')], 'KWD'),
-      'TicketNumber:2201234567890 QuoteType:PARTIAL RefundAmount:123.450');
-    assert.equal(refundText([refund('2201234567890', 5)], 'KWD'),
-      'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:0.005');
+    assert.equal(
+      refundText([refund('2201234567890', 120000)], 'JPY'),
+      'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:120000',
+    );
+    assert.equal(
+      refundText([refund('2201234567890', 123450, 'PARTIAL')], 'KWD'),
+      'TicketNumber:2201234567890 QuoteType:PARTIAL RefundAmount:123.450',
+    );
+    assert.equal(
+      refundText([refund('2201234567890', 5)], 'KWD'),
+      'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:0.005',
+    );
   });
 
   test('several tickets in the given order, joined by single spaces', () => {
-    assert.equal(refundText([refund('2201234567890', 57050), refund('2201234567891', 0, 'PARTIAL'), refund('2201234567892', 7)], 'EUR'),
-      'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:570.50 '
-      + 'TicketNumber:2201234567891 QuoteType:PARTIAL RefundAmount:0.00 '
-      + 'TicketNumber:2201234567892 QuoteType:FULL RefundAmount:0.07');
+    assert.equal(
+      refundText(
+        [refund('2201234567890', 57050), refund('2201234567891', 0, 'PARTIAL'), refund('2201234567892', 7)],
+        'EUR',
+      ),
+      'TicketNumber:2201234567890 QuoteType:FULL RefundAmount:570.50 ' +
+        'TicketNumber:2201234567891 QuoteType:PARTIAL RefundAmount:0.00 ' +
+        'TicketNumber:2201234567892 QuoteType:FULL RefundAmount:0.07',
+    );
   });
 
   test('no tickets: empty text', () => {

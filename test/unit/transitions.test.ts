@@ -22,19 +22,26 @@ function failedWith(outcome: BookingOutcome, code: string): void {
   }
 }
 
-const withPending = () => confirmedBooking({ changes: [pendingChange('C1', ['S1'], [seg('S1B', '2026-12-01T14:00:00Z')])] });
+const withPending = () =>
+  confirmedBooking({ changes: [pendingChange('C1', ['S1'], [seg('S1B', '2026-12-01T14:00:00Z')])] });
 
 describe('cancelBooking', () => {
   test('CONFIRMED becomes CANCELED (voluntary), pending changes CLOSED, others kept, coupons untouched', () => {
     const before = confirmedBooking({
-      changes: [{ ...pendingChange('C0', ['S0'], [seg('S1')]), status: 'ACCEPTED' }, pendingChange('C1', ['S1'], [seg('S1B')])],
+      changes: [
+        { ...pendingChange('C0', ['S0'], [seg('S1')]), status: 'ACCEPTED' },
+        pendingChange('C1', ['S1'], [seg('S1B')]),
+      ],
     });
     const copy = snapshot(before);
     const { booking, changed } = succeeded(cancelBooking(before));
     assert.equal(changed, true);
     assert.equal(booking.status, 'CANCELED');
     assert.equal(booking.cancellation, 'VOLUNTARY');
-    assert.deepEqual(booking.changes.map((c) => c.status), ['ACCEPTED', 'CLOSED']);
+    assert.deepEqual(
+      booking.changes.map((c) => c.status),
+      ['ACCEPTED', 'CLOSED'],
+    );
     assert.deepEqual(booking.passengers, before.passengers);
     assert.deepEqual(booking.refunds, []);
     assert.deepEqual(before, copy, 'input not mutated');
@@ -57,9 +64,15 @@ describe('acceptChanges', () => {
     const { booking, changed } = succeeded(acceptChanges(before));
     assert.equal(changed, true);
     assert.equal(booking.status, 'CONFIRMED');
-    assert.deepEqual(booking.segments.map((s) => s.segmentId), ['S1B']);
+    assert.deepEqual(
+      booking.segments.map((s) => s.segmentId),
+      ['S1B'],
+    );
     assert.deepEqual(booking.passengers[0]!.ticket!.coupons, [coupon('S1B', 57050)]);
-    assert.deepEqual(booking.changes.map((c) => c.status), ['ACCEPTED']);
+    assert.deepEqual(
+      booking.changes.map((c) => c.status),
+      ['ACCEPTED'],
+    );
     assert.deepEqual(before, copy, 'input not mutated');
   });
 
@@ -70,13 +83,28 @@ describe('acceptChanges', () => {
       passengers: [pax('P1', ticket('2201234567890', [coupon('S1', 40000), coupon('S2', 17050)]))],
       changes: [
         pendingChange('C1', ['S1'], [seg('N1', '2026-12-01T12:00:00Z')], '2026-11-20T08:00:00Z'),
-        pendingChange('C2', ['N1'], [seg('N2a', '2026-12-02T08:00:00Z'), seg('N2b', '2026-12-02T12:00:00Z')], '2026-11-21T08:00:00Z'),
+        pendingChange(
+          'C2',
+          ['N1'],
+          [seg('N2a', '2026-12-02T08:00:00Z'), seg('N2b', '2026-12-02T12:00:00Z')],
+          '2026-11-21T08:00:00Z',
+        ),
       ],
     });
     const { booking } = succeeded(acceptChanges(before));
-    assert.deepEqual(booking.segments.map((s) => s.segmentId), ['N2a', 'N2b', 'S2']);
-    assert.deepEqual(booking.passengers[0]!.ticket!.coupons, [coupon('N2a', 20000), coupon('N2b', 20000), coupon('S2', 17050)]);
-    assert.deepEqual(booking.changes.map((c) => c.status), ['ACCEPTED', 'ACCEPTED']);
+    assert.deepEqual(
+      booking.segments.map((s) => s.segmentId),
+      ['N2a', 'N2b', 'S2'],
+    );
+    assert.deepEqual(booking.passengers[0]!.ticket!.coupons, [
+      coupon('N2a', 20000),
+      coupon('N2b', 20000),
+      coupon('S2', 17050),
+    ]);
+    assert.deepEqual(
+      booking.changes.map((c) => c.status),
+      ['ACCEPTED', 'ACCEPTED'],
+    );
   });
 
   test('pending changes listed out of order are still applied in detection order', () => {
@@ -89,27 +117,53 @@ describe('acceptChanges', () => {
       ],
     });
     const { booking } = succeeded(acceptChanges(before));
-    assert.deepEqual(booking.segments.map((s) => s.segmentId), ['N2']);
+    assert.deepEqual(
+      booking.segments.map((s) => s.segmentId),
+      ['N2'],
+    );
     assert.deepEqual(booking.passengers[0]!.ticket!.coupons, [coupon('N2', 57050)]);
   });
 
   test('counts differ: the value is split with the remainder to the first', () => {
     const before = confirmedBooking({
       passengers: [pax('P1', ticket('2201234567890', [coupon('S1', 57051)])), pax('P2', null)],
-      changes: [pendingChange('C1', ['S1'], [seg('N1', '2026-12-01T08:00:00Z'), seg('N2', '2026-12-01T12:00:00Z'), seg('N3', '2026-12-01T16:00:00Z')])],
+      changes: [
+        pendingChange(
+          'C1',
+          ['S1'],
+          [seg('N1', '2026-12-01T08:00:00Z'), seg('N2', '2026-12-01T12:00:00Z'), seg('N3', '2026-12-01T16:00:00Z')],
+        ),
+      ],
     });
     const { booking } = succeeded(acceptChanges(before));
-    assert.deepEqual(booking.passengers[0]!.ticket!.coupons, [coupon('N1', 19017), coupon('N2', 19017), coupon('N3', 19017)]);
+    assert.deepEqual(booking.passengers[0]!.ticket!.coupons, [
+      coupon('N1', 19017),
+      coupon('N2', 19017),
+      coupon('N3', 19017),
+    ]);
     assert.equal(booking.passengers[1]!.ticket, null, 'an unticketed passenger stays unticketed');
   });
 
   test('the remainder goes to the first added segment', () => {
     const before = confirmedBooking({
       passengers: [pax('P1', ticket('2201234567890', [coupon('S1', 100)]))],
-      changes: [pendingChange('C1', ['S1'], [seg('N1', '2026-12-01T08:00:00Z'), seg('N2', '2026-12-01T12:00:00Z'), seg('N3', '2026-12-01T16:00:00Z')])],
+      changes: [
+        pendingChange(
+          'C1',
+          ['S1'],
+          [seg('N1', '2026-12-01T08:00:00Z'), seg('N2', '2026-12-01T12:00:00Z'), seg('N3', '2026-12-01T16:00:00Z')],
+        ),
+      ],
     });
     const { booking } = succeeded(acceptChanges(before));
-    assert.deepEqual(booking.passengers[0]!.ticket!.coupons.map((c) => [c.segmentId, c.value]), [['N1', 34], ['N2', 33], ['N3', 33]]);
+    assert.deepEqual(
+      booking.passengers[0]!.ticket!.coupons.map((c) => [c.segmentId, c.value]),
+      [
+        ['N1', 34],
+        ['N2', 33],
+        ['N3', 33],
+      ],
+    );
   });
 
   test('nothing pending and the latest change ACCEPTED: a retry, unchanged', () => {
@@ -120,17 +174,26 @@ describe('acceptChanges', () => {
   });
 
   test('a pending change without added segments: NO_REPLACEMENT_OFFERED', () => {
-    failedWith(acceptChanges(confirmedBooking({ changes: [pendingChange('C1', ['S1'], [])] })), 'NO_REPLACEMENT_OFFERED');
+    failedWith(
+      acceptChanges(confirmedBooking({ changes: [pendingChange('C1', ['S1'], [])] })),
+      'NO_REPLACEMENT_OFFERED',
+    );
   });
 
   test('nothing pending otherwise: NO_PENDING_CHANGE', () => {
     failedWith(acceptChanges(confirmedBooking()), 'NO_PENDING_CHANGE');
-    failedWith(acceptChanges(confirmedBooking({ changes: [{ ...pendingChange('C1', ['S1'], [seg('N1')]), status: 'CLOSED' }] })), 'NO_PENDING_CHANGE');
+    failedWith(
+      acceptChanges(confirmedBooking({ changes: [{ ...pendingChange('C1', ['S1'], [seg('N1')]), status: 'CLOSED' }] })),
+      'NO_PENDING_CHANGE',
+    );
   });
 
   test('CANCELED: BOOKING_CANCELED, whatever is pending', () => {
     failedWith(acceptChanges({ ...withPending(), status: 'CANCELED', cancellation: 'VOLUNTARY' }), 'BOOKING_CANCELED');
-    failedWith(acceptChanges({ ...withPending(), status: 'CANCELED', cancellation: 'INVOLUNTARY' }), 'BOOKING_CANCELED');
+    failedWith(
+      acceptChanges({ ...withPending(), status: 'CANCELED', cancellation: 'INVOLUNTARY' }),
+      'BOOKING_CANCELED',
+    );
   });
 });
 
@@ -150,9 +213,18 @@ describe('involuntaryCancel', () => {
     assert.equal(changed, true);
     assert.equal(booking.status, 'CANCELED');
     assert.equal(booking.cancellation, 'INVOLUNTARY');
-    assert.deepEqual(booking.changes.map((c) => c.status), ['ACCEPTED', 'CANCELED']);
-    assert.deepEqual(booking.passengers[0]!.ticket!.coupons.map((c) => c.status), ['USED', 'REFUNDED']);
-    assert.deepEqual(booking.passengers[2]!.ticket!.coupons.map((c) => c.status), ['REFUNDED', 'REFUNDED']);
+    assert.deepEqual(
+      booking.changes.map((c) => c.status),
+      ['ACCEPTED', 'CANCELED'],
+    );
+    assert.deepEqual(
+      booking.passengers[0]!.ticket!.coupons.map((c) => c.status),
+      ['USED', 'REFUNDED'],
+    );
+    assert.deepEqual(
+      booking.passengers[2]!.ticket!.coupons.map((c) => c.status),
+      ['REFUNDED', 'REFUNDED'],
+    );
     assert.deepEqual(booking.refunds, [
       { ticketNumber: '2201234567891', amount: 27050, quoteType: 'PARTIAL', createdAt: NOW },
       { ticketNumber: '2201234567890', amount: 300, quoteType: 'FULL', createdAt: NOW },
@@ -161,7 +233,12 @@ describe('involuntaryCancel', () => {
   });
 
   test('a booking without tickets refunds nothing but is cancelled', () => {
-    const { booking } = succeeded(involuntaryCancel(confirmedBooking({ passengers: [pax('P1', null)], changes: [pendingChange('C1', ['S1'], [])] }), NOW));
+    const { booking } = succeeded(
+      involuntaryCancel(
+        confirmedBooking({ passengers: [pax('P1', null)], changes: [pendingChange('C1', ['S1'], [])] }),
+        NOW,
+      ),
+    );
     assert.equal(booking.status, 'CANCELED');
     assert.deepEqual(booking.refunds, []);
   });
@@ -175,7 +252,10 @@ describe('involuntaryCancel', () => {
   });
 
   test('voluntarily cancelled: BOOKING_CANCELED', () => {
-    failedWith(involuntaryCancel({ ...withPending(), status: 'CANCELED', cancellation: 'VOLUNTARY' }, NOW), 'BOOKING_CANCELED');
+    failedWith(
+      involuntaryCancel({ ...withPending(), status: 'CANCELED', cancellation: 'VOLUNTARY' }, NOW),
+      'BOOKING_CANCELED',
+    );
     const cancelled = succeeded(cancelBooking(withPending())).booking;
     failedWith(involuntaryCancel(cancelled, NOW), 'BOOKING_CANCELED');
   });

@@ -25,8 +25,13 @@ test('elsewhere: a plain line at the start, at each further tenth and at the end
   const progress = upgradeProgress(stderr);
   for (let copied = 0; copied <= 20_000; copied += 1000) progress.report(copied, 20_000);
   progress.done();
-  assert.deepEqual(output, [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map((percent) =>
-    `upgrade: orders copied into records: ${(percent * 200).toLocaleString('en')} of 20,000 (${percent}%)\n`));
+  assert.deepEqual(
+    output,
+    [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100].map(
+      (percent) =>
+        `upgrade: orders copied into records: ${(percent * 200).toLocaleString('en')} of 20,000 (${percent}%)\n`,
+    ),
+  );
 });
 
 test('nothing to copy: nothing shown', () => {

@@ -10,9 +10,25 @@ const DAY = 86_400_000;
 const ISSUED = '2026-11-20T10:00:00.000Z';
 const LATER = Date.parse(ISSUED) + 10 * DAY;
 
-function tkt(baseFare: number, taxes: number, extra: { fareRules?: FareRules; taxBreakdown?: TaxLine[]; issuedAt?: string; status?: 'OPEN' | 'USED' | 'REFUNDED' } = {}): Ticket {
+function tkt(
+  baseFare: number,
+  taxes: number,
+  extra: {
+    fareRules?: FareRules;
+    taxBreakdown?: TaxLine[];
+    issuedAt?: string;
+    status?: 'OPEN' | 'USED' | 'REFUNDED';
+  } = {},
+): Ticket {
   const { status = 'OPEN', ...rest } = extra;
-  return { ticketNumber: '2201234567890', baseFare, taxes, coupons: [coupon('S1', baseFare + taxes, status)], issuedAt: ISSUED, ...rest };
+  return {
+    ticketNumber: '2201234567890',
+    baseFare,
+    taxes,
+    coupons: [coupon('S1', baseFare + taxes, status)],
+    issuedAt: ISSUED,
+    ...rest,
+  };
 }
 
 function quoted(ticket: Ticket, now = LATER) {
@@ -57,30 +73,55 @@ describe('penaltyOf', () => {
 describe('quoteTicket', () => {
   test('EUR, refundable with a fixed penalty: fare - penalty + every tax', () => {
     const quote = quoted(tkt(45000, 12050, { fareRules: { refundable: true, penalty: 10000 } }));
-    assert.deepEqual([quote.quoteType, quote.amount, quote.breakdown.fare, quote.breakdown.taxes, quote.breakdown.penalty], ['FULL', 47050, 45000, 12050, 10000]);
+    assert.deepEqual(
+      [quote.quoteType, quote.amount, quote.breakdown.fare, quote.breakdown.taxes, quote.breakdown.penalty],
+      ['FULL', 47050, 45000, 12050, 10000],
+    );
     assert.deepEqual(quote.breakdown.taxLines, []);
   });
 
   test('a refundable fare gives back YQ and YR too', () => {
-    const quote = quoted(tkt(10250, 9000, {
-      fareRules: { refundable: true, penaltyBasisPoints: 3500 },
-      taxBreakdown: [{ code: 'DE', amount: 2000 }, { code: 'YQ', amount: 6000 }, { code: 'YR', amount: 1000 }],
-    }));
+    const quote = quoted(
+      tkt(10250, 9000, {
+        fareRules: { refundable: true, penaltyBasisPoints: 3500 },
+        taxBreakdown: [
+          { code: 'DE', amount: 2000 },
+          { code: 'YQ', amount: 6000 },
+          { code: 'YR', amount: 1000 },
+        ],
+      }),
+    );
     assert.deepEqual([quote.amount, quote.breakdown.penalty, quote.breakdown.taxes], [10250 - 3588 + 9000, 3588, 9000]);
     assert.ok(quote.breakdown.taxLines.every((line) => line.refundable));
   });
 
   test('non-refundable: only the refundable taxes, flagged or by code, no fare, no penalty', () => {
-    const quote = quoted(tkt(45000, 15000, {
-      fareRules: { refundable: false, penalty: 5000 },
-      taxBreakdown: [
-        { code: 'DE', amount: 3000 }, { code: 'YQ', amount: 8000 }, { code: 'YR', amount: 1000, refundable: true },
-        { code: 'OY', amount: 2500, refundable: false }, { code: 'RA', amount: 500 },
+    const quote = quoted(
+      tkt(45000, 15000, {
+        fareRules: { refundable: false, penalty: 5000 },
+        taxBreakdown: [
+          { code: 'DE', amount: 3000 },
+          { code: 'YQ', amount: 8000 },
+          { code: 'YR', amount: 1000, refundable: true },
+          { code: 'OY', amount: 2500, refundable: false },
+          { code: 'RA', amount: 500 },
+        ],
+      }),
+    );
+    assert.deepEqual(
+      [quote.amount, quote.breakdown.fare, quote.breakdown.taxes, quote.breakdown.penalty],
+      [4500, 0, 4500, 0],
+    );
+    assert.deepEqual(
+      quote.breakdown.taxLines.map((line) => [line.code, line.refundable]),
+      [
+        ['DE', true],
+        ['YQ', false],
+        ['YR', true],
+        ['OY', false],
+        ['RA', true],
       ],
-    }));
-    assert.deepEqual([quote.amount, quote.breakdown.fare, quote.breakdown.taxes, quote.breakdown.penalty], [4500, 0, 4500, 0]);
-    assert.deepEqual(quote.breakdown.taxLines.map((line) => [line.code, line.refundable]),
-      [['DE', true], ['YQ', false], ['YR', true], ['OY', false], ['RA', true]]);
+    );
   });
 
   test('non-refundable without a breakdown: its one tax is given back', () => {
@@ -93,7 +134,13 @@ describe('quoteTicket', () => {
   });
 
   test('void inside the window: everything back, no penalty, even without fare rules; one minute outside: refunded by the rules', () => {
-    const ticket = tkt(45000, 12050, { fareRules: { refundable: true, penalty: 10000 }, taxBreakdown: [{ code: 'DE', amount: 4050 }, { code: 'YQ', amount: 8000 }] });
+    const ticket = tkt(45000, 12050, {
+      fareRules: { refundable: true, penalty: 10000 },
+      taxBreakdown: [
+        { code: 'DE', amount: 4050 },
+        { code: 'YQ', amount: 8000 },
+      ],
+    });
     const end = Date.parse(ISSUED) + DAY;
     const inside = quoted(ticket, end - 60_000);
     assert.deepEqual([inside.quoteType, inside.amount, inside.breakdown.penalty], ['VOID', 57050, 0]);
@@ -122,7 +169,11 @@ describe('quoteBooking and confirmRefund', () => {
   const rules: FareRules = { refundable: true, penalty: 1000 };
   const ticketOf = (number: string) => ({ ...tkt(10000, 2000, { fareRules: rules }), ticketNumber: number });
   const three = confirmedBooking({
-    passengers: [pax('P1', ticketOf('2201234567891')), pax('P2', ticketOf('2201234567892')), pax('P3', ticketOf('2201234567893'))],
+    passengers: [
+      pax('P1', ticketOf('2201234567891')),
+      pax('P2', ticketOf('2201234567892')),
+      pax('P3', ticketOf('2201234567893')),
+    ],
   });
   const now = new Date(LATER).toISOString();
   const settings = { voidWindowMs: DAY, quoteTtlMs: 15 * 60_000 };
@@ -137,8 +188,14 @@ describe('quoteBooking and confirmRefund', () => {
     assert.deepEqual(three, before, 'the booking given is not changed');
     assert.ok(one.ok && one.changed);
     assert.equal(one.booking.status, 'CONFIRMED');
-    assert.deepEqual(one.booking.passengers.map((p) => p.ticket!.coupons[0]!.status), ['OPEN', 'REFUNDED', 'OPEN']);
-    assert.deepEqual(one.booking.refunds.map((r) => [r.ticketNumber, r.amount, r.quoteId]), [['2201234567892', 11000, 'Q1']]);
+    assert.deepEqual(
+      one.booking.passengers.map((p) => p.ticket!.coupons[0]!.status),
+      ['OPEN', 'REFUNDED', 'OPEN'],
+    );
+    assert.deepEqual(
+      one.booking.refunds.map((r) => [r.ticketNumber, r.amount, r.quoteId]),
+      [['2201234567892', 11000, 'Q1']],
+    );
 
     const again = confirmRefund(one.booking, { quoteId: 'Q1', part: first.value, unchangedSinceQuote: false }, now);
     assert.ok(again.ok && !again.changed, 'a confirmed quote answers again, unchanged');
@@ -159,7 +216,11 @@ describe('quoteBooking and confirmRefund', () => {
     assert.ok(!unknown.ok && unknown.error.code === 'PASSENGER_NOT_FOUND');
     const quote = quoteBooking(three, null, now, settings);
     assert.ok(quote.ok);
-    const expired = confirmRefund(three, { quoteId: 'Q', part: quote.value, unchangedSinceQuote: true }, quote.value.expiresAt);
+    const expired = confirmRefund(
+      three,
+      { quoteId: 'Q', part: quote.value, unchangedSinceQuote: true },
+      quote.value.expiresAt,
+    );
     assert.ok(!expired.ok && expired.code === 'QUOTE_EXPIRED');
     const outdated = confirmRefund(three, { quoteId: 'Q', part: quote.value, unchangedSinceQuote: false }, now);
     assert.ok(!outdated.ok && outdated.code === 'QUOTE_OUTDATED');

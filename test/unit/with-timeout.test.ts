@@ -15,7 +15,14 @@ afterEach(() => mock.timers.reset());
 /** The promise's state now, after the microtasks queued so far have run. */
 async function stateOf(promise: Promise<unknown>): Promise<'pending' | 'resolved' | 'rejected'> {
   let state: 'pending' | 'resolved' | 'rejected' = 'pending';
-  promise.then(() => { state = 'resolved'; }, () => { state = 'rejected'; });
+  promise.then(
+    () => {
+      state = 'resolved';
+    },
+    () => {
+      state = 'rejected';
+    },
+  );
   for (let i = 0; i < 10; i += 1) await Promise.resolve();
   return state;
 }
@@ -31,7 +38,10 @@ test('withTimeout: pending one millisecond before the limit, 503 UNAVAILABLE at 
 
 test('withDeadline: work that has not claimed its commit is answered 503 at the limit and told to roll back', async () => {
   let seen: Deadline | null = null;
-  const answer = withDeadline((deadline) => { seen = deadline; return new Promise(() => {}); }, LIMIT_MS);
+  const answer = withDeadline((deadline) => {
+    seen = deadline;
+    return new Promise(() => {});
+  }, LIMIT_MS);
   answer.catch(() => {});
   mock.timers.tick(LIMIT_MS - 1);
   assert.equal(await stateOf(answer), 'pending');
@@ -43,14 +53,22 @@ test('withDeadline: work that has not claimed its commit is answered 503 at the 
 
 test('withDeadline: work that claimed its commit is answered as it turns out; a store that never answers is given up after the limit again', async () => {
   let finish: (value: string) => void = () => {};
-  const committed = withDeadline((deadline) => { assert.equal(deadline.claimCommit(), true); return new Promise<string>((resolve) => { finish = resolve; }); }, LIMIT_MS);
+  const committed = withDeadline((deadline) => {
+    assert.equal(deadline.claimCommit(), true);
+    return new Promise<string>((resolve) => {
+      finish = resolve;
+    });
+  }, LIMIT_MS);
   mock.timers.tick(LIMIT_MS + 10);
   assert.equal(await stateOf(committed), 'pending');
   finish('stored');
   assert.equal(await stateOf(committed), 'resolved');
   assert.equal(await committed, 'stored');
 
-  const stalled = withDeadline((deadline) => { deadline.claimCommit(); return new Promise(() => {}); }, LIMIT_MS);
+  const stalled = withDeadline((deadline) => {
+    deadline.claimCommit();
+    return new Promise(() => {});
+  }, LIMIT_MS);
   stalled.catch(() => {});
   // Step by step: the second timer is set when the first fires.
   mock.timers.tick(LIMIT_MS);

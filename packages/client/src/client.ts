@@ -2,11 +2,24 @@ import { readEventPage, type AirOrderEvent, type EventPage } from './event-feed.
 import { OPERATIONS, type OperationName, type OperationSpec } from './operations.js';
 import { readRetrieveResult, type RetrieveResult } from './order-view.js';
 import {
-  readCancelResult, readInvoluntaryAcceptResult, readInvoluntaryCancelResult, readVoluntaryRefundResult, type CancelResult, type InvoluntaryAcceptResult,
-  type InvoluntaryCancelResult, type ResponseContext, type VoluntaryRefundResult,
+  readCancelResult,
+  readInvoluntaryAcceptResult,
+  readInvoluntaryCancelResult,
+  readVoluntaryRefundResult,
+  type CancelResult,
+  type InvoluntaryAcceptResult,
+  type InvoluntaryCancelResult,
+  type ResponseContext,
+  type VoluntaryRefundResult,
 } from './results.js';
 import { currencyExponent } from './money.js';
-import { Transport, type ClientOptions, type RequestOptions, type RetryInfo, type TransportResponse } from './transport.js';
+import {
+  Transport,
+  type ClientOptions,
+  type RequestOptions,
+  type RetryInfo,
+  type TransportResponse,
+} from './transport.js';
 import type { WireEventListRequest, WireRequest } from './wire.js';
 
 /** The agency block of a request. Optional: when given, the service checks it names the token's agency. */
@@ -89,7 +102,9 @@ function envelopeFields(params: EnvelopeParams): Pick<WireRequest, 'Document' | 
           ...(sender.name === undefined ? {} : { Name: sender.name }),
           ...(sender.iataNumber === undefined ? {} : { IATA_Number: sender.iataNumber }),
           ...(sender.agencyId === undefined ? {} : { AgencyID: sender.agencyId }),
-          ...(sender.emails === undefined ? {} : { Contacts: { Contact: sender.emails.map((email) => ({ EmailContact: email })) } }),
+          ...(sender.emails === undefined
+            ? {}
+            : { Contacts: { Contact: sender.emails.map((email) => ({ EmailContact: email })) } }),
         },
       },
     };
@@ -98,11 +113,16 @@ function envelopeFields(params: EnvelopeParams): Pick<WireRequest, 'Document' | 
 }
 
 /** Builds the request envelope (docs/contract.md §1) under the operation's root key. */
-export function buildRequest(operation: OperationSpec, params: OrderParams, extraQuery: Record<string, unknown> = {}): Record<string, WireRequest> {
+export function buildRequest(
+  operation: OperationSpec,
+  params: OrderParams,
+  extraQuery: Record<string, unknown> = {},
+): Record<string, WireRequest> {
   const request: WireRequest = {
     Query: {
       OrderID: params.orderId,
-      GdsBookingReference: typeof params.bookingReferences === 'string' ? [params.bookingReferences] : [...params.bookingReferences],
+      GdsBookingReference:
+        typeof params.bookingReferences === 'string' ? [params.bookingReferences] : [...params.bookingReferences],
       ...extraQuery,
     },
     ...envelopeFields(params),
@@ -159,7 +179,10 @@ export class AirOrderClient {
   }
 
   /** POST /AirOrderInvoluntaryAccept: accepts the airline-initiated changes pending on the bookings. */
-  async acceptInvoluntaryChange(params: InvoluntaryAcceptParams, options?: RequestOptions): Promise<InvoluntaryAcceptResult> {
+  async acceptInvoluntaryChange(
+    params: InvoluntaryAcceptParams,
+    options?: RequestOptions,
+  ): Promise<InvoluntaryAcceptResult> {
     const response = await this.send(OPERATIONS.involuntaryAccept, params, options);
     return readInvoluntaryAcceptResult(response.body, contextOf(response), OPERATIONS.involuntaryAccept);
   }
@@ -168,11 +191,19 @@ export class AirOrderClient {
    * POST /AirOrderInvoluntaryCancel: cancels bookings because of a pending airline-initiated change,
    * refunding each ticket's unflown coupons. Repeating it returns the same refund.
    */
-  async cancelInvoluntarily(params: InvoluntaryCancelParams, options?: RequestOptions): Promise<InvoluntaryCancelResult> {
+  async cancelInvoluntarily(
+    params: InvoluntaryCancelParams,
+    options?: RequestOptions,
+  ): Promise<InvoluntaryCancelResult> {
     // A currency this client cannot read is refused before anything is sent.
     if (params.currency !== undefined) currencyExponent(params.currency);
     const response = await this.send(OPERATIONS.involuntaryCancel, params, options);
-    return readInvoluntaryCancelResult(response.body, contextOf(response), OPERATIONS.involuntaryCancel, params.currency);
+    return readInvoluntaryCancelResult(
+      response.body,
+      contextOf(response),
+      OPERATIONS.involuntaryCancel,
+      params.currency,
+    );
   }
 
   /**
@@ -236,7 +267,10 @@ export class AirOrderClient {
    * for await (const event of airorder.events({ after: saved })) { await handle(event); saved = event.eventId; }
    * ```
    */
-  async *events(params: EventFeedParams = {}, options?: RequestOptions): AsyncGenerator<AirOrderEvent, void, undefined> {
+  async *events(
+    params: EventFeedParams = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<AirOrderEvent, void, undefined> {
     let after = params.after;
     for (;;) {
       const page = await this.listEvents({ ...params, ...(after === undefined ? {} : { after }) }, options);
@@ -252,7 +286,11 @@ export class AirOrderClient {
    * parsed 2xx response without interpreting it. Errors are thrown as by the typed methods. An
    * Idempotency-Key is generated only for an operation that changes orders.
    */
-  async request(operation: OperationName | OperationSpec, body: unknown, options?: RequestOptions & { idempotencyKey?: string }): Promise<TransportResponse> {
+  async request(
+    operation: OperationName | OperationSpec,
+    body: unknown,
+    options?: RequestOptions & { idempotencyKey?: string },
+  ): Promise<TransportResponse> {
     const spec = typeof operation === 'string' ? OPERATIONS[operation] : operation;
     return this.transport.post({
       path: spec.path,
@@ -263,7 +301,12 @@ export class AirOrderClient {
     });
   }
 
-  private send(operation: OperationSpec, params: OrderParams, options: RequestOptions | undefined, extraQuery: Record<string, unknown> = {}): Promise<TransportResponse> {
+  private send(
+    operation: OperationSpec,
+    params: OrderParams,
+    options: RequestOptions | undefined,
+    extraQuery: Record<string, unknown> = {},
+  ): Promise<TransportResponse> {
     return this.transport.post({
       path: operation.path,
       body: buildRequest(operation, params, extraQuery),

@@ -2,9 +2,22 @@ import type { OperationEnvelope, WireError } from './wire.js';
 
 /** Request-level codes of the service's error catalogue (docs/contract.md §5, docs/errors.md). */
 export const API_ERROR_CODES = [
-  'AUTH_MISSING', 'AUTH_INVALID', 'SENDER_MISMATCH', 'INVALID_JSON', 'INVALID_REQUEST', 'UNSUPPORTED_MEDIA_TYPE',
-  'PAYLOAD_TOO_LARGE', 'ORDER_NOT_FOUND', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_USE', 'RATE_LIMITED',
-  'INTERNAL_ERROR', 'UNAVAILABLE', 'REQUEST_HEADER_TOO_LARGE', 'REQUEST_TIMEOUT', 'ROUTE_NOT_FOUND',
+  'AUTH_MISSING',
+  'AUTH_INVALID',
+  'SENDER_MISMATCH',
+  'INVALID_JSON',
+  'INVALID_REQUEST',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'ORDER_NOT_FOUND',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'UNAVAILABLE',
+  'REQUEST_HEADER_TOO_LARGE',
+  'REQUEST_TIMEOUT',
+  'ROUTE_NOT_FOUND',
 ] as const;
 
 export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
@@ -171,7 +184,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function readErrors(value: unknown): WireError[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((entry): entry is WireError => isRecord(entry) && typeof entry.Code === 'string' && typeof entry.Message === 'string');
+  return value.filter(
+    (entry): entry is WireError =>
+      isRecord(entry) && typeof entry.Code === 'string' && typeof entry.Message === 'string',
+  );
 }
 
 /**
@@ -190,19 +206,35 @@ export function readErrorBody(body: unknown): { envelope: OperationEnvelope | un
 }
 
 /** The typed error for a non-2xx response. */
-export function errorFromResponse(response: { status: number; headers: Headers; text: string }, idempotencyKey: string | undefined): AirOrderError {
+export function errorFromResponse(
+  response: { status: number; headers: Headers; text: string },
+  idempotencyKey: string | undefined,
+): AirOrderError {
   let body: unknown;
-  try { body = JSON.parse(response.text); } catch { body = undefined; }
+  try {
+    body = JSON.parse(response.text);
+  } catch {
+    body = undefined;
+  }
   const { envelope, errors } = readErrorBody(body);
   const first = errors[0];
   const requestId = response.headers.get('x-request-id') ?? envelope?.ShoppingResponseId ?? undefined;
   const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
   const code: AirOrderErrorCode = first?.Code ?? 'HTTP_ERROR';
   const ErrorType = first && isApiErrorCode(first.Code) ? CLASS_BY_CODE[first.Code] : classByStatus(response.status);
-  const message = first?.Message
-    ?? `HTTP ${response.status} without an error in the service's format${response.text ? `: ${response.text.slice(0, 200)}` : ''}`;
+  const message =
+    first?.Message ??
+    `HTTP ${response.status} without an error in the service's format${response.text ? `: ${response.text.slice(0, 200)}` : ''}`;
   return new ErrorType({
-    code, message, status: response.status, requestId, headers: response.headers, body, envelope, errors, idempotencyKey,
+    code,
+    message,
+    status: response.status,
+    requestId,
+    headers: response.headers,
+    body,
+    envelope,
+    errors,
+    idempotencyKey,
     ...(retryAfter === undefined ? {} : { retryAfter }),
   });
 }

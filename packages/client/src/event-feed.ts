@@ -3,7 +3,13 @@
  * `type` with its data in camelCase (amounts also as minor units where the event names the currency).
  */
 import type { OperationSpec } from './operations.js';
-import { AmountReader, readChange, readRefundQuote, type AirlineChangeView, type RefundQuoteView } from './order-view.js';
+import {
+  AmountReader,
+  readChange,
+  readRefundQuote,
+  type AirlineChangeView,
+  type RefundQuoteView,
+} from './order-view.js';
 import { Reader, type EnvelopeResult, type ResponseContext } from './results.js';
 import type { EventListResponseBody, OrderEventListRS, WireEvent } from './wire.js';
 
@@ -59,7 +65,12 @@ export interface BookingRefundedData {
   amount: number;
   /** The exact sum of the tickets' `amountMinor`. */
   amountMinor: number;
-  tickets: { ticketNumber: string; amount: number; amountMinor: number; quoteType: 'FULL' | 'PARTIAL' | (string & {}) }[];
+  tickets: {
+    ticketNumber: string;
+    amount: number;
+    amountMinor: number;
+    quoteType: 'FULL' | 'PARTIAL' | (string & {});
+  }[];
   refundedBy: EventActor;
 }
 
@@ -80,7 +91,11 @@ interface EventFields {
 
 /** An event of a type this client knows; `type` narrows `data`. */
 export type KnownAirOrderEvent = {
-  [Type in AirOrderEventType]: EventFields & { type: Type; data: AirOrderEventDataByType[Type]; raw: Extract<WireEvent, { Type: Type }> }
+  [Type in AirOrderEventType]: EventFields & {
+    type: Type;
+    data: AirOrderEventDataByType[Type];
+    raw: Extract<WireEvent, { Type: Type }>;
+  };
 }[AirOrderEventType];
 
 /**
@@ -108,8 +123,16 @@ function isKnownType(type: string): type is AirOrderEventType {
   return (EVENT_TYPES as readonly string[]).includes(type);
 }
 
-function readData(reader: Reader, type: AirOrderEventType, data: Record<string, unknown>, where: string): AirOrderEventDataByType[AirOrderEventType] {
-  const head = { orderId: reader.string(data, 'OrderID', where), bookingReference: reader.string(data, 'GdsBookingReference', where) };
+function readData(
+  reader: Reader,
+  type: AirOrderEventType,
+  data: Record<string, unknown>,
+  where: string,
+): AirOrderEventDataByType[AirOrderEventType] {
+  const head = {
+    orderId: reader.string(data, 'OrderID', where),
+    bookingReference: reader.string(data, 'GdsBookingReference', where),
+  };
   switch (type) {
     case 'airline_change.detected':
     case 'airline_change.deadline_approaching': {
@@ -120,22 +143,36 @@ function readData(reader: Reader, type: AirOrderEventType, data: Record<string, 
         currency,
         change: readChange(reader, reader.object(data, 'Change', where), `${where}.Change`),
         availableActions: reader.strings(data, 'AvailableActions', where),
-        refundQuote: data.RefundQuote === undefined
-          ? undefined
-          : readRefundQuote(reader, amounts, reader.object(data, 'RefundQuote', where), `${where}.RefundQuote`),
+        refundQuote:
+          data.RefundQuote === undefined
+            ? undefined
+            : readRefundQuote(reader, amounts, reader.object(data, 'RefundQuote', where), `${where}.RefundQuote`),
       };
     }
     case 'airline_change.resolved':
-      return { ...head, change: readChange(reader, reader.object(data, 'Change', where), `${where}.Change`), resolvedBy: reader.string(data, 'ResolvedBy', where) };
+      return {
+        ...head,
+        change: readChange(reader, reader.object(data, 'Change', where), `${where}.Change`),
+        resolvedBy: reader.string(data, 'ResolvedBy', where),
+      };
     case 'booking.canceled':
-      return { ...head, cancellation: reader.string(data, 'Cancellation', where), canceledBy: reader.string(data, 'CanceledBy', where) };
+      return {
+        ...head,
+        cancellation: reader.string(data, 'Cancellation', where),
+        canceledBy: reader.string(data, 'CanceledBy', where),
+      };
     case 'booking.refunded': {
       const currency = reader.string(data, 'Currency', where);
       const amounts = new AmountReader(reader, currency, where);
       const [amount, amountMinor] = amounts.read(data, 'RefundAmount', where);
       const tickets = reader.objects(data, 'Tickets', where).map(([ticket, at]) => {
         const [ticketAmount, ticketMinor] = amounts.read(ticket, 'Amount', at);
-        return { ticketNumber: reader.string(ticket, 'TicketNumber', at), amount: ticketAmount, amountMinor: ticketMinor, quoteType: reader.string(ticket, 'QuoteType', at) };
+        return {
+          ticketNumber: reader.string(ticket, 'TicketNumber', at),
+          amount: ticketAmount,
+          amountMinor: ticketMinor,
+          quoteType: reader.string(ticket, 'QuoteType', at),
+        };
       });
       if (tickets.reduce((sum, ticket) => sum + ticket.amountMinor, 0) !== amountMinor) {
         throw reader.invalid(`${where}.RefundAmount ${amount} is not the sum of its tickets' amounts`);
@@ -150,7 +187,10 @@ export function readEventPage(body: unknown, context: ResponseContext, operation
   const envelope = reader.envelope(operation);
   const events = reader.items(envelope, operation).map((event, index): AirOrderEvent => {
     const where = `${operation.resultKey}[${index}]`;
-    const fields = { eventId: reader.string(event, 'EventID', where), timestamp: reader.string(event, 'Timestamp', where) };
+    const fields = {
+      eventId: reader.string(event, 'EventID', where),
+      timestamp: reader.string(event, 'Timestamp', where),
+    };
     const type = reader.string(event, 'Type', where);
     const data = reader.object(event, 'Data', where);
     if (!isKnownType(type)) return { ...fields, type: 'unknown', data, raw: event as UnknownAirOrderEvent['raw'] };
@@ -158,6 +198,7 @@ export function readEventPage(body: unknown, context: ResponseContext, operation
     return { ...fields, type, data: readData(reader, type, data, `${where}.Data`), raw: event } as KnownAirOrderEvent;
   });
   const nextAfter = reader.string(envelope, 'NextAfter', operation.responseRoot);
-  if (events.length > 0 && nextAfter !== events.at(-1)!.eventId) throw reader.invalid('NextAfter is not the id of the last event listed');
+  if (events.length > 0 && nextAfter !== events.at(-1)!.eventId)
+    throw reader.invalid('NextAfter is not the id of the last event listed');
   return { ...reader.envelopeResult<EventListResponseBody, OrderEventListRS>(envelope), events, nextAfter };
 }

@@ -5,10 +5,32 @@
 
 // ISO 4217 codes whose minor unit is not 2 decimals; every other code uses 2.
 const EXPONENT_EXCEPTIONS: Readonly<Record<string, number>> = {
-  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0,
-  VUV: 0, XAF: 0, XOF: 0, XPF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
-  CLF: 4, UYW: 4,
+  BIF: 0,
+  CLP: 0,
+  DJF: 0,
+  GNF: 0,
+  ISK: 0,
+  JPY: 0,
+  KMF: 0,
+  KRW: 0,
+  PYG: 0,
+  RWF: 0,
+  UGX: 0,
+  UYI: 0,
+  VND: 0,
+  VUV: 0,
+  XAF: 0,
+  XOF: 0,
+  XPF: 0,
+  BHD: 3,
+  IQD: 3,
+  JOD: 3,
+  KWD: 3,
+  LYD: 3,
+  OMR: 3,
+  TND: 3,
+  CLF: 4,
+  UYW: 4,
 };
 
 /**
@@ -17,7 +39,8 @@ const EXPONENT_EXCEPTIONS: Readonly<Record<string, number>> = {
  * is not a three-letter code.
  */
 export function currencyExponent(currency: string): number {
-  if (!/^[A-Z]{3}$/.test(currency)) throw new TypeError(`"${currency}" is not an ISO 4217 currency code (three upper-case letters)`);
+  if (!/^[A-Z]{3}$/.test(currency))
+    throw new TypeError(`"${currency}" is not an ISO 4217 currency code (three upper-case letters)`);
   return EXPONENT_EXCEPTIONS[currency] ?? 2;
 }
 
@@ -57,10 +80,15 @@ export function numberToMinor(value: number, exponent: number): number {
   const match = DECIMAL.exec(text);
   if (!match) throw new RangeError(`${text} is not a decimal amount`);
   const [, , whole, fraction = ''] = match;
-  if (fraction.length > exponent) throw new RangeError(`${text} has ${fraction.length} decimals, the currency has ${exponent}`);
+  if (fraction.length > exponent)
+    throw new RangeError(`${text} has ${fraction.length} decimals, the currency has ${exponent}`);
   // Bounded by the amount's digits in minor units, not the text's: 16 digits may print as 15.
-  if (whole!.replace(/^0+/, '').length + exponent > EXACT_DIGITS) throw new RangeError(`${text} is too large to be held exactly in a JSON number`);
-  return decimalToMinor(`${text}${exponent > 0 && fraction === '' ? '.' : ''}${fraction.padEnd(exponent, '0').slice(fraction.length)}`, exponent);
+  if (whole!.replace(/^0+/, '').length + exponent > EXACT_DIGITS)
+    throw new RangeError(`${text} is too large to be held exactly in a JSON number`);
+  return decimalToMinor(
+    `${text}${exponent > 0 && fraction === '' ? '.' : ''}${fraction.padEnd(exponent, '0').slice(fraction.length)}`,
+    exponent,
+  );
 }
 
 /** 57050 with exponent 2 → "570.50"; 1200 with exponent 0 → "1200". */

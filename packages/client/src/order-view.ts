@@ -123,7 +123,11 @@ export interface RetrieveResult extends EnvelopeResult<RetrieveResponseBody, Ret
 export class AmountReader {
   private readonly exponent: number;
 
-  constructor(private readonly reader: Reader, readonly currency: string, where: string) {
+  constructor(
+    private readonly reader: Reader,
+    readonly currency: string,
+    where: string,
+  ) {
     try {
       this.exponent = currencyExponent(currency);
     } catch {
@@ -137,7 +141,9 @@ export class AmountReader {
     try {
       return [value, numberToMinor(value, this.exponent)];
     } catch (error) {
-      throw this.reader.invalid(`${where}.${field} ${value} is not an amount in ${this.currency}: ${(error as Error).message}`);
+      throw this.reader.invalid(
+        `${where}.${field} ${value} is not an amount in ${this.currency}: ${(error as Error).message}`,
+      );
     }
   }
 }
@@ -161,13 +167,20 @@ export function readChange(reader: Reader, change: Record<string, unknown>, wher
     status: reader.string(change, 'Status', where),
     detectedAt: reader.string(change, 'DetectedAt', where),
     removedSegments: reader.strings(change, 'RemovedSegments', where),
-    addedSegments: reader.objects(change, 'AddedSegments', where).map(([segment, at]) => readSegment(reader, segment, at)),
+    addedSegments: reader
+      .objects(change, 'AddedSegments', where)
+      .map(([segment, at]) => readSegment(reader, segment, at)),
     actionDeadline: reader.optionalString(change, 'ActionDeadline', where),
     consequenceOfInaction: reader.string(change, 'ConsequenceOfInaction', where),
   };
 }
 
-export function readRefundQuote(reader: Reader, amounts: AmountReader, quote: Record<string, unknown>, where: string): RefundQuoteView {
+export function readRefundQuote(
+  reader: Reader,
+  amounts: AmountReader,
+  quote: Record<string, unknown>,
+  where: string,
+): RefundQuoteView {
   const [amount, amountMinor] = amounts.read(quote, 'Amount', where);
   const tickets = reader.objects(quote, 'Tickets', where).map(([ticket, at]) => {
     const [ticketAmount, ticketMinor] = amounts.read(ticket, 'Amount', at);
@@ -177,7 +190,13 @@ export function readRefundQuote(reader: Reader, amounts: AmountReader, quote: Re
   if (tickets.reduce((sum, ticket) => sum + ticket.amountMinor, 0) !== amountMinor) {
     throw reader.invalid(`${where}.Amount ${amount} is not the sum of its tickets' amounts`);
   }
-  return { amount, amountMinor, currency: amounts.currency, quoteType: reader.string(quote, 'QuoteType', where), tickets };
+  return {
+    amount,
+    amountMinor,
+    currency: amounts.currency,
+    quoteType: reader.string(quote, 'QuoteType', where),
+    tickets,
+  };
 }
 
 function readTicket(reader: Reader, amounts: AmountReader, ticket: Record<string, unknown>, where: string): TicketView {
@@ -185,15 +204,28 @@ function readTicket(reader: Reader, amounts: AmountReader, ticket: Record<string
   const [taxes, taxesMinor] = amounts.read(ticket, 'Taxes', where);
   return {
     ticketNumber: reader.string(ticket, 'TicketNumber', where),
-    baseFare, baseFareMinor, taxes, taxesMinor,
+    baseFare,
+    baseFareMinor,
+    taxes,
+    taxesMinor,
     coupons: reader.objects(ticket, 'Coupons', where).map(([coupon, at]) => {
       const [value, valueMinor] = amounts.read(coupon, 'Value', at);
-      return { segmentId: reader.string(coupon, 'SegmentID', at), status: reader.string(coupon, 'Status', at), value, valueMinor };
+      return {
+        segmentId: reader.string(coupon, 'SegmentID', at),
+        status: reader.string(coupon, 'Status', at),
+        value,
+        valueMinor,
+      };
     }),
   };
 }
 
-function readBooking(reader: Reader, amounts: AmountReader, booking: Record<string, unknown>, where: string): BookingView {
+function readBooking(
+  reader: Reader,
+  amounts: AmountReader,
+  booking: Record<string, unknown>,
+  where: string,
+): BookingView {
   return {
     bookingReference: reader.string(booking, 'GdsBookingReference', where),
     bookingStatus: reader.string(booking, 'BookingStatus', where),
@@ -203,19 +235,28 @@ function readBooking(reader: Reader, amounts: AmountReader, booking: Record<stri
       type: reader.string(passenger, 'Type', at),
       givenName: reader.string(passenger, 'GivenName', at),
       surname: reader.string(passenger, 'Surname', at),
-      ticket: passenger.Ticket === undefined ? undefined : readTicket(reader, amounts, reader.object(passenger, 'Ticket', at), `${at}.Ticket`),
+      ticket:
+        passenger.Ticket === undefined
+          ? undefined
+          : readTicket(reader, amounts, reader.object(passenger, 'Ticket', at), `${at}.Ticket`),
     })),
-    airlineChanges: reader.objects(booking, 'AirlineChanges', where).map(([change, at]) => readChange(reader, change, at)),
+    airlineChanges: reader
+      .objects(booking, 'AirlineChanges', where)
+      .map(([change, at]) => readChange(reader, change, at)),
     refunds: reader.objects(booking, 'Refunds', where).map(([refund, at]) => {
       const [amount, amountMinor] = amounts.read(refund, 'Amount', at);
       return {
-        ticketNumber: reader.string(refund, 'TicketNumber', at), amount, amountMinor,
-        quoteType: reader.string(refund, 'QuoteType', at), createdAt: reader.string(refund, 'CreatedAt', at),
+        ticketNumber: reader.string(refund, 'TicketNumber', at),
+        amount,
+        amountMinor,
+        quoteType: reader.string(refund, 'QuoteType', at),
+        createdAt: reader.string(refund, 'CreatedAt', at),
       };
     }),
-    refundQuote: booking.RefundQuote === undefined
-      ? undefined
-      : readRefundQuote(reader, amounts, reader.object(booking, 'RefundQuote', where), `${where}.RefundQuote`),
+    refundQuote:
+      booking.RefundQuote === undefined
+        ? undefined
+        : readRefundQuote(reader, amounts, reader.object(booking, 'RefundQuote', where), `${where}.RefundQuote`),
   };
 }
 
@@ -225,17 +266,30 @@ export function readRetrieveResult(body: unknown, context: ResponseContext, oper
   const order = reader.object(envelope, 'Order', operation.responseRoot);
   const currency = reader.string(order, 'Currency', 'Order');
   const amounts = new AmountReader(reader, currency, 'Order');
-  const bookings = reader.objects(order, 'Bookings', 'Order').map(([booking, at]) => readBooking(reader, amounts, booking, at));
+  const bookings = reader
+    .objects(order, 'Bookings', 'Order')
+    .map(([booking, at]) => readBooking(reader, amounts, booking, at));
   const items = readCancelItems(reader, envelope, operation).map((item): RetrieveItem => ({
     ...item,
-    booking: item.status === 'SUCCESS' ? bookings.find((booking) => booking.bookingReference === item.bookingReference) : undefined,
+    booking:
+      item.status === 'SUCCESS'
+        ? bookings.find((booking) => booking.bookingReference === item.bookingReference)
+        : undefined,
   }));
   if (items.some((item) => item.status === 'SUCCESS' && item.booking === undefined)) {
     throw reader.invalid('a booking reported SUCCESS is missing from Order.Bookings');
   }
   return {
-    ...reader.envelopeResult<RetrieveResponseBody, RetrieveOrderViewRS>(envelope, items.every((item) => item.status === 'SUCCESS')),
+    ...reader.envelopeResult<RetrieveResponseBody, RetrieveOrderViewRS>(
+      envelope,
+      items.every((item) => item.status === 'SUCCESS'),
+    ),
     items,
-    order: { orderId: reader.string(order, 'OrderID', 'Order'), currency, bookings, raw: order as unknown as WireOrder },
+    order: {
+      orderId: reader.string(order, 'OrderID', 'Order'),
+      currency,
+      bookings,
+      raw: order as unknown as WireOrder,
+    },
   };
 }

@@ -6,13 +6,31 @@ import { AirOrderInvalidResponseError, type ApiErrorCode } from './errors.js';
 import { currencyExponent, decimalToMinor, minorToDecimal } from './money.js';
 import type { OperationSpec } from './operations.js';
 import type {
-  CancelResponseBody, InvoluntaryAcceptResponseBody, InvoluntaryCancelResponseBody, OrderInvoluntaryAcceptRS,
-  OrderInvoluntaryCancelRS, OrderViewRS, WireCancelItem, WireError, WireInvoluntaryAcceptItem, WireInvoluntaryCancelItem,
+  CancelResponseBody,
+  InvoluntaryAcceptResponseBody,
+  InvoluntaryCancelResponseBody,
+  OrderInvoluntaryAcceptRS,
+  OrderInvoluntaryCancelRS,
+  OrderViewRS,
+  WireCancelItem,
+  WireError,
+  WireInvoluntaryAcceptItem,
+  WireInvoluntaryCancelItem,
 } from './wire.js';
 
 /** Item-level codes of the catalogue (HTTP 200, the item FAILED). */
-export type ItemErrorCode = 'BOOKING_NOT_FOUND' | 'BOOKING_CANCELED' | 'NO_PENDING_CHANGE' | 'NO_REPLACEMENT_OFFERED'
-  | 'PASSENGER_NOT_FOUND' | 'ALREADY_REFUNDED' | 'NO_FARE_RULES' | 'PARTLY_FLOWN' | 'QUOTE_NOT_FOUND' | 'QUOTE_EXPIRED' | 'QUOTE_OUTDATED';
+export type ItemErrorCode =
+  | 'BOOKING_NOT_FOUND'
+  | 'BOOKING_CANCELED'
+  | 'NO_PENDING_CHANGE'
+  | 'NO_REPLACEMENT_OFFERED'
+  | 'PASSENGER_NOT_FOUND'
+  | 'ALREADY_REFUNDED'
+  | 'NO_FARE_RULES'
+  | 'PARTLY_FLOWN'
+  | 'QUOTE_NOT_FOUND'
+  | 'QUOTE_EXPIRED'
+  | 'QUOTE_OUTDATED';
 
 export interface ItemFailure {
   /** The code before the colon of `Msg` / `ErrorMsg`; `UNKNOWN` when the text has no code. */
@@ -21,9 +39,7 @@ export interface ItemFailure {
 }
 
 /** FAILED (and the documented variant FAILURE, read the same) carries a parsed failure. */
-export type ItemOutcome =
-  | { status: 'SUCCESS'; failure?: undefined }
-  | { status: 'FAILED'; failure: ItemFailure };
+export type ItemOutcome = { status: 'SUCCESS'; failure?: undefined } | { status: 'FAILED'; failure: ItemFailure };
 
 export type BookingStatus = 'CONFIRMED' | 'CANCELED';
 
@@ -99,8 +115,16 @@ export interface ResultBase<Body, Envelope, Item> extends EnvelopeResult<Body, E
 }
 
 export type CancelResult = ResultBase<CancelResponseBody, OrderViewRS, CancelItem>;
-export type InvoluntaryAcceptResult = ResultBase<InvoluntaryAcceptResponseBody, OrderInvoluntaryAcceptRS, InvoluntaryAcceptItem>;
-export type InvoluntaryCancelResult = ResultBase<InvoluntaryCancelResponseBody, OrderInvoluntaryCancelRS, InvoluntaryCancelItem>;
+export type InvoluntaryAcceptResult = ResultBase<
+  InvoluntaryAcceptResponseBody,
+  OrderInvoluntaryAcceptRS,
+  InvoluntaryAcceptItem
+>;
+export type InvoluntaryCancelResult = ResultBase<
+  InvoluntaryCancelResponseBody,
+  OrderInvoluntaryCancelRS,
+  InvoluntaryCancelItem
+>;
 
 /** What the transport knows of the response a result is read from. */
 export interface ResponseContext {
@@ -136,7 +160,10 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Reads one response body against the contract; whatever is off becomes AirOrderInvalidResponseError. */
 export class Reader {
-  constructor(private readonly body: unknown, private readonly context: ResponseContext) {}
+  constructor(
+    private readonly body: unknown,
+    private readonly context: ResponseContext,
+  ) {}
 
   invalid(message: string): AirOrderInvalidResponseError {
     return new AirOrderInvalidResponseError({
@@ -173,7 +200,8 @@ export class Reader {
 
   strings(item: Record<string, unknown>, field: string, where: string): string[] {
     const value = item[field];
-    if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string')) throw this.invalid(`${where}.${field} is not an array of strings`);
+    if (!Array.isArray(value) || !value.every((entry) => typeof entry === 'string'))
+      throw this.invalid(`${where}.${field} is not an array of strings`);
     return value as string[];
   }
 
@@ -212,10 +240,15 @@ export class Reader {
   }
 
   /** What every result has, whatever its items; `success` also needs every item to have succeeded. */
-  envelopeResult<Body, Envelope>(envelope: Record<string, unknown>, itemsSucceeded = true): EnvelopeResult<Body, Envelope> {
+  envelopeResult<Body, Envelope>(
+    envelope: Record<string, unknown>,
+    itemsSucceeded = true,
+  ): EnvelopeResult<Body, Envelope> {
     const errors = Array.isArray(envelope.Errors)
-      ? envelope.Errors.filter((entry): entry is WireError => isRecord(entry) && typeof entry.Code === 'string' && typeof entry.Message === 'string')
-        .map((entry) => ({ code: entry.Code, message: entry.Message }))
+      ? envelope.Errors.filter(
+          (entry): entry is WireError =>
+            isRecord(entry) && typeof entry.Code === 'string' && typeof entry.Message === 'string',
+        ).map((entry) => ({ code: entry.Code, message: entry.Message }))
       : [];
     return {
       body: this.body as Body,
@@ -228,9 +261,15 @@ export class Reader {
     };
   }
 
-  base<Body, Envelope, Item extends { status: string }>(envelope: Record<string, unknown>, items: Item[]): ResultBase<Body, Envelope, Item> {
+  base<Body, Envelope, Item extends { status: string }>(
+    envelope: Record<string, unknown>,
+    items: Item[],
+  ): ResultBase<Body, Envelope, Item> {
     return {
-      ...this.envelopeResult<Body, Envelope>(envelope, items.every((item) => item.status === 'SUCCESS')),
+      ...this.envelopeResult<Body, Envelope>(
+        envelope,
+        items.every((item) => item.status === 'SUCCESS'),
+      ),
       items,
       // An operation that changes orders always sends a key (transport.ts).
       idempotencyKey: this.context.idempotencyKey!,
@@ -246,7 +285,11 @@ export function readCancelResult(body: unknown, context: ResponseContext, operat
 }
 
 /** OrderViewRS's Response items: AirOrderCancel's, and AirOrderRetrieve's too. */
-export function readCancelItems(reader: Reader, envelope: Record<string, unknown>, operation: OperationSpec): CancelItem[] {
+export function readCancelItems(
+  reader: Reader,
+  envelope: Record<string, unknown>,
+  operation: OperationSpec,
+): CancelItem[] {
   return reader.items(envelope, operation).map((item, index): CancelItem => {
     const where = `Response[${index}]`;
     const outcome = itemOutcome(reader.string(item, 'Status', where), reader.string(item, 'Msg', where));
@@ -261,7 +304,11 @@ export function readCancelItems(reader: Reader, envelope: Record<string, unknown
   });
 }
 
-export function readInvoluntaryAcceptResult(body: unknown, context: ResponseContext, operation: OperationSpec): InvoluntaryAcceptResult {
+export function readInvoluntaryAcceptResult(
+  body: unknown,
+  context: ResponseContext,
+  operation: OperationSpec,
+): InvoluntaryAcceptResult {
   const reader = new Reader(body, context);
   const envelope = reader.envelope(operation);
   const items = reader.items(envelope, operation).map((item, index): InvoluntaryAcceptItem => {
@@ -276,7 +323,11 @@ export function readInvoluntaryAcceptResult(body: unknown, context: ResponseCont
   return reader.base(envelope, items);
 }
 
-interface RefundTextEntry { ticketNumber: string; quoteType: string; amountText: string }
+interface RefundTextEntry {
+  ticketNumber: string;
+  quoteType: string;
+  amountText: string;
+}
 
 /**
  * "TicketNumber:2201234567890 QuoteType:FULL RefundAmount:570.50 TicketNumber:…" → one entry per
@@ -300,7 +351,10 @@ export function parseRefundText(text: string): RefundTextEntry[] | null {
 }
 
 export function readInvoluntaryCancelResult(
-  body: unknown, context: ResponseContext, operation: OperationSpec, currency: string | undefined,
+  body: unknown,
+  context: ResponseContext,
+  operation: OperationSpec,
+  currency: string | undefined,
 ): InvoluntaryCancelResult {
   const exponent = currency === undefined ? undefined : currencyExponent(currency);
   const reader = new Reader(body, context);
@@ -318,7 +372,10 @@ export function readInvoluntaryCancelResult(
     });
     const entries = parseRefundText(refundText);
     if (!entries) throw reader.invalid(`${where}.RefundText cannot be read: "${refundText}"`);
-    if (entries.length !== fares.length || entries.some((entry, position) => entry.ticketNumber !== fares[position]!.ticketNumber)) {
+    if (
+      entries.length !== fares.length ||
+      entries.some((entry, position) => entry.ticketNumber !== fares[position]!.ticketNumber)
+    ) {
       throw reader.invalid(`${where}.RefundText and RefundPaxWiseFare name different tickets`);
     }
 
@@ -326,17 +383,27 @@ export function readInvoluntaryCancelResult(
       const amount = fares[position]!.amount;
       // Both are the same decimal read into a double: any difference is a different amount.
       if (!/^-?\d+(\.\d+)?$/.test(entry.amountText) || Number(entry.amountText) !== amount) {
-        throw reader.invalid(`${where}: ticket ${entry.ticketNumber} is refunded ${amount} in RefundPaxWiseFare but "${entry.amountText}" in RefundText`);
+        throw reader.invalid(
+          `${where}: ticket ${entry.ticketNumber} is refunded ${amount} in RefundPaxWiseFare but "${entry.amountText}" in RefundText`,
+        );
       }
       let amountMinor: number | undefined;
       if (exponent !== undefined) {
         try {
           amountMinor = decimalToMinor(entry.amountText, exponent);
         } catch (error) {
-          throw reader.invalid(`${where}: ticket ${entry.ticketNumber}'s refund "${entry.amountText}" is not an amount in ${currency}: ${(error as Error).message}`);
+          throw reader.invalid(
+            `${where}: ticket ${entry.ticketNumber}'s refund "${entry.amountText}" is not an amount in ${currency}: ${(error as Error).message}`,
+          );
         }
       }
-      return { ticketNumber: entry.ticketNumber, quoteType: entry.quoteType, amount, amountText: entry.amountText, amountMinor };
+      return {
+        ticketNumber: entry.ticketNumber,
+        quoteType: entry.quoteType,
+        amount,
+        amountText: entry.amountText,
+        amountMinor,
+      };
     });
 
     let amountMinor: number | undefined;
@@ -382,7 +449,12 @@ export type VoluntaryRefundResult = ResultBase<unknown, unknown, VoluntaryRefund
  * AirOrderRefundQuote's and AirOrderRefund's result: AirOrderInvoluntaryCancel's items (read and
  * checked the same way) with the quote and each ticket's breakdown.
  */
-export function readVoluntaryRefundResult(body: unknown, context: ResponseContext, operation: OperationSpec, currency: string | undefined): VoluntaryRefundResult {
+export function readVoluntaryRefundResult(
+  body: unknown,
+  context: ResponseContext,
+  operation: OperationSpec,
+  currency: string | undefined,
+): VoluntaryRefundResult {
   const base = readInvoluntaryCancelResult(body, context, operation, currency);
   const items = base.items.map((item, index): VoluntaryRefundItem => {
     const raw = item.raw as unknown as Record<string, unknown>;
@@ -394,13 +466,26 @@ export function readVoluntaryRefundResult(body: unknown, context: ResponseContex
     const fares = raw.RefundPaxWiseFare as Record<string, unknown>[];
     const tickets = item.refund.tickets.map((ticket, position): VoluntaryTicketRefund => {
       const fare = fares[position]!;
-      const breakdown = Array.isArray(fare.TaxBreakdown) ? fare.TaxBreakdown as Record<string, unknown>[] : [];
+      const breakdown = Array.isArray(fare.TaxBreakdown) ? (fare.TaxBreakdown as Record<string, unknown>[]) : [];
       return {
-        ...ticket, fare: Number(fare.Fare), taxes: Number(fare.Taxes), penalty: Number(fare.Penalty),
-        taxBreakdown: breakdown.map((line) => ({ taxCode: String(line.TaxCode), amount: Number(line.Amount), refundable: line.Refundable === true })),
+        ...ticket,
+        fare: Number(fare.Fare),
+        taxes: Number(fare.Taxes),
+        penalty: Number(fare.Penalty),
+        taxBreakdown: breakdown.map((line) => ({
+          taxCode: String(line.TaxCode),
+          amount: Number(line.Amount),
+          refundable: line.Refundable === true,
+        })),
       };
     });
-    return { ...item, quoteId: text('QuoteID'), expiresAt: text('ExpiresAt'), refund: { ...item.refund, tickets }, raw: item.raw as VoluntaryRefundItem['raw'] };
+    return {
+      ...item,
+      quoteId: text('QuoteID'),
+      expiresAt: text('ExpiresAt'),
+      refund: { ...item.refund, tickets },
+      raw: item.raw as VoluntaryRefundItem['raw'],
+    };
   });
   return { ...base, items };
 }

@@ -5,7 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  AirOrderConnectionError, AirOrderError, AirOrderInvalidResponseError, AirOrderTimeoutError, errorFromResponse,
+  AirOrderConnectionError,
+  AirOrderError,
+  AirOrderInvalidResponseError,
+  AirOrderTimeoutError,
+  errorFromResponse,
 } from './errors.js';
 import { VERSION } from './version.js';
 
@@ -88,7 +92,12 @@ export interface BackoffSettings {
  * How long to wait before retry number `retry` (1 for the first): exponential backoff with jitter
  * (half fixed, half random), and never less than the server's Retry-After.
  */
-export function retryDelayMs(retry: number, retryAfterSeconds: number | undefined, settings: BackoffSettings, random: () => number = Math.random): number {
+export function retryDelayMs(
+  retry: number,
+  retryAfterSeconds: number | undefined,
+  settings: BackoffSettings,
+  random: () => number = Math.random,
+): number {
   const backoff = Math.min(settings.maxRetryDelayMs, settings.initialRetryDelayMs * 2 ** (retry - 1));
   const jittered = backoff / 2 + random() * (backoff / 2);
   if (retryAfterSeconds === undefined) return Math.round(jittered);
@@ -143,7 +152,8 @@ export class Transport {
   async post(request: TransportRequest): Promise<TransportResponse> {
     const options = request.options ?? {};
     const idempotencyKey = request.idempotencyKey ?? (request.readOnly ? undefined : randomUUID());
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw new TypeError('idempotencyKey must be 1 to 255 printable ASCII characters');
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey))
+      throw new TypeError('idempotencyKey must be 1 to 255 printable ASCII characters');
     const maxRetries = nonNegativeInteger('maxRetries', options.maxRetries ?? this.maxRetries);
     const timeoutMs = positive('timeoutMs', options.timeoutMs ?? this.timeoutMs);
     const body = typeof request.body === 'string' ? request.body : JSON.stringify(request.body);
@@ -192,52 +202,90 @@ export class Transport {
   }
 
   /** One HTTP exchange, body read in full, within the time-out. Network failures become typed errors. */
-  private async attempt(path: string, body: string, headers: Headers, timeoutMs: number, signal: AbortSignal | undefined) {
+  private async attempt(
+    path: string,
+    body: string,
+    headers: Headers,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ) {
     // One controller for the caller's signal and the time-out (AbortSignal.any needs Node 20.3).
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => { timedOut = true; controller.abort(); }, timeoutMs);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
     const onAbort = () => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const response = await this.fetchImpl(this.baseUrl + path, { method: 'POST', headers, body, signal: controller.signal, redirect: 'error' });
+      const response = await this.fetchImpl(this.baseUrl + path, {
+        method: 'POST',
+        headers,
+        body,
+        signal: controller.signal,
+        redirect: 'error',
+      });
       const text = await response.text();
       return { status: response.status, headers: response.headers, text };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (timedOut) {
-        throw new AirOrderTimeoutError({ code: 'TIMEOUT', message: `No complete response within ${timeoutMs} ms`, cause: error });
+        throw new AirOrderTimeoutError({
+          code: 'TIMEOUT',
+          message: `No complete response within ${timeoutMs} ms`,
+          cause: error,
+        });
       }
       const cause = (error as { cause?: { message?: string; code?: string } }).cause;
       const detail = cause?.code ?? cause?.message ?? (error as Error).message;
-      throw new AirOrderConnectionError({ code: 'CONNECTION_ERROR', message: `Could not reach ${this.baseUrl}: ${detail}`, cause: error });
+      throw new AirOrderConnectionError({
+        code: 'CONNECTION_ERROR',
+        message: `Could not reach ${this.baseUrl}: ${detail}`,
+        cause: error,
+      });
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  private success(response: { status: number; headers: Headers; text: string }, idempotencyKey: string | undefined, attempts: number): TransportResponse {
+  private success(
+    response: { status: number; headers: Headers; text: string },
+    idempotencyKey: string | undefined,
+    attempts: number,
+  ): TransportResponse {
     const requestId = response.headers.get('x-request-id') ?? undefined;
     let body: unknown;
     try {
       body = JSON.parse(response.text);
     } catch {
       throw new AirOrderInvalidResponseError({
-        code: 'INVALID_RESPONSE', message: `HTTP ${response.status} with a body that is not JSON`, status: response.status,
-        headers: response.headers, body: response.text, idempotencyKey, attempts,
+        code: 'INVALID_RESPONSE',
+        message: `HTTP ${response.status} with a body that is not JSON`,
+        status: response.status,
+        headers: response.headers,
+        body: response.text,
+        idempotencyKey,
+        attempts,
         ...(requestId === undefined ? {} : { requestId }),
       });
     }
     return {
-      status: response.status, headers: response.headers, body, requestId, idempotencyKey,
-      replayed: response.headers.get('idempotent-replayed') === 'true', attempts,
+      status: response.status,
+      headers: response.headers,
+      body,
+      requestId,
+      idempotencyKey,
+      replayed: response.headers.get('idempotent-replayed') === 'true',
+      attempts,
     };
   }
 }
 
 function positive(name: string, value: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new TypeError(`${name} must be a positive number`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw new TypeError(`${name} must be a positive number`);
   return value;
 }
 

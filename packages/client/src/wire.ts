@@ -16,7 +16,9 @@ type Request<Name extends keyof Schemas, Root extends keyof Schemas[Name]> = Sch
 
 export type WireRequest = Request<'AirOrderCancelRequest', 'OrderCancelRQ'>;
 export type WireDocument = NonNullable<WireRequest['Document']>;
-export type WireTravelAgencySenderInput = NonNullable<NonNullable<NonNullable<WireRequest['Party']>['Sender']>['TravelAgencySender']>;
+export type WireTravelAgencySenderInput = NonNullable<
+  NonNullable<NonNullable<WireRequest['Party']>['Sender']>['TravelAgencySender']
+>;
 
 export type CancelRequestBody = Schemas['AirOrderCancelRequest'];
 export type InvoluntaryAcceptRequestBody = Schemas['AirOrderInvoluntaryAcceptRequest'];
@@ -40,12 +42,16 @@ type ErrorsOf<Body> = Body extends Record<string, { Errors?: (infer Item)[] }> ?
 
 /** One failure of a response's Errors: Code is one the operation can answer (the union over all here). */
 export type WireError =
-  | ErrorsOf<Schemas['AirOrderCancelResponse']> | ErrorsOf<Schemas['AirOrderInvoluntaryAcceptResponse']>
-  | ErrorsOf<Schemas['AirOrderInvoluntaryCancelResponse']> | ErrorsOf<Schemas['AirOrderRetrieveResponse']>
+  | ErrorsOf<Schemas['AirOrderCancelResponse']>
+  | ErrorsOf<Schemas['AirOrderInvoluntaryAcceptResponse']>
+  | ErrorsOf<Schemas['AirOrderInvoluntaryCancelResponse']>
+  | ErrorsOf<Schemas['AirOrderRetrieveResponse']>
   | ErrorsOf<Schemas['AirOrderEventListResponse']>;
 
 /** Fields every response envelope carries, on every outcome (docs/contract.md §4). */
-export type WireEnvelopeBase = Pick<CancelEnvelope, 'Document' | 'Party' | 'ShoppingResponseId' | 'Success'> & { Errors?: WireError[] };
+export type WireEnvelopeBase = Pick<CancelEnvelope, 'Document' | 'Party' | 'ShoppingResponseId' | 'Success'> & {
+  Errors?: WireError[];
+};
 
 /**
  * SUCCESS or FAILED as the service sends it. The interface also documents FAILURE as a variant of
@@ -89,7 +95,9 @@ export type WireRefundRecord = WireBooking['Refunds'][number];
 
 /** AirOrderRetrieve's answer on HTTP 200: AirOrderCancel's envelope and items, plus the order. */
 export type RetrieveOrderViewRS = RetrieveEnvelope & { Order: WireOrder };
-export interface RetrieveResponseBody { OrderViewRS: RetrieveOrderViewRS }
+export interface RetrieveResponseBody {
+  OrderViewRS: RetrieveOrderViewRS;
+}
 
 // ---------------------------------------------------------------------------------------------
 // AirOrderEventList: the agency's event feed. Data is in the interface's PascalCase.
@@ -154,7 +162,7 @@ export type EventTypesAreTheDocuments = Assert<Same<WireEventType, GeneratedEven
 
 /** One event of the feed, as sent. */
 export type WireEvent = {
-  [Type in WireEventType]: { EventID: string; Type: Type; Timestamp: string; Data: WireEventDataByType[Type] }
+  [Type in WireEventType]: { EventID: string; Type: Type; Timestamp: string; Data: WireEventDataByType[Type] };
 }[WireEventType];
 
 export interface OrderEventListRS extends WireEnvelopeBase {
@@ -164,10 +172,14 @@ export interface OrderEventListRS extends WireEnvelopeBase {
   Events: WireEvent[];
 }
 
-export interface EventListResponseBody { OrderEventListRS: OrderEventListRS }
+export interface EventListResponseBody {
+  OrderEventListRS: OrderEventListRS;
+}
 
 /** Any operation's response envelope (the object under the response root key). */
 export type OperationEnvelope = OrderViewRS | OrderInvoluntaryAcceptRS | OrderInvoluntaryCancelRS | OrderEventListRS;
 
 /** The body of a failure that is not an operation's envelope (unknown route, oversized headers). */
-export interface PlainErrorBody { Errors: { Code: string; Message: string }[] }
+export interface PlainErrorBody {
+  Errors: { Code: string; Message: string }[];
+}

@@ -8,8 +8,16 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { simpleOrder } from '../../../test/helpers/documents.js';
 import {
-  AirOrderAuthenticationError, AirOrderClient, AirOrderError, AirOrderIdempotencyError, AirOrderInternalError,
-  AirOrderNotFoundError, AirOrderPermissionError, AirOrderRateLimitError, AirOrderUnavailableError, AirOrderValidationError,
+  AirOrderAuthenticationError,
+  AirOrderClient,
+  AirOrderError,
+  AirOrderIdempotencyError,
+  AirOrderInternalError,
+  AirOrderNotFoundError,
+  AirOrderPermissionError,
+  AirOrderRateLimitError,
+  AirOrderUnavailableError,
+  AirOrderValidationError,
   type ApiErrorCode,
 } from '../src/index.js';
 import { cancellationOf, clientFor, holdWriteLock, logLinesOf, startTestService, type TestService } from './support.js';
@@ -30,7 +38,11 @@ interface Expected {
 }
 
 /** Runs the call, which must throw; checks the typed error against the expectation and the service's log. */
-async function expectError(service: TestService, call: () => Promise<unknown>, expected: Expected): Promise<AirOrderError> {
+async function expectError(
+  service: TestService,
+  call: () => Promise<unknown>,
+  expected: Expected,
+): Promise<AirOrderError> {
   let caught: unknown;
   try {
     await call();
@@ -93,32 +105,61 @@ const params = { orderId: 'ERR-1', bookingReferences: ['ERRA01'] };
 describe('authentication and tenancy', () => {
   test('AUTH_MISSING: AirOrderAuthenticationError, items FAILED with the code in the envelope', async () => {
     const error = await expectError(service, () => client.cancel(params, { headers: { authorization: null } }), {
-      type: AirOrderAuthenticationError, code: 'AUTH_MISSING', status: 401, root: 'OrderViewRS',
+      type: AirOrderAuthenticationError,
+      code: 'AUTH_MISSING',
+      status: 401,
+      root: 'OrderViewRS',
     });
     assert.equal(error.headers?.get('www-authenticate'), 'Bearer');
-    assert.deepEqual(error.envelope?.Party.Sender.TravelAgencySender, { Name: '', IATA_Number: '', AgencyID: '', Contacts: { Contact: [] } });
+    assert.deepEqual(error.envelope?.Party.Sender.TravelAgencySender, {
+      Name: '',
+      IATA_Number: '',
+      AgencyID: '',
+      Contacts: { Contact: [] },
+    });
   });
 
   test('AUTH_INVALID: an unknown token', async () => {
-    const stranger = new AirOrderClient({ baseUrl: service.baseUrl, token: 'aot_notatokenthisserviceissued', maxRetries: 0 });
+    const stranger = new AirOrderClient({
+      baseUrl: service.baseUrl,
+      token: 'aot_notatokenthisserviceissued',
+      maxRetries: 0,
+    });
     await expectError(service, () => stranger.acceptInvoluntaryChange(params), {
-      type: AirOrderAuthenticationError, code: 'AUTH_INVALID', status: 401, root: 'OrderInvoluntaryAcceptRS',
+      type: AirOrderAuthenticationError,
+      code: 'AUTH_INVALID',
+      status: 401,
+      root: 'OrderInvoluntaryAcceptRS',
     });
   });
 
   test('SENDER_MISMATCH: AirOrderPermissionError when the request names another agency', async () => {
     await expectError(service, () => client.cancel({ ...params, sender: { agencyId: 'ERR9' } }), {
-      type: AirOrderPermissionError, code: 'SENDER_MISMATCH', status: 403, root: 'OrderViewRS', message: /AgencyID/,
+      type: AirOrderPermissionError,
+      code: 'SENDER_MISMATCH',
+      status: 403,
+      root: 'OrderViewRS',
+      message: /AgencyID/,
     });
   });
 
   test("ORDER_NOT_FOUND: AirOrderNotFoundError, for a missing order and for another agency's order alike", async () => {
-    const missing = await expectError(service, () => client.cancelInvoluntarily({ orderId: 'ERR-MISSING', bookingReferences: ['ERRA01'] }), {
-      type: AirOrderNotFoundError, code: 'ORDER_NOT_FOUND', status: 404, root: 'OrderInvoluntaryCancelRS',
-    });
+    const missing = await expectError(
+      service,
+      () => client.cancelInvoluntarily({ orderId: 'ERR-MISSING', bookingReferences: ['ERRA01'] }),
+      {
+        type: AirOrderNotFoundError,
+        code: 'ORDER_NOT_FOUND',
+        status: 404,
+        root: 'OrderInvoluntaryCancelRS',
+      },
+    );
     assert.equal(missing.message, 'Order ERR-MISSING was not found.');
     await expectError(service, () => client.cancel({ orderId: 'ERR-OTHER', bookingReferences: ['ERRZ01'] }), {
-      type: AirOrderNotFoundError, code: 'ORDER_NOT_FOUND', status: 404, root: 'OrderViewRS',
+      type: AirOrderNotFoundError,
+      code: 'ORDER_NOT_FOUND',
+      status: 404,
+      root: 'OrderViewRS',
     });
   });
 });
@@ -126,38 +167,62 @@ describe('authentication and tenancy', () => {
 describe('requests refused as sent', () => {
   test('INVALID_REQUEST: AirOrderValidationError naming the field', async () => {
     await expectError(service, () => client.cancel({ orderId: 'ERR-1', bookingReferences: ['x'] }), {
-      type: AirOrderValidationError, code: 'INVALID_REQUEST', status: 400, root: 'OrderViewRS', message: /GdsBookingReference/,
+      type: AirOrderValidationError,
+      code: 'INVALID_REQUEST',
+      status: 400,
+      root: 'OrderViewRS',
+      message: /GdsBookingReference/,
     });
   });
 
   test('INVALID_JSON: a broken body through the escape hatch', async () => {
     await expectError(service, () => client.request('involuntaryAccept', '{"OrderInvoluntaryAcceptRQ":'), {
-      type: AirOrderValidationError, code: 'INVALID_JSON', status: 400, root: 'OrderInvoluntaryAcceptRS',
+      type: AirOrderValidationError,
+      code: 'INVALID_JSON',
+      status: 400,
+      root: 'OrderInvoluntaryAcceptRS',
     });
   });
 
   test('UNSUPPORTED_MEDIA_TYPE: a Content-Type other than application/json', async () => {
     await expectError(service, () => client.cancel(params, { headers: { 'content-type': 'text/plain' } }), {
-      type: AirOrderValidationError, code: 'UNSUPPORTED_MEDIA_TYPE', status: 415, root: 'OrderViewRS',
+      type: AirOrderValidationError,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      status: 415,
+      root: 'OrderViewRS',
     });
   });
 
   test('PAYLOAD_TOO_LARGE: a body over 64 KiB', async () => {
     await expectError(service, () => client.cancel({ orderId: 'A'.repeat(70_000), bookingReferences: ['ERRA01'] }), {
-      type: AirOrderValidationError, code: 'PAYLOAD_TOO_LARGE', status: 413, root: 'OrderViewRS',
+      type: AirOrderValidationError,
+      code: 'PAYLOAD_TOO_LARGE',
+      status: 413,
+      root: 'OrderViewRS',
     });
   });
 
   test('REQUEST_HEADER_TOO_LARGE: answered by the HTTP parser before routing, so a plain { Errors } body, with its request id and log line', async () => {
     await expectError(service, () => client.cancel(params, { headers: { 'x-padding': 'p'.repeat(10_000) } }), {
-      type: AirOrderValidationError, code: 'REQUEST_HEADER_TOO_LARGE', status: 431, root: null,
+      type: AirOrderValidationError,
+      code: 'REQUEST_HEADER_TOO_LARGE',
+      status: 431,
+      root: null,
     });
   });
 
   test('ROUTE_NOT_FOUND: a wrong base URL is AirOrderNotFoundError with a plain { Errors } body', async () => {
-    const misconfigured = new AirOrderClient({ baseUrl: `${service.baseUrl}/v2/`, token: await service.tokenFor('ERR1'), maxRetries: 0 });
+    const misconfigured = new AirOrderClient({
+      baseUrl: `${service.baseUrl}/v2/`,
+      token: await service.tokenFor('ERR1'),
+      maxRetries: 0,
+    });
     await expectError(service, () => misconfigured.cancel(params), {
-      type: AirOrderNotFoundError, code: 'ROUTE_NOT_FOUND', status: 404, root: null, message: /\/v2\/AirOrderCancel/,
+      type: AirOrderNotFoundError,
+      code: 'ROUTE_NOT_FOUND',
+      status: 404,
+      root: null,
+      message: /\/v2\/AirOrderCancel/,
     });
   });
 });
@@ -165,23 +230,46 @@ describe('requests refused as sent', () => {
 describe('idempotency, limits and the service failing', () => {
   test('IDEMPOTENCY_KEY_REUSED: AirOrderIdempotencyError, not retried even with retries on', async () => {
     const retrying = await clientFor(service, 'ERR1', { maxRetries: 2 });
-    const first = await retrying.cancel({ orderId: 'ERR-2', bookingReferences: ['ERRB01'], idempotencyKey: 'err-reused-1' });
-    assert.equal(first.success, true);
-    const error = await expectError(service, () => retrying.cancel({ orderId: 'ERR-2', bookingReferences: ['NOPE14'], idempotencyKey: 'err-reused-1' }), {
-      type: AirOrderIdempotencyError, code: 'IDEMPOTENCY_KEY_REUSED', status: 422, root: 'OrderViewRS', idempotencyKey: 'err-reused-1',
+    const first = await retrying.cancel({
+      orderId: 'ERR-2',
+      bookingReferences: ['ERRB01'],
+      idempotencyKey: 'err-reused-1',
     });
+    assert.equal(first.success, true);
+    const error = await expectError(
+      service,
+      () => retrying.cancel({ orderId: 'ERR-2', bookingReferences: ['NOPE14'], idempotencyKey: 'err-reused-1' }),
+      {
+        type: AirOrderIdempotencyError,
+        code: 'IDEMPOTENCY_KEY_REUSED',
+        status: 422,
+        root: 'OrderViewRS',
+        idempotencyKey: 'err-reused-1',
+      },
+    );
     assert.notEqual(error.requestId, first.requestId);
   });
 
   test('INTERNAL_ERROR: AirOrderInternalError when the store fails mid-request; not retried', async () => {
     const retrying = await clientFor(service, 'ERR1', { maxRetries: 2 });
     await service.importOrders([simpleOrder('ERR-500', 'ERR1', 'ERRC01', '2201234570003')]);
-    await sql.raw(`CREATE TRIGGER client_fail_500 BEFORE UPDATE ON order_records WHEN NEW.order_id = 'ERR-500'
-      BEGIN SELECT RAISE(ABORT, 'secret-detail'); END`).execute(service.store.db);
+    await sql
+      .raw(
+        `CREATE TRIGGER client_fail_500 BEFORE UPDATE ON order_records WHEN NEW.order_id = 'ERR-500'
+      BEGIN SELECT RAISE(ABORT, 'secret-detail'); END`,
+      )
+      .execute(service.store.db);
     try {
-      const error = await expectError(service, () => retrying.cancel({ orderId: 'ERR-500', bookingReferences: ['ERRC01'] }), {
-        type: AirOrderInternalError, code: 'INTERNAL_ERROR', status: 500, root: 'OrderViewRS',
-      });
+      const error = await expectError(
+        service,
+        () => retrying.cancel({ orderId: 'ERR-500', bookingReferences: ['ERRC01'] }),
+        {
+          type: AirOrderInternalError,
+          code: 'INTERNAL_ERROR',
+          status: 500,
+          root: 'OrderViewRS',
+        },
+      );
       assert.doesNotMatch(JSON.stringify(error.body), /secret-detail/);
     } finally {
       await sql.raw('DROP TRIGGER client_fail_500').execute(service.store.db);
@@ -193,9 +281,16 @@ describe('idempotency, limits and the service failing', () => {
     await service.importChanges([cancellationOf('ERR-503', 'ERRD01')]);
     const hold = holdWriteLock(service);
     try {
-      const error = await expectError(service, () => client.cancelInvoluntarily({ orderId: 'ERR-503', bookingReferences: ['ERRD01'] }), {
-        type: AirOrderUnavailableError, code: 'UNAVAILABLE', status: 503, root: 'OrderInvoluntaryCancelRS',
-      });
+      const error = await expectError(
+        service,
+        () => client.cancelInvoluntarily({ orderId: 'ERR-503', bookingReferences: ['ERRD01'] }),
+        {
+          type: AirOrderUnavailableError,
+          code: 'UNAVAILABLE',
+          status: 503,
+          root: 'OrderInvoluntaryCancelRS',
+        },
+      );
       assert.equal(error.retryAfter, 1);
     } finally {
       hold.release();
@@ -209,9 +304,16 @@ test('RATE_LIMITED: AirOrderRateLimitError with retryAfter, when retries are off
     const noRetries = await clientFor(limited, 'ERR2', { maxRetries: 0 });
     await limited.importOrders([simpleOrder('ERR-429', 'ERR2', 'ERRE01', '2201234570005')]);
     await noRetries.cancel({ orderId: 'ERR-429', bookingReferences: ['ERRE01'] });
-    const error = await expectError(limited, () => noRetries.cancel({ orderId: 'ERR-429', bookingReferences: ['ERRE01'] }), {
-      type: AirOrderRateLimitError, code: 'RATE_LIMITED', status: 429, root: 'OrderViewRS',
-    });
+    const error = await expectError(
+      limited,
+      () => noRetries.cancel({ orderId: 'ERR-429', bookingReferences: ['ERRE01'] }),
+      {
+        type: AirOrderRateLimitError,
+        code: 'RATE_LIMITED',
+        status: 429,
+        root: 'OrderViewRS',
+      },
+    );
     assert.equal(error.retryAfter, 1);
     assert.equal(error.headers?.get('ratelimit-limit'), '1');
   } finally {

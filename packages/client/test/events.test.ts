@@ -9,7 +9,14 @@ import { simpleOrder } from '../../../test/helpers/documents.js';
 import { AirOrderClient, AirOrderValidationError, OPERATIONS, type AirOrderEvent } from '../src/index.js';
 import { readEventPage } from '../src/event-feed.js';
 import type { ResponseContext } from '../src/results.js';
-import { cancellationOf, clientFor, orderDoc, startDroppingProxy, startTestService, type TestService } from './support.js';
+import {
+  cancellationOf,
+  clientFor,
+  orderDoc,
+  startDroppingProxy,
+  startTestService,
+  type TestService,
+} from './support.js';
 
 const EVENT_ID = /^evt_[0-9a-f]{28}$/;
 
@@ -21,8 +28,24 @@ before(async () => {
   await service.addAgency('EV9');
   await service.importOrders([
     orderDoc('EV-1', 'EV1', 'EUR', 'EVA001', [
-      { ticketNumber: '2201234610001', baseFare: '250.00', taxes: '50.30', coupons: [['OPEN', '100.10'], ['OPEN', '200.20']] },
-      { ticketNumber: '2201234610002', baseFare: '150.00', taxes: '50.00', coupons: [['USED', '100.10'], ['OPEN', '99.90']] },
+      {
+        ticketNumber: '2201234610001',
+        baseFare: '250.00',
+        taxes: '50.30',
+        coupons: [
+          ['OPEN', '100.10'],
+          ['OPEN', '200.20'],
+        ],
+      },
+      {
+        ticketNumber: '2201234610002',
+        baseFare: '150.00',
+        taxes: '50.00',
+        coupons: [
+          ['USED', '100.10'],
+          ['OPEN', '99.90'],
+        ],
+      },
     ]),
     simpleOrder('EV-2', 'EV1', 'EVB001', '2201234610011'),
     simpleOrder('EV-3', 'EV1', 'EVC001', '2201234610021'),
@@ -47,13 +70,17 @@ describe('listEvents', () => {
     assert.equal(page.httpStatus, 200);
     assert.equal(page.requestId, page.envelope.ShoppingResponseId);
     assert.deepEqual(Object.keys(page.body), ['OrderEventListRS']);
-    assert.deepEqual(page.events.map((event) => [event.type, event.type === 'unknown' ? undefined : event.data.bookingReference]), [
-      ['airline_change.detected', 'EVA001'],
-      ['airline_change.resolved', 'EVA001'],
-      ['booking.canceled', 'EVA001'],
-      ['booking.refunded', 'EVA001'],
-      ['booking.canceled', 'EVB001'],
-    ], "the agency's events only, oldest first");
+    assert.deepEqual(
+      page.events.map((event) => [event.type, event.type === 'unknown' ? undefined : event.data.bookingReference]),
+      [
+        ['airline_change.detected', 'EVA001'],
+        ['airline_change.resolved', 'EVA001'],
+        ['booking.canceled', 'EVA001'],
+        ['booking.refunded', 'EVA001'],
+        ['booking.canceled', 'EVB001'],
+      ],
+      "the agency's events only, oldest first",
+    );
     assert.ok(page.events.every((event) => EVENT_ID.test(event.eventId) && !Number.isNaN(Date.parse(event.timestamp))));
     assert.equal(page.nextAfter, page.events.at(-1)!.eventId);
     assert.equal(new Set(page.events.map((event) => event.eventId)).size, page.events.length);
@@ -71,11 +98,20 @@ describe('listEvents', () => {
     assert.equal(resolved.data.resolvedBy, 'AGENCY');
 
     assert.equal(canceled?.type, 'booking.canceled');
-    assert.deepEqual(canceled.data, { orderId: 'EV-1', bookingReference: 'EVA001', cancellation: 'INVOLUNTARY', canceledBy: 'AGENCY' });
+    assert.deepEqual(canceled.data, {
+      orderId: 'EV-1',
+      bookingReference: 'EVA001',
+      cancellation: 'INVOLUNTARY',
+      canceledBy: 'AGENCY',
+    });
 
     assert.equal(refunded?.type, 'booking.refunded');
     assert.deepEqual(refunded.data, {
-      orderId: 'EV-1', bookingReference: 'EVA001', currency: 'EUR', amount: 400.2, amountMinor: 40020,
+      orderId: 'EV-1',
+      bookingReference: 'EVA001',
+      currency: 'EUR',
+      amount: 400.2,
+      amountMinor: 40020,
       tickets: [
         { ticketNumber: '2201234610001', amount: 300.3, amountMinor: 30030, quoteType: 'FULL' },
         { ticketNumber: '2201234610002', amount: 99.9, amountMinor: 9990, quoteType: 'PARTIAL' },
@@ -83,7 +119,11 @@ describe('listEvents', () => {
       refundedBy: 'AGENCY',
     });
     assert.deepEqual(refunded.raw.Data.Tickets[0], { TicketNumber: '2201234610001', Amount: 300.3, QuoteType: 'FULL' });
-    assert.equal(refunded.data.amountMinor, detected.data.refundQuote?.amountMinor, 'the refund is the quote the change announced');
+    assert.equal(
+      refunded.data.amountMinor,
+      detected.data.refundQuote?.amountMinor,
+      'the refund is the quote the change announced',
+    );
   });
 
   test('paging with a small limit and NextAfter: each event exactly once, in order, then an empty page that keeps the cursor', async () => {
@@ -103,7 +143,10 @@ describe('listEvents', () => {
       after = page.nextAfter;
     }
     assert.equal(pages, Math.ceil(all.length / 2) + 1);
-    assert.deepEqual(seen, all.map((event) => event.eventId));
+    assert.deepEqual(
+      seen,
+      all.map((event) => event.eventId),
+    );
     assert.equal(new Set(seen).size, seen.length);
   });
 
@@ -153,7 +196,10 @@ describe('events()', () => {
 
     const resumed: string[] = [];
     for await (const event of client.events({ after: before[1]!.eventId, limit: 2 })) resumed.push(event.eventId);
-    assert.deepEqual(resumed, before.slice(2).map((event) => event.eventId));
+    assert.deepEqual(
+      resumed,
+      before.slice(2).map((event) => event.eventId),
+    );
 
     const seen: AirOrderEvent[] = [];
     let acted = false;
@@ -168,8 +214,15 @@ describe('events()', () => {
     }
     const ids = seen.map((event) => event.eventId);
     assert.equal(new Set(ids).size, ids.length, 'no event twice');
-    assert.deepEqual(ids, (await allEvents()).map((event) => event.eventId), 'every event, in order');
-    assert.deepEqual(seen.slice(-2).map((event) => event.type === 'booking.canceled' && event.data.bookingReference), ['EVC001', 'EVD001']);
+    assert.deepEqual(
+      ids,
+      (await allEvents()).map((event) => event.eventId),
+      'every event, in order',
+    );
+    assert.deepEqual(
+      seen.slice(-2).map((event) => event.type === 'booking.canceled' && event.data.bookingReference),
+      ['EVC001', 'EVD001'],
+    );
   });
 
   test('with no events at all, the iterator ends after one empty page', async () => {
@@ -184,14 +237,37 @@ describe('events()', () => {
 });
 
 test('an event type this client does not know is kept as "unknown" with its raw type, not dropped', () => {
-  const context: ResponseContext = { status: 200, headers: new Headers(), requestId: 'req-1', idempotencyKey: undefined, replayed: false, attempts: 1 };
-  const event = { EventID: 'evt_0193a4c2e1f0000000015c1e9a7b', Type: 'booking.rebooked', Timestamp: '2026-11-21T09:30:00.000Z', Data: { OrderID: 'O-1' } };
-  const page = readEventPage({
-    OrderEventListRS: {
-      Document: { Name: 'airorder', ReferenceVersion: '1.0' }, ShoppingResponseId: 'req-1',
-      Party: { Sender: { TravelAgencySender: { Name: '', IATA_Number: '', AgencyID: 'A1', Contacts: { Contact: [] } } } },
-      NextAfter: event.EventID, Events: [event], Success: {},
+  const context: ResponseContext = {
+    status: 200,
+    headers: new Headers(),
+    requestId: 'req-1',
+    idempotencyKey: undefined,
+    replayed: false,
+    attempts: 1,
+  };
+  const event = {
+    EventID: 'evt_0193a4c2e1f0000000015c1e9a7b',
+    Type: 'booking.rebooked',
+    Timestamp: '2026-11-21T09:30:00.000Z',
+    Data: { OrderID: 'O-1' },
+  };
+  const page = readEventPage(
+    {
+      OrderEventListRS: {
+        Document: { Name: 'airorder', ReferenceVersion: '1.0' },
+        ShoppingResponseId: 'req-1',
+        Party: {
+          Sender: { TravelAgencySender: { Name: '', IATA_Number: '', AgencyID: 'A1', Contacts: { Contact: [] } } },
+        },
+        NextAfter: event.EventID,
+        Events: [event],
+        Success: {},
+      },
     },
-  }, context, OPERATIONS.eventList);
-  assert.deepEqual(page.events, [{ eventId: event.EventID, timestamp: event.Timestamp, type: 'unknown', data: { OrderID: 'O-1' }, raw: event }]);
+    context,
+    OPERATIONS.eventList,
+  );
+  assert.deepEqual(page.events, [
+    { eventId: event.EventID, timestamp: event.Timestamp, type: 'unknown', data: { OrderID: 'O-1' }, raw: event },
+  ]);
 });

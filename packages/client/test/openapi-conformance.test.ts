@@ -10,7 +10,13 @@ import { after, before, test } from 'node:test';
 import { EVENT_TYPES, readEventPage } from '../src/event-feed.js';
 import { OPERATIONS, type OperationName } from '../src/operations.js';
 import { readRetrieveResult } from '../src/order-view.js';
-import { readCancelResult, readInvoluntaryAcceptResult, readInvoluntaryCancelResult, readVoluntaryRefundResult, type ResponseContext } from '../src/results.js';
+import {
+  readCancelResult,
+  readInvoluntaryAcceptResult,
+  readInvoluntaryCancelResult,
+  readVoluntaryRefundResult,
+  type ResponseContext,
+} from '../src/results.js';
 import { servedOpenApiDocument, startTestService, type TestService } from './support.js';
 import { isApiErrorCode } from '../src/errors.js';
 
@@ -32,8 +38,16 @@ function resolve(schema: any): any {
 }
 
 test("the client's operations are exactly the document's", () => {
-  const documented = Object.entries(document.paths).filter(([, item]) => (item as { post?: unknown }).post).map(([path]) => path).sort();
-  assert.deepEqual(Object.values(OPERATIONS).map((spec) => spec.path).sort(), documented);
+  const documented = Object.entries(document.paths)
+    .filter(([, item]) => (item as { post?: unknown }).post)
+    .map(([path]) => path)
+    .sort();
+  assert.deepEqual(
+    Object.values(OPERATIONS)
+      .map((spec) => spec.path)
+      .sort(),
+    documented,
+  );
 });
 
 test('each client operation matches the document: path, request root, response root, result array', () => {
@@ -46,7 +60,11 @@ test('each client operation matches the document: path, request root, response r
     const ok = resolve(operation.responses['200'].content['application/json'].schema);
     assert.deepEqual(Object.keys(ok.properties), [spec.responseRoot], `${spec.path} response root`);
     const envelope = resolve(ok.properties[spec.responseRoot]);
-    assert.equal(resolve(envelope.properties[spec.resultKey])?.type, 'array', `${spec.path} has the result array ${spec.resultKey}`);
+    assert.equal(
+      resolve(envelope.properties[spec.resultKey])?.type,
+      'array',
+      `${spec.path} has the result array ${spec.resultKey}`,
+    );
   }
   const envelopeOf = (spec: { path: string; responseRoot: string }) => {
     const ok = resolve(document.paths[spec.path].post.responses['200'].content['application/json'].schema);
@@ -55,22 +73,46 @@ test('each client operation matches the document: path, request root, response r
   // What the client reads besides the result array.
   assert.ok(envelopeOf(OPERATIONS.retrieve).properties.Order, 'AirOrderRetrieve carries the Order');
   assert.ok(envelopeOf(OPERATIONS.eventList).properties.NextAfter, 'AirOrderEventList carries NextAfter');
-  const query = resolve(resolve(document.paths[OPERATIONS.eventList.path].post.requestBody.content['application/json'].schema)
-    .properties[OPERATIONS.eventList.requestRoot]).properties.Query;
-  assert.deepEqual(Object.keys(resolve(query).properties).sort(), ['After', 'Limit'], 'the event list takes After and Limit');
+  const query = resolve(
+    resolve(document.paths[OPERATIONS.eventList.path].post.requestBody.content['application/json'].schema).properties[
+      OPERATIONS.eventList.requestRoot
+    ],
+  ).properties.Query;
+  assert.deepEqual(
+    Object.keys(resolve(query).properties).sort(),
+    ['After', 'Limit'],
+    'the event list takes After and Limit',
+  );
 });
 
 test('an Idempotency-Key exactly for the operations that change orders: the client sends none on a read', () => {
   for (const spec of Object.values(OPERATIONS)) {
     const operation = document.paths[spec.path].post;
-    const takesKey = (operation.parameters ?? []).some((parameter: { in: string; name: string }) => parameter.in === 'header' && parameter.name === 'Idempotency-Key');
-    assert.equal(takesKey, spec.changesOrders, `${spec.path}: Idempotency-Key ${spec.changesOrders ? 'documented' : 'not documented'}`);
-    assert.equal('Idempotent-Replayed' in (operation.responses['200'].headers ?? {}), spec.changesOrders, `${spec.path}: replays`);
+    const takesKey = (operation.parameters ?? []).some(
+      (parameter: { in: string; name: string }) => parameter.in === 'header' && parameter.name === 'Idempotency-Key',
+    );
+    assert.equal(
+      takesKey,
+      spec.changesOrders,
+      `${spec.path}: Idempotency-Key ${spec.changesOrders ? 'documented' : 'not documented'}`,
+    );
+    assert.equal(
+      'Idempotent-Replayed' in (operation.responses['200'].headers ?? {}),
+      spec.changesOrders,
+      `${spec.path}: replays`,
+    );
   }
 });
 
 test("every success example of the document reads through the client's typed reader of its operation", () => {
-  const context: ResponseContext = { status: 200, headers: new Headers(), requestId: undefined, idempotencyKey: 'key-1', replayed: false, attempts: 1 };
+  const context: ResponseContext = {
+    status: 200,
+    headers: new Headers(),
+    requestId: undefined,
+    idempotencyKey: 'key-1',
+    replayed: false,
+    attempts: 1,
+  };
   const readers: Record<OperationName, (body: unknown) => { requestId: string; success: boolean }> = {
     cancel: (body) => readCancelResult(body, context, OPERATIONS.cancel),
     involuntaryAccept: (body) => readInvoluntaryAcceptResult(body, context, OPERATIONS.involuntaryAccept),
@@ -85,26 +127,40 @@ test("every success example of the document reads through the client's typed rea
     },
     eventList: (body) => {
       const page = readEventPage(body, context, OPERATIONS.eventList);
-      assert.deepEqual(page.events.filter((event) => event.type === 'unknown'), [], 'every event type of the example is known');
+      assert.deepEqual(
+        page.events.filter((event) => event.type === 'unknown'),
+        [],
+        'every event type of the example is known',
+      );
       return page;
     },
   };
   for (const [name, spec] of Object.entries(OPERATIONS) as [OperationName, (typeof OPERATIONS)[OperationName]][]) {
-    const examples = Object.entries(document.paths[spec.path].post.responses['200'].content['application/json'].examples ?? {});
-    assert.ok(examples.some(([key]) => key === 'SUCCESS'), `${spec.path} has a SUCCESS example`);
+    const examples = Object.entries(
+      document.paths[spec.path].post.responses['200'].content['application/json'].examples ?? {},
+    );
+    assert.ok(
+      examples.some(([key]) => key === 'SUCCESS'),
+      `${spec.path} has a SUCCESS example`,
+    );
     for (const [key, example] of examples) {
       const result = readers[name]((example as { value: unknown }).value);
       assert.equal(result.success, key === 'SUCCESS', `${spec.path} example ${key}`);
     }
   }
-  const retrieveExample = document.paths[OPERATIONS.retrieve.path].post.responses['200'].content['application/json'].examples.SUCCESS.value;
-  const booking = readRetrieveResult(retrieveExample, context, OPERATIONS.retrieve).order.bookings.find((entry) => entry.refundQuote);
+  const retrieveExample =
+    document.paths[OPERATIONS.retrieve.path].post.responses['200'].content['application/json'].examples.SUCCESS.value;
+  const booking = readRetrieveResult(retrieveExample, context, OPERATIONS.retrieve).order.bookings.find(
+    (entry) => entry.refundQuote,
+  );
   assert.ok(booking?.refundQuote, 'the example shows a RefundQuote, read in minor units');
   assert.ok(Number.isSafeInteger(booking.refundQuote.amountMinor));
 });
 
 test("the document's event types are the client's", () => {
-  const listed = resolve(document.paths[OPERATIONS.eventList.path].post.responses['200'].content['application/json'].schema);
+  const listed = resolve(
+    document.paths[OPERATIONS.eventList.path].post.responses['200'].content['application/json'].schema,
+  );
   const events = resolve(resolve(listed.properties[OPERATIONS.eventList.responseRoot]).properties.Events);
   assert.deepEqual([...resolve(events.items).properties.Type.enum].sort(), [...EVENT_TYPES].sort());
 });
@@ -123,8 +179,22 @@ test('every error code of the document maps to a typed error of the client', () 
   assert.ok(codes.size >= 10, `the document's examples show the error codes (${[...codes].join(', ')})`);
   for (const code of codes) {
     // Item-level codes are results, not errors.
-    if (['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED', 'PASSENGER_NOT_FOUND', 'ALREADY_REFUNDED',
-      'NO_FARE_RULES', 'PARTLY_FLOWN', 'QUOTE_NOT_FOUND', 'QUOTE_EXPIRED', 'QUOTE_OUTDATED'].includes(code)) continue;
+    if (
+      [
+        'BOOKING_NOT_FOUND',
+        'BOOKING_CANCELED',
+        'NO_PENDING_CHANGE',
+        'NO_REPLACEMENT_OFFERED',
+        'PASSENGER_NOT_FOUND',
+        'ALREADY_REFUNDED',
+        'NO_FARE_RULES',
+        'PARTLY_FLOWN',
+        'QUOTE_NOT_FOUND',
+        'QUOTE_EXPIRED',
+        'QUOTE_OUTDATED',
+      ].includes(code)
+    )
+      continue;
     assert.ok(isApiErrorCode(code), `the client knows the request-level code ${code}`);
   }
 });

@@ -8,10 +8,23 @@ import { after, before, describe, test } from 'node:test';
 import { simpleOrder } from '../../../test/helpers/documents.js';
 import { refundRows } from '../../../test/helpers/booking-state.js';
 import {
-  AirOrderClient, AirOrderConnectionError, AirOrderRateLimitError, AirOrderTimeoutError, AirOrderUnavailableError, VERSION,
+  AirOrderClient,
+  AirOrderConnectionError,
+  AirOrderRateLimitError,
+  AirOrderTimeoutError,
+  AirOrderUnavailableError,
+  VERSION,
   type RetryInfo,
 } from '../src/index.js';
-import { cancellationOf, clientFor, holdWriteLock, logLinesOf, startDroppingProxy, startTestService, type TestService } from './support.js';
+import {
+  cancellationOf,
+  clientFor,
+  holdWriteLock,
+  logLinesOf,
+  startDroppingProxy,
+  startTestService,
+  type TestService,
+} from './support.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -25,7 +38,10 @@ describe('429 RATE_LIMITED (RATE_LIMIT_PER_SECOND=1, RATE_LIMIT_BURST=1)', () =>
   test('a rate-limited call waits for Retry-After, retries with the same Idempotency-Key and succeeds', async () => {
     const retries: RetryInfo[] = [];
     const client = await clientFor(service, 'RT1', { onRetry: (info) => retries.push(info) });
-    await service.importOrders([simpleOrder('RT-1', 'RT1', 'RTA001', '2201234580001'), simpleOrder('RT-2', 'RT1', 'RTB001', '2201234580002')]);
+    await service.importOrders([
+      simpleOrder('RT-1', 'RT1', 'RTA001', '2201234580001'),
+      simpleOrder('RT-2', 'RT1', 'RTB001', '2201234580002'),
+    ]);
 
     const first = await client.cancel({ orderId: 'RT-1', bookingReferences: ['RTA001'] });
     assert.equal(first.attempts, 1);
@@ -34,7 +50,10 @@ describe('429 RATE_LIMITED (RATE_LIMIT_PER_SECOND=1, RATE_LIMIT_BURST=1)', () =>
     const elapsed = Date.now() - started;
 
     assert.equal(second.success, true);
-    assert.deepEqual(second.items.map((item) => [item.bookingReference, item.status, item.bookingStatus]), [['RTB001', 'SUCCESS', 'CANCELED']]);
+    assert.deepEqual(
+      second.items.map((item) => [item.bookingReference, item.status, item.bookingStatus]),
+      [['RTB001', 'SUCCESS', 'CANCELED']],
+    );
     assert.equal(second.attempts, 2);
     assert.equal(second.replayed, false, 'the 429 changed nothing, so the retry was processed');
     assert.equal(retries.length, 1);
@@ -69,17 +88,28 @@ describe('429 RATE_LIMITED (RATE_LIMIT_PER_SECOND=1, RATE_LIMIT_BURST=1)', () =>
   test('three calls at once on a bucket of one: each waits for its Retry-After and all succeed, in 1, 2 and 3 attempts', async () => {
     const client = await clientFor(service, 'RT3', { maxRetries: 2 });
     await service.importOrders([
-      simpleOrder('RT-4', 'RT3', 'RTD001', '2201234580004'), simpleOrder('RT-5', 'RT3', 'RTD002', '2201234580011'),
+      simpleOrder('RT-4', 'RT3', 'RTD001', '2201234580004'),
+      simpleOrder('RT-5', 'RT3', 'RTD002', '2201234580011'),
       simpleOrder('RT-6', 'RT3', 'RTD003', '2201234580012'),
     ]);
-    const results = await Promise.all([['RT-4', 'RTD001'], ['RT-5', 'RTD002'], ['RT-6', 'RTD003']]
-      .map(([orderId, reference]) => client.cancel({ orderId: orderId!, bookingReferences: [reference!] })));
+    const results = await Promise.all(
+      [
+        ['RT-4', 'RTD001'],
+        ['RT-5', 'RTD002'],
+        ['RT-6', 'RTD003'],
+      ].map(([orderId, reference]) => client.cancel({ orderId: orderId!, bookingReferences: [reference!] })),
+    );
     assert.deepEqual(results.map((result) => result.attempts).sort(), [1, 2, 3]);
     for (const result of results) {
-      assert.deepEqual(result.items.map((item) => [item.status, item.bookingStatus]), [['SUCCESS', 'CANCELED']]);
+      assert.deepEqual(
+        result.items.map((item) => [item.status, item.bookingStatus]),
+        [['SUCCESS', 'CANCELED']],
+      );
       assert.equal(result.replayed, false);
     }
-    const limited = service.logs.filter((line) => line.msg === 'request' && line.agency === 'RT3' && line.code === 'RATE_LIMITED');
+    const limited = service.logs.filter(
+      (line) => line.msg === 'request' && line.agency === 'RT3' && line.code === 'RATE_LIMITED',
+    );
     assert.equal(limited.length, 3, 'the service answered 429 three times');
   });
 });
@@ -99,7 +129,10 @@ describe('503 UNAVAILABLE (REQUEST_TIMEOUT_MS=300, the store held busy)', () => 
     const held: { lock?: { release(): void } } = {};
     const client = await clientFor(service, 'RT5', {
       // The store is freed while the client waits for Retry-After.
-      onRetry: (info) => { retries.push(info); held.lock?.release(); },
+      onRetry: (info) => {
+        retries.push(info);
+        held.lock?.release();
+      },
     });
     const hold = holdWriteLock(service);
     held.lock = hold;
@@ -121,7 +154,10 @@ describe('503 UNAVAILABLE (REQUEST_TIMEOUT_MS=300, the store held busy)', () => 
     assert.notEqual(result.requestId, unavailable.requestId);
     assert.equal(result.items[0]!.status, 'SUCCESS');
     assert.equal(result.items[0]!.refund.amountMinor, 57050);
-    assert.deepEqual((await refundRows(service, 'RT-503')).map((row) => [row.ticket_number, row.amount_minor]), [['2201234580005', 57050]]);
+    assert.deepEqual(
+      (await refundRows(service, 'RT-503')).map((row) => [row.ticket_number, row.amount_minor]),
+      [['2201234580005', 57050]],
+    );
   });
 });
 
@@ -139,13 +175,24 @@ describe('network failures', () => {
       await service.importOrders([simpleOrder('RT-DROP', 'RT6', 'RTF001', '2201234580006')]);
       await service.importChanges([cancellationOf('RT-DROP', 'RTF001')]);
       const retries: RetryInfo[] = [];
-      const client = await clientFor(service, 'RT6', { baseUrl: proxy.baseUrl, onRetry: (info) => retries.push(info), userAgent: 'bluesky/1.0' });
+      const client = await clientFor(service, 'RT6', {
+        baseUrl: proxy.baseUrl,
+        onRetry: (info) => retries.push(info),
+        userAgent: 'bluesky/1.0',
+      });
 
-      const result = await client.cancelInvoluntarily({ orderId: 'RT-DROP', bookingReferences: ['RTF001'], currency: 'EUR' });
+      const result = await client.cancelInvoluntarily({
+        orderId: 'RT-DROP',
+        bookingReferences: ['RTF001'],
+        currency: 'EUR',
+      });
 
       assert.equal(proxy.dropped, 1);
       assert.equal(retries.length, 1);
-      assert.ok(retries[0]!.error instanceof AirOrderConnectionError, `a connection error, got ${retries[0]!.error.name}`);
+      assert.ok(
+        retries[0]!.error instanceof AirOrderConnectionError,
+        `a connection error, got ${retries[0]!.error.name}`,
+      );
       assert.equal(retries[0]!.error.code, 'CONNECTION_ERROR');
       assert.equal(retries[0]!.error.requestId, undefined, 'no response arrived');
 
@@ -159,15 +206,26 @@ describe('network failures', () => {
       assert.equal(result.replayed, true, 'Idempotent-Replayed: the retry was not applied again');
       assert.equal(result.items[0]!.status, 'SUCCESS');
       assert.equal(result.items[0]!.refund.amountMinor, 57050);
-      assert.deepEqual((await refundRows(service, 'RT-DROP')).map((row) => [row.ticket_number, row.amount_minor]), [['2201234580006', 57050]]);
+      assert.deepEqual(
+        (await refundRows(service, 'RT-DROP')).map((row) => [row.ticket_number, row.amount_minor]),
+        [['2201234580006', 57050]],
+      );
 
       // The service processed it once (the dropped response) and replayed it once.
-      const lines = service.logs.filter((line) => line.msg === 'request' && line.operation === 'AirOrderInvoluntaryCancel' && line.agency === 'RT6');
-      assert.deepEqual(lines.map((line) => line.code), ['OK', 'REPLAYED']);
+      const lines = service.logs.filter(
+        (line) => line.msg === 'request' && line.operation === 'AirOrderInvoluntaryCancel' && line.agency === 'RT6',
+      );
+      assert.deepEqual(
+        lines.map((line) => line.code),
+        ['OK', 'REPLAYED'],
+      );
       assert.equal(lines[0]!.requestId, result.requestId, 'the replay carries the request id of the processed attempt');
 
       // What every request carried.
-      assert.deepEqual(proxy.headerValues('authorization').map((value) => value.replace(/aot_\S+/, 'aot_…')), ['Bearer aot_…', 'Bearer aot_…']);
+      assert.deepEqual(
+        proxy.headerValues('authorization').map((value) => value.replace(/aot_\S+/, 'aot_…')),
+        ['Bearer aot_…', 'Bearer aot_…'],
+      );
       assert.deepEqual(proxy.headerValues('content-type'), ['application/json', 'application/json']);
       assert.deepEqual(proxy.headerValues('accept-encoding'), ['gzip, deflate, br', 'gzip, deflate, br']);
       for (const agent of proxy.headerValues('user-agent')) {
@@ -183,11 +241,18 @@ describe('network failures', () => {
     try {
       await service.importOrders([simpleOrder('RT-DROP2', 'RT6', 'RTG001', '2201234580007')]);
       const client = await clientFor(service, 'RT6', { baseUrl: proxy.baseUrl });
-      const result = await client.cancel({ orderId: 'RT-DROP2', bookingReferences: ['RTG001'], idempotencyKey: 'cancel-RT-DROP2' });
+      const result = await client.cancel({
+        orderId: 'RT-DROP2',
+        bookingReferences: ['RTG001'],
+        idempotencyKey: 'cancel-RT-DROP2',
+      });
       assert.equal(result.attempts, 2);
       assert.equal(result.replayed, true);
       assert.deepEqual(proxy.idempotencyKeys(), ['cancel-RT-DROP2', 'cancel-RT-DROP2']);
-      assert.deepEqual(result.items.map((item) => [item.status, item.bookingStatus]), [['SUCCESS', 'CANCELED']]);
+      assert.deepEqual(
+        result.items.map((item) => [item.status, item.bookingStatus]),
+        [['SUCCESS', 'CANCELED']],
+      );
     } finally {
       await proxy.close();
     }
@@ -216,14 +281,23 @@ describe('network failures', () => {
     const deadUrl = proxy.baseUrl;
     await proxy.close();
     const retries: RetryInfo[] = [];
-    const client = new AirOrderClient({ baseUrl: deadUrl, token: 'aot_x', maxRetries: 1, initialRetryDelayMs: 10, onRetry: (info) => retries.push(info) });
-    await assert.rejects(client.acceptInvoluntaryChange({ orderId: 'X-1', bookingReferences: ['ABCDE1'] }), (error: unknown) => {
-      assert.ok(error instanceof AirOrderConnectionError);
-      assert.equal(error.code, 'CONNECTION_ERROR');
-      assert.equal(error.attempts, 2);
-      assert.match(error.message, /ECONNREFUSED/);
-      return true;
+    const client = new AirOrderClient({
+      baseUrl: deadUrl,
+      token: 'aot_x',
+      maxRetries: 1,
+      initialRetryDelayMs: 10,
+      onRetry: (info) => retries.push(info),
     });
+    await assert.rejects(
+      client.acceptInvoluntaryChange({ orderId: 'X-1', bookingReferences: ['ABCDE1'] }),
+      (error: unknown) => {
+        assert.ok(error instanceof AirOrderConnectionError);
+        assert.equal(error.code, 'CONNECTION_ERROR');
+        assert.equal(error.attempts, 2);
+        assert.match(error.message, /ECONNREFUSED/);
+        return true;
+      },
+    );
     assert.equal(retries.length, 1);
   });
 
@@ -247,8 +321,15 @@ describe('network failures', () => {
         hold.release();
       }
       const later = await client.cancel({ orderId: 'RT-SLOW', bookingReferences: ['RTI001'], idempotencyKey: key! });
-      assert.equal(later.replayed, true, 'the attempts that timed out were applied once; the call with their key replays it');
-      assert.deepEqual(later.items.map((item) => [item.status, item.bookingStatus]), [['SUCCESS', 'CANCELED']]);
+      assert.equal(
+        later.replayed,
+        true,
+        'the attempts that timed out were applied once; the call with their key replays it',
+      );
+      assert.deepEqual(
+        later.items.map((item) => [item.status, item.bookingStatus]),
+        [['SUCCESS', 'CANCELED']],
+      );
     } finally {
       await held.close();
     }

@@ -6,10 +6,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { change, segment, simpleOrder } from '../../../test/helpers/documents.js';
-import { AirOrderClient, AirOrderInvalidResponseError, AirOrderNotFoundError, AirOrderValidationError, OPERATIONS } from '../src/index.js';
+import {
+  AirOrderClient,
+  AirOrderInvalidResponseError,
+  AirOrderNotFoundError,
+  AirOrderValidationError,
+  OPERATIONS,
+} from '../src/index.js';
 import { readRetrieveResult } from '../src/order-view.js';
 import type { ResponseContext } from '../src/results.js';
-import { cancellationOf, clientFor, orderDoc, startDroppingProxy, startTestService, type TestService } from './support.js';
+import {
+  cancellationOf,
+  clientFor,
+  orderDoc,
+  startDroppingProxy,
+  startTestService,
+  type TestService,
+} from './support.js';
 
 let service: TestService;
 let client: AirOrderClient;
@@ -20,8 +33,24 @@ before(async () => {
   await service.importOrders([
     // Two tickets over two segments; the second ticket flew S1, so cancelling refunds it in part.
     orderDoc('RV-EUR', 'RV1', 'EUR', 'RVEUR1', [
-      { ticketNumber: '2201234600001', baseFare: '250.00', taxes: '50.30', coupons: [['OPEN', '100.10'], ['OPEN', '200.20']] },
-      { ticketNumber: '2201234600002', baseFare: '150.00', taxes: '50.00', coupons: [['USED', '100.10'], ['OPEN', '99.90']] },
+      {
+        ticketNumber: '2201234600001',
+        baseFare: '250.00',
+        taxes: '50.30',
+        coupons: [
+          ['OPEN', '100.10'],
+          ['OPEN', '200.20'],
+        ],
+      },
+      {
+        ticketNumber: '2201234600002',
+        baseFare: '150.00',
+        taxes: '50.00',
+        coupons: [
+          ['USED', '100.10'],
+          ['OPEN', '99.90'],
+        ],
+      },
     ]),
     orderDoc('RV-KWD', 'RV1', 'KWD', 'RVKWD1', [
       { ticketNumber: '2201234600011', baseFare: '120.125', taxes: '10.500', coupons: [['OPEN', '130.625']] },
@@ -31,7 +60,11 @@ before(async () => {
   ]);
   await service.importChanges([
     // S2, the segment nobody has flown yet, moves to later in the day.
-    { ...change('RV-EUR-SC', 'RV-EUR', 'RVEUR1', ['S2'], [segment('S2B', 2, 14)]), actionDeadline: '2030-11-27T08:00:00Z', consequenceOfInaction: 'CANCEL' },
+    {
+      ...change('RV-EUR-SC', 'RV-EUR', 'RVEUR1', ['S2'], [segment('S2B', 2, 14)]),
+      actionDeadline: '2030-11-27T08:00:00Z',
+      consequenceOfInaction: 'CANCEL',
+    },
     cancellationOf('RV-KWD', 'RVKWD1'),
   ]);
 });
@@ -60,12 +93,22 @@ describe('retrieve', () => {
 
     assert.equal(booking.bookingReference, 'RVEUR1');
     assert.equal(booking.bookingStatus, 'CONFIRMED');
-    assert.deepEqual(booking.segments.map((segment) => segment.segmentId), ['S1', 'S2']);
-    assert.deepEqual(booking.passengers.map((passenger) => [passenger.passengerId, passenger.type, passenger.ticket?.ticketNumber]), [
-      ['P1', 'ADT', '2201234600001'], ['P2', 'ADT', '2201234600002'],
-    ]);
+    assert.deepEqual(
+      booking.segments.map((segment) => segment.segmentId),
+      ['S1', 'S2'],
+    );
+    assert.deepEqual(
+      booking.passengers.map((passenger) => [passenger.passengerId, passenger.type, passenger.ticket?.ticketNumber]),
+      [
+        ['P1', 'ADT', '2201234600001'],
+        ['P2', 'ADT', '2201234600002'],
+      ],
+    );
     const ticket = booking.passengers[0]!.ticket!;
-    assert.deepEqual([ticket.baseFare, ticket.baseFareMinor, ticket.taxes, ticket.taxesMinor], [250, 25000, 50.3, 5030]);
+    assert.deepEqual(
+      [ticket.baseFare, ticket.baseFareMinor, ticket.taxes, ticket.taxesMinor],
+      [250, 25000, 50.3, 5030],
+    );
     assert.deepEqual(booking.passengers[1]!.ticket!.coupons, [
       { segmentId: 'S1', status: 'USED', value: 100.1, valueMinor: 10010 },
       { segmentId: 'S2', status: 'OPEN', value: 99.9, valueMinor: 9990 },
@@ -77,30 +120,49 @@ describe('retrieve', () => {
     assert.equal(pending.kind, 'SCHEDULE_CHANGE');
     assert.equal(pending.status, 'PENDING');
     assert.deepEqual(pending.removedSegments, ['S2']);
-    assert.deepEqual(pending.addedSegments.map(({ segmentId, origin, destination }) => [segmentId, origin, destination]), [['S2B', 'FRA', 'JFK']]);
+    assert.deepEqual(
+      pending.addedSegments.map(({ segmentId, origin, destination }) => [segmentId, origin, destination]),
+      [['S2B', 'FRA', 'JFK']],
+    );
     assert.equal(Date.parse(pending.actionDeadline ?? ''), Date.parse('2030-11-27T08:00:00Z'));
     assert.equal(pending.consequenceOfInaction, 'CANCEL');
     assert.deepEqual(booking.refunds, []);
 
     // Unflown coupons: 100.10 + 200.20 on the first ticket (FULL), 99.90 on the second.
     assert.deepEqual(booking.refundQuote, {
-      amount: 400.2, amountMinor: 40020, currency: 'EUR', quoteType: 'PARTIAL',
+      amount: 400.2,
+      amountMinor: 40020,
+      currency: 'EUR',
+      quoteType: 'PARTIAL',
       tickets: [
         { ticketNumber: '2201234600001', amount: 300.3, amountMinor: 30030 },
         { ticketNumber: '2201234600002', amount: 99.9, amountMinor: 9990 },
       ],
     });
     assert.deepEqual(result.envelope.Order.Bookings[0]!.RefundQuote, {
-      Amount: 400.2, QuoteType: 'PARTIAL', Tickets: [{ TicketNumber: '2201234600001', Amount: 300.3 }, { TicketNumber: '2201234600002', Amount: 99.9 }],
+      Amount: 400.2,
+      QuoteType: 'PARTIAL',
+      Tickets: [
+        { TicketNumber: '2201234600001', Amount: 300.3 },
+        { TicketNumber: '2201234600002', Amount: 99.9 },
+      ],
     });
   });
 
   test('the RefundQuote is what cancelInvoluntarily refunds; afterwards the booking shows the refunds, no quote', async () => {
-    const quote = (await client.retrieve({ orderId: 'RV-EUR', bookingReferences: ['RVEUR1'] })).order.bookings[0]!.refundQuote!;
-    const cancel = await client.cancelInvoluntarily({ orderId: 'RV-EUR', bookingReferences: ['RVEUR1'], currency: 'EUR' });
+    const quote = (await client.retrieve({ orderId: 'RV-EUR', bookingReferences: ['RVEUR1'] })).order.bookings[0]!
+      .refundQuote!;
+    const cancel = await client.cancelInvoluntarily({
+      orderId: 'RV-EUR',
+      bookingReferences: ['RVEUR1'],
+      currency: 'EUR',
+    });
     const refund = cancel.items[0]!.refund;
     assert.equal(refund.amountMinor, quote.amountMinor);
-    assert.deepEqual(refund.tickets.map((ticket) => [ticket.ticketNumber, ticket.amountMinor]), quote.tickets.map((ticket) => [ticket.ticketNumber, ticket.amountMinor]));
+    assert.deepEqual(
+      refund.tickets.map((ticket) => [ticket.ticketNumber, ticket.amountMinor]),
+      quote.tickets.map((ticket) => [ticket.ticketNumber, ticket.amountMinor]),
+    );
 
     const after = await client.retrieve({ orderId: 'RV-EUR', bookingReferences: ['RVEUR1'] });
     const booking = after.order.bookings[0]!;
@@ -108,36 +170,67 @@ describe('retrieve', () => {
     assert.equal(after.items[0]!.bookingStatus, 'CANCELED');
     assert.equal(booking.refundQuote, undefined);
     assert.equal(booking.airlineChanges[0]!.status, 'CANCELED');
-    assert.deepEqual(booking.refunds.map(({ ticketNumber, amount, amountMinor, quoteType }) => ({ ticketNumber, amount, amountMinor, quoteType })), [
-      { ticketNumber: '2201234600001', amount: 300.3, amountMinor: 30030, quoteType: 'FULL' },
-      { ticketNumber: '2201234600002', amount: 99.9, amountMinor: 9990, quoteType: 'PARTIAL' },
-    ]);
+    assert.deepEqual(
+      booking.refunds.map(({ ticketNumber, amount, amountMinor, quoteType }) => ({
+        ticketNumber,
+        amount,
+        amountMinor,
+        quoteType,
+      })),
+      [
+        { ticketNumber: '2201234600001', amount: 300.3, amountMinor: 30030, quoteType: 'FULL' },
+        { ticketNumber: '2201234600002', amount: 99.9, amountMinor: 9990, quoteType: 'PARTIAL' },
+      ],
+    );
     assert.ok(booking.refunds.every((entry) => !Number.isNaN(Date.parse(entry.createdAt))));
-    assert.ok(booking.passengers.every((passenger) => passenger.ticket!.coupons.every((coupon) => coupon.status !== 'OPEN')), 'open coupons became REFUNDED');
+    assert.ok(
+      booking.passengers.every((passenger) => passenger.ticket!.coupons.every((coupon) => coupon.status !== 'OPEN')),
+      'open coupons became REFUNDED',
+    );
   });
 
   test('KWD: minor units in fils; a change without a deadline has none, and only removing flights defaults to CANCEL', async () => {
     const result = await client.retrieve({ orderId: 'RV-KWD', bookingReferences: 'RVKWD1' });
     const booking = result.order.bookings[0]!;
     assert.equal(result.order.currency, 'KWD');
-    assert.deepEqual([booking.passengers[0]!.ticket!.baseFareMinor, booking.passengers[0]!.ticket!.taxesMinor], [120125, 10500]);
+    assert.deepEqual(
+      [booking.passengers[0]!.ticket!.baseFareMinor, booking.passengers[0]!.ticket!.taxesMinor],
+      [120125, 10500],
+    );
     assert.equal(booking.airlineChanges[0]!.actionDeadline, undefined);
     assert.equal('ActionDeadline' in result.envelope.Order.Bookings[0]!.AirlineChanges[0]!, false);
     assert.equal(booking.airlineChanges[0]!.consequenceOfInaction, 'CANCEL');
     assert.deepEqual(booking.refundQuote, {
-      amount: 130.625, amountMinor: 130625, currency: 'KWD', quoteType: 'FULL', tickets: [{ ticketNumber: '2201234600011', amount: 130.625, amountMinor: 130625 }],
+      amount: 130.625,
+      amountMinor: 130625,
+      currency: 'KWD',
+      quoteType: 'FULL',
+      tickets: [{ ticketNumber: '2201234600011', amount: 130.625, amountMinor: 130625 }],
     });
   });
 
   test('a booking without a pending change has no RefundQuote; an unknown reference is a FAILED item, not in Order.Bookings', async () => {
     const result = await client.retrieve({ orderId: 'RV-PLAIN', bookingReferences: ['RVPLN1', 'NOPE21'] });
     assert.equal(result.success, false);
-    assert.deepEqual(result.errors, [{ code: 'BOOKING_NOT_FOUND', message: 'Booking NOPE21 is not part of order RV-PLAIN.' }]);
-    assert.deepEqual(result.items.map((item) => [item.bookingReference, item.status, item.failure?.code, item.booking?.bookingReference]), [
-      ['RVPLN1', 'SUCCESS', undefined, 'RVPLN1'],
-      ['NOPE21', 'FAILED', 'BOOKING_NOT_FOUND', undefined],
+    assert.deepEqual(result.errors, [
+      { code: 'BOOKING_NOT_FOUND', message: 'Booking NOPE21 is not part of order RV-PLAIN.' },
     ]);
-    assert.deepEqual(result.order.bookings.map((booking) => booking.bookingReference), ['RVPLN1']);
+    assert.deepEqual(
+      result.items.map((item) => [
+        item.bookingReference,
+        item.status,
+        item.failure?.code,
+        item.booking?.bookingReference,
+      ]),
+      [
+        ['RVPLN1', 'SUCCESS', undefined, 'RVPLN1'],
+        ['NOPE21', 'FAILED', 'BOOKING_NOT_FOUND', undefined],
+      ],
+    );
+    assert.deepEqual(
+      result.order.bookings.map((booking) => booking.bookingReference),
+      ['RVPLN1'],
+    );
     assert.equal(result.order.bookings[0]!.refundQuote, undefined);
     assert.deepEqual(result.order.bookings[0]!.airlineChanges, []);
   });
@@ -179,24 +272,55 @@ describe('retrieve', () => {
 });
 
 describe('reading a retrieve response', () => {
-  const context: ResponseContext = { status: 200, headers: new Headers(), requestId: 'req-1', idempotencyKey: undefined, replayed: false, attempts: 1 };
+  const context: ResponseContext = {
+    status: 200,
+    headers: new Headers(),
+    requestId: 'req-1',
+    idempotencyKey: undefined,
+    replayed: false,
+    attempts: 1,
+  };
   const body = (booking: object) => ({
     OrderViewRS: {
-      Document: { Name: 'airorder', ReferenceVersion: '1.0' }, ShoppingResponseId: 'req-1',
-      Party: { Sender: { TravelAgencySender: { Name: '', IATA_Number: '', AgencyID: 'A1', Contacts: { Contact: [] } } } },
-      Order: { OrderID: 'O-1', Currency: 'EUR', Bookings: [{ GdsBookingReference: 'ABC123', BookingStatus: 'CONFIRMED', Segments: [], Passengers: [], AirlineChanges: [], Refunds: [], ...booking }] },
-      Response: [{ Status: 'SUCCESS', Msg: '', BookingStatus: 'CONFIRMED', OrderID: 'O-1', GdsBookingReference: 'ABC123' }],
+      Document: { Name: 'airorder', ReferenceVersion: '1.0' },
+      ShoppingResponseId: 'req-1',
+      Party: {
+        Sender: { TravelAgencySender: { Name: '', IATA_Number: '', AgencyID: 'A1', Contacts: { Contact: [] } } },
+      },
+      Order: {
+        OrderID: 'O-1',
+        Currency: 'EUR',
+        Bookings: [
+          {
+            GdsBookingReference: 'ABC123',
+            BookingStatus: 'CONFIRMED',
+            Segments: [],
+            Passengers: [],
+            AirlineChanges: [],
+            Refunds: [],
+            ...booking,
+          },
+        ],
+      },
+      Response: [
+        { Status: 'SUCCESS', Msg: '', BookingStatus: 'CONFIRMED', OrderID: 'O-1', GdsBookingReference: 'ABC123' },
+      ],
       Success: {},
     },
   });
 
   test('a RefundQuote whose Amount is not the sum of its tickets, or an amount with more decimals than the currency, is refused, not guessed', () => {
     const quote = { Amount: 10.01, QuoteType: 'FULL', Tickets: [{ TicketNumber: '1', Amount: 10 }] };
-    assert.throws(() => readRetrieveResult(body({ RefundQuote: quote }), context, OPERATIONS.retrieve),
-      (error: unknown) => error instanceof AirOrderInvalidResponseError && /not the sum/.test(error.message));
+    assert.throws(
+      () => readRetrieveResult(body({ RefundQuote: quote }), context, OPERATIONS.retrieve),
+      (error: unknown) => error instanceof AirOrderInvalidResponseError && /not the sum/.test(error.message),
+    );
     const refund = { TicketNumber: '1', Amount: 10.005, QuoteType: 'FULL', CreatedAt: '2026-01-01T00:00:00Z' };
-    assert.throws(() => readRetrieveResult(body({ Refunds: [refund] }), context, OPERATIONS.retrieve),
-      (error: unknown) => error instanceof AirOrderInvalidResponseError && /10\.005 is not an amount in EUR/.test(error.message));
+    assert.throws(
+      () => readRetrieveResult(body({ Refunds: [refund] }), context, OPERATIONS.retrieve),
+      (error: unknown) =>
+        error instanceof AirOrderInvalidResponseError && /10\.005 is not an amount in EUR/.test(error.message),
+    );
     const ok = readRetrieveResult(body({ RefundQuote: { ...quote, Amount: 10 } }), context, OPERATIONS.retrieve);
     assert.equal(ok.order.bookings[0]!.refundQuote?.amountMinor, 1000);
   });

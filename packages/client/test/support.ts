@@ -13,10 +13,18 @@ export { servedOpenApiDocument, startTestService, type TestService } from '../..
 
 /** A client on the test service for the agency, with fast backoff unless told otherwise. */
 export async function clientFor(
-  service: TestService, agencyId: string, options: Partial<ClientOptions> & { onRetry?: (info: RetryInfo) => void } = {},
+  service: TestService,
+  agencyId: string,
+  options: Partial<ClientOptions> & { onRetry?: (info: RetryInfo) => void } = {},
 ): Promise<AirOrderClient> {
   const token = await service.tokenFor(agencyId);
-  return new AirOrderClient({ baseUrl: service.baseUrl, token, initialRetryDelayMs: 20, maxRetryDelayMs: 100, ...options });
+  return new AirOrderClient({
+    baseUrl: service.baseUrl,
+    token,
+    initialRetryDelayMs: 20,
+    maxRetryDelayMs: 100,
+    ...options,
+  });
 }
 
 export interface TicketSpec {
@@ -28,16 +36,36 @@ export interface TicketSpec {
 }
 
 /** An order with one booking over as many segments as the first ticket has coupons, one passenger per ticket. */
-export function orderDoc(orderId: string, agencyId: string, currency: string, reference: string, tickets: TicketSpec[]) {
+export function orderDoc(
+  orderId: string,
+  agencyId: string,
+  currency: string,
+  reference: string,
+  tickets: TicketSpec[],
+) {
   const segmentCount = tickets[0]?.coupons.length ?? 1;
-  const segments: SegmentDoc[] = Array.from({ length: segmentCount }, (_, index) => segment(`S${index + 1}`, index + 1));
+  const segments: SegmentDoc[] = Array.from({ length: segmentCount }, (_, index) =>
+    segment(`S${index + 1}`, index + 1),
+  );
   return order(orderId, agencyId, currency, [
-    booking(reference, segments, tickets.length === 0
-      ? [passenger('P1', null)]
-      : tickets.map((ticket, index) => passenger(`P${index + 1}`, {
-        ticketNumber: ticket.ticketNumber, baseFare: ticket.baseFare, taxes: ticket.taxes,
-        coupons: ticket.coupons.map(([status, value], position) => ({ segmentId: `S${position + 1}`, status, value })),
-      }))),
+    booking(
+      reference,
+      segments,
+      tickets.length === 0
+        ? [passenger('P1', null)]
+        : tickets.map((ticket, index) =>
+            passenger(`P${index + 1}`, {
+              ticketNumber: ticket.ticketNumber,
+              baseFare: ticket.baseFare,
+              taxes: ticket.taxes,
+              coupons: ticket.coupons.map(([status, value], position) => ({
+                segmentId: `S${position + 1}`,
+                status,
+                value,
+              })),
+            }),
+          ),
+    ),
   ]);
 }
 
@@ -107,12 +135,17 @@ export async function startDroppingProxy(targetBaseUrl: string, drop = 1): Promi
     received,
     dropped: 0,
     idempotencyKeys: () => proxy.headerValues('idempotency-key'),
-    headerValues: (name) => received.flatMap((text) => [...text.matchAll(/^([^:\r\n]+):[ \t]*(.*?)\r$/gm)]
-      .filter((match) => match[1]!.toLowerCase() === name).map((match) => match[2]!)),
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    headerValues: (name) =>
+      received.flatMap((text) =>
+        [...text.matchAll(/^([^:\r\n]+):[ \t]*(.*?)\r$/gm)]
+          .filter((match) => match[1]!.toLowerCase() === name)
+          .map((match) => match[2]!),
+      ),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
   const server = net.createServer((client) => {
     const index = received.push('') - 1;
@@ -136,8 +169,14 @@ export async function startDroppingProxy(targetBaseUrl: string, drop = 1): Promi
     upstream.on('end', () => client.end());
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
-    client.on('close', () => { sockets.delete(client); upstream.destroy(); });
-    upstream.on('close', () => { sockets.delete(upstream); client.destroy(); });
+    client.on('close', () => {
+      sockets.delete(client);
+      upstream.destroy();
+    });
+    upstream.on('close', () => {
+      sockets.delete(upstream);
+      client.destroy();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as net.AddressInfo;

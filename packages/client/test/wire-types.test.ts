@@ -26,7 +26,10 @@ after(() => service.close());
 test('src/generated/openapi.ts is what openapi-typescript makes of the served document', async () => {
   const committed = fs.readFileSync(path.join(ROOT, CLIENT_TYPES_FILE), 'utf8');
   const generated = await clientTypesSource(document);
-  assert.ok(generated.includes('AirOrderRetrieveResponse') && generated.includes('AirOrderEventListResponse'), 'every operation is in it');
+  assert.ok(
+    generated.includes('AirOrderRetrieveResponse') && generated.includes('AirOrderEventListResponse'),
+    'every operation is in it',
+  );
   assert.equal(committed, generated, 'run `npm run client:types` and commit the result');
 });
 
@@ -41,7 +44,15 @@ test('the comparison sees a change of the document: a renamed field makes other 
 test('wire.ts takes its envelopes from the generated types, and writes none by hand', () => {
   const wire = fs.readFileSync(path.join(ROOT, 'packages', 'client', 'src', 'wire.ts'), 'utf8');
   assert.match(wire, /from '\.\/generated\/openapi\.js'/);
-  for (const name of ['OrderViewRS', 'OrderInvoluntaryAcceptRS', 'OrderInvoluntaryCancelRS', 'WireCancelItem', 'WireOrder', 'WireBooking', 'WireStatus']) {
+  for (const name of [
+    'OrderViewRS',
+    'OrderInvoluntaryAcceptRS',
+    'OrderInvoluntaryCancelRS',
+    'WireCancelItem',
+    'WireOrder',
+    'WireBooking',
+    'WireStatus',
+  ]) {
     assert.match(wire, new RegExp(`export type ${name}\\b[^=]*= `), `${name} is an alias of a generated type`);
   }
 });

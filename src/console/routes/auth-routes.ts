@@ -16,32 +16,48 @@ export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   });
 
   // The cookie is looked at before the body is read, the token compared before the rest of the form is (console-gate.ts).
-  app.post('/login', { bodyLimit: LOGIN_FORM_LIMIT_BYTES, onRequest: requireLoginCookie, preHandler: requireCsrf }, async (request, reply) => {
-    const expected = readCookie(request, LOGIN_COOKIE)!;
-    const email = field(request, 'email');
-    const result = await signIn(deps.store, deps.clock, { email, password: field(request, 'password'), address: request.ip });
-    if (!result.ok) {
-      const error = result.limited
-        ? 'Too many failed sign-ins for this email or from this address; try again in 15 minutes.'
-        : 'The email or the password is wrong.';
-      return sendPage(reply, loginPage({ csrfToken: expected, email, error }), result.limited ? 429 : 401);
-    }
-    const { sessionId } = await openSession(deps.store, deps.clock, result.email,
-      (tx) => tx.operatorActions.record({ email: result.email, action: 'sign in', target: request.ip, reason: null }, deps.clock()));
-    void reply.header('set-cookie', [
-      cookieHeader(request, SESSION_COOKIE, sessionId),
-      cookieHeader(request, LOGIN_COOKIE, '', '/console/login', 0),
-    ]);
-    return reply.redirect('/console', 303);
-  });
+  app.post(
+    '/login',
+    { bodyLimit: LOGIN_FORM_LIMIT_BYTES, onRequest: requireLoginCookie, preHandler: requireCsrf },
+    async (request, reply) => {
+      const expected = readCookie(request, LOGIN_COOKIE)!;
+      const email = field(request, 'email');
+      const result = await signIn(deps.store, deps.clock, {
+        email,
+        password: field(request, 'password'),
+        address: request.ip,
+      });
+      if (!result.ok) {
+        const error = result.limited
+          ? 'Too many failed sign-ins for this email or from this address; try again in 15 minutes.'
+          : 'The email or the password is wrong.';
+        return sendPage(reply, loginPage({ csrfToken: expected, email, error }), result.limited ? 429 : 401);
+      }
+      const { sessionId } = await openSession(deps.store, deps.clock, result.email, (tx) =>
+        tx.operatorActions.record(
+          { email: result.email, action: 'sign in', target: request.ip, reason: null },
+          deps.clock(),
+        ),
+      );
+      void reply.header('set-cookie', [
+        cookieHeader(request, SESSION_COOKIE, sessionId),
+        cookieHeader(request, LOGIN_COOKIE, '', '/console/login', 0),
+      ]);
+      return reply.redirect('/console', 303);
+    },
+  );
 }
 
 /** Sign-out ends the session in the store, not only in the browser. */
 export function logoutRoute(app: FastifyInstance, deps: ConsoleDeps): void {
   app.post('/logout', async (request, reply) => {
     const session = sessionOf(request);
-    await closeSession(deps.store, session.sessionHash,
-      (tx) => tx.operatorActions.record({ email: session.email, action: 'sign out', target: request.ip, reason: null }, deps.clock()));
+    await closeSession(deps.store, session.sessionHash, (tx) =>
+      tx.operatorActions.record(
+        { email: session.email, action: 'sign out', target: request.ip, reason: null },
+        deps.clock(),
+      ),
+    );
     void reply.header('set-cookie', cookieHeader(request, SESSION_COOKIE, '', '/console', 0));
     return reply.redirect('/console/login', 303);
   });

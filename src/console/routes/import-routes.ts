@@ -7,7 +7,11 @@ import { receiveUpload } from '../upload-reader.js';
 const RECENT_IMPORTS = 10;
 
 async function listPage(deps: ConsoleDeps, request: FastifyRequest, error: string | null): Promise<string> {
-  return importsPage({ session: sessionOf(request), imports: await settleInterrupted(deps, await deps.store.read.consoleImports.recent(RECENT_IMPORTS)), error });
+  return importsPage({
+    session: sessionOf(request),
+    imports: await settleInterrupted(deps, await deps.store.read.consoleImports.recent(RECENT_IMPORTS)),
+    error,
+  });
 }
 
 /** Orders and airline changes from a file, all or nothing, as `airorder orders import` and `changes import` do. */
@@ -30,7 +34,13 @@ export function importRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const entry = await findImport((request.params as { importId: string }).importId);
     if (!entry) return reply.callNotFound();
     return reply.header('cache-control', 'no-store').send({
-      status: entry.status, phase: entry.phase, recordsRead: entry.recordsRead, recordsStored: entry.recordsStored, recordsTotal: entry.recordsTotal, updatedAt: entry.updatedAt, ...progressWords(entry),
+      status: entry.status,
+      phase: entry.phase,
+      recordsRead: entry.recordsRead,
+      recordsStored: entry.recordsStored,
+      recordsTotal: entry.recordsTotal,
+      updatedAt: entry.updatedAt,
+      ...progressWords(entry),
     });
   });
 }

@@ -9,7 +9,11 @@ import { ordersPage, PAGE_SIZE } from '../pages/orders-page.js';
 
 const ACTIONS: Record<string, ConsoleAction> = { accept: 'involuntaryAccept', cancel: 'involuntaryCancel' };
 
-interface BookingParams { orderId: string; reference: string; action: string }
+interface BookingParams {
+  orderId: string;
+  reference: string;
+  action: string;
+}
 
 function pageNumber(request: FastifyRequest): number {
   const value = Number((request.query as Record<string, string>).page ?? '1');
@@ -18,19 +22,47 @@ function pageNumber(request: FastifyRequest): number {
 
 export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   app.get('/orders', async (request, reply) => {
-    const q = String((request.query as Record<string, unknown>).q ?? '').trim().slice(0, 100);
+    const q = String((request.query as Record<string, unknown>).q ?? '')
+      .trim()
+      .slice(0, 100);
     const number = pageNumber(request);
     // One more than a page: whether there is a next page, without counting every match.
     const found = await deps.store.read.orders.search(q, PAGE_SIZE + 1, (number - 1) * PAGE_SIZE);
-    return sendPage(reply, ordersPage({ session: sessionOf(request), q, page: number, orders: found.slice(0, PAGE_SIZE), more: found.length > PAGE_SIZE }));
+    return sendPage(
+      reply,
+      ordersPage({
+        session: sessionOf(request),
+        q,
+        page: number,
+        orders: found.slice(0, PAGE_SIZE),
+        more: found.length > PAGE_SIZE,
+      }),
+    );
   });
 
   app.get('/orders/:orderId', async (request, reply) => {
     const { orderId } = request.params as { orderId: string };
     const order = await deps.store.read.orders.load(orderId);
-    if (!order) return sendPage(reply, ordersPage({ session: sessionOf(request), q: orderId, page: 1, orders: [], more: false }), 404);
+    if (!order)
+      return sendPage(
+        reply,
+        ordersPage({ session: sessionOf(request), q: orderId, page: 1, orders: [], more: false }),
+        404,
+      );
     const trail = await deps.store.read.audit.trail(orderId);
-    return sendPage(reply, orderPage({ session: sessionOf(request), notice: noticeOf(request, order.bookings.map((booking) => booking.reference)), order, trail, now: deps.clock() }));
+    return sendPage(
+      reply,
+      orderPage({
+        session: sessionOf(request),
+        notice: noticeOf(
+          request,
+          order.bookings.map((booking) => booking.reference),
+        ),
+        order,
+        trail,
+        now: deps.clock(),
+      }),
+    );
   });
 
   const confirmation = async (request: FastifyRequest, error: string | null, reason: string) => {
@@ -38,7 +70,15 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const order = await deps.store.read.orders.load(orderId);
     const booking = order?.bookings.find((candidate) => candidate.reference === reference);
     if (!order || !booking || !ACTIONS[action]) return null;
-    return confirmPage({ session: sessionOf(request), order, booking, action: ACTIONS[action], quote: refundQuote(booking), error, reason });
+    return confirmPage({
+      session: sessionOf(request),
+      order,
+      booking,
+      action: ACTIONS[action],
+      quote: refundQuote(booking),
+      error,
+      reason,
+    });
   };
 
   app.get('/orders/:orderId/bookings/:reference/:action', async (request, reply) => {
@@ -53,13 +93,30 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     if (!operation || !order) return reply.callNotFound();
     const reason = field(request, 'reason').trim();
     if (reason.length < 3 || reason.length > 500) {
-      return sendPage(reply, (await confirmation(request, 'Give a reason of 3 to 500 characters: it is kept in the audit trail.', reason))!, 400);
+      return sendPage(
+        reply,
+        (await confirmation(request, 'Give a reason of 3 to 500 characters: it is kept in the audit trail.', reason))!,
+        400,
+      );
     }
     const session = sessionOf(request);
-    const result = await actForAgency(deps.store, deps.clock, deps.metrics, { session, agencyId: order.agencyId, orderId, reference, action: operation, reason, requestId: request.id });
+    const result = await actForAgency(deps.store, deps.clock, deps.metrics, {
+      session,
+      agencyId: order.agencyId,
+      orderId,
+      reference,
+      action: operation,
+      reason,
+      requestId: request.id,
+    });
     if (!result.ok) return sendPage(reply, (await confirmation(request, result.message, reason)) ?? '', 409);
     // The journal's row was stored with the change (order-actions.ts).
     const accepted = operation === 'involuntaryAccept';
-    return redirectTo(reply, `/console/orders/${encodeURIComponent(orderId)}`, accepted ? 'change-accepted' : 'cancelled-with-refund', reference);
+    return redirectTo(
+      reply,
+      `/console/orders/${encodeURIComponent(orderId)}`,
+      accepted ? 'change-accepted' : 'cancelled-with-refund',
+      reference,
+    );
   });
 }

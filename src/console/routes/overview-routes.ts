@@ -15,6 +15,18 @@ export function overviewRoutes(app: FastifyInstance, deps: ConsoleDeps, tally: R
       read.operatorActions.recent(20),
       tally.lastHour(),
     ]);
-    return sendPage(reply, overviewPage({ session: sessionOf(request), notice: noticeOf(request), now, changes, endpoints, refunds, requests, actions }));
+    return sendPage(
+      reply,
+      overviewPage({
+        session: sessionOf(request),
+        notice: noticeOf(request),
+        now,
+        changes,
+        endpoints,
+        refunds,
+        requests,
+        actions,
+      }),
+    );
   });
 }

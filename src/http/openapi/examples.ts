@@ -32,7 +32,12 @@ const SERVICE_NAME = 'airorder';
 const REQUEST_ID = '0b9e5a6c-3f1d-4c2e-9a57-6d1f0c8e2b41';
 const NOW = '2026-11-21T09:30:00.000Z';
 
-const SAMPLE_AGENCY: Agency = { agencyId: 'AGT042', name: 'Blue Sky Travel', iataNumber: '12345678', email: 'ops@bluesky.example' };
+const SAMPLE_AGENCY: Agency = {
+  agencyId: 'AGT042',
+  name: 'Blue Sky Travel',
+  iataNumber: '12345678',
+  email: 'ops@bluesky.example',
+};
 
 function flight(segmentId: string, flightNumber: string, departure: string, arrival: string): Segment {
   return { segmentId, carrier: 'LH', flightNumber, origin: 'FRA', destination: 'JFK', departure, arrival };
@@ -47,15 +52,32 @@ function sampleBooking(reference: string, ticketNumber: string, passenger: [stri
     status: 'CONFIRMED',
     cancellation: null,
     segments: [S1],
-    passengers: [{
-      passengerId: 'P1', type: 'ADT', givenName: passenger[0], surname: passenger[1],
-      ticket: { ticketNumber, baseFare: 45000, taxes: 12050, coupons: [{ segmentId: 'S1', status: 'OPEN', value: 57050 }] },
-    }],
-    changes: [{
-      changeId: `AIC-${reference}`, kind: 'SCHEDULE_CHANGE', detectedAt: '2026-11-20T08:00:00Z',
-      removedSegments: ['S1'], addedSegments: [S1B], status: 'PENDING',
-      actionDeadline: '2026-11-27T08:00:00.000Z', consequenceOfInaction: 'ACCEPT',
-    }],
+    passengers: [
+      {
+        passengerId: 'P1',
+        type: 'ADT',
+        givenName: passenger[0],
+        surname: passenger[1],
+        ticket: {
+          ticketNumber,
+          baseFare: 45000,
+          taxes: 12050,
+          coupons: [{ segmentId: 'S1', status: 'OPEN', value: 57050 }],
+        },
+      },
+    ],
+    changes: [
+      {
+        changeId: `AIC-${reference}`,
+        kind: 'SCHEDULE_CHANGE',
+        detectedAt: '2026-11-20T08:00:00Z',
+        removedSegments: ['S1'],
+        addedSegments: [S1B],
+        status: 'PENDING',
+        actionDeadline: '2026-11-27T08:00:00.000Z',
+        consequenceOfInaction: 'ACCEPT',
+      },
+    ],
     refunds: [],
   };
 }
@@ -63,21 +85,39 @@ function sampleBooking(reference: string, ticketNumber: string, passenger: [stri
 /** Booking ABC123 has a pending schedule change; DEF456 another one. */
 const ABC123 = sampleBooking('ABC123', '2201234567890', ['ADA', 'LOVELACE']);
 const DEF456 = sampleBooking('DEF456', '2201234567891', ['ALAN', 'TURING']);
-const SAMPLE_ORDER: Order = { orderId: 'ORD-1001', agencyId: SAMPLE_AGENCY.agencyId, currency: 'EUR', bookings: [ABC123, DEF456] };
+const SAMPLE_ORDER: Order = {
+  orderId: 'ORD-1001',
+  agencyId: SAMPLE_AGENCY.agencyId,
+  currency: 'EUR',
+  bookings: [ABC123, DEF456],
+};
 
 /** Bookings in the states that make each item-level failure. */
 const WITHOUT_CHANGE: Booking = { ...ABC123, changes: [] };
-const CANCELLED: Booking = { ...ABC123, status: 'CANCELED', cancellation: 'VOLUNTARY', changes: [{ ...ABC123.changes[0]!, status: 'CLOSED' }] };
-const REMOVE_ONLY: Booking = { ...ABC123, changes: [{ ...ABC123.changes[0]!, kind: 'FLIGHT_CANCELLATION', addedSegments: [] }] };
+const CANCELLED: Booking = {
+  ...ABC123,
+  status: 'CANCELED',
+  cancellation: 'VOLUNTARY',
+  changes: [{ ...ABC123.changes[0]!, status: 'CLOSED' }],
+};
+const REMOVE_ONLY: Booking = {
+  ...ABC123,
+  changes: [{ ...ABC123.changes[0]!, kind: 'FLIGHT_CANCELLATION', addedSegments: [] }],
+};
 
 function applyRule(operation: ItemOperationName, booking: Booking): BookingOutcome {
   switch (operation) {
-    case 'cancel': return cancelBooking(booking);
-    case 'involuntaryAccept': return acceptChanges(booking);
-    case 'involuntaryCancel': return involuntaryCancel(booking, NOW);
+    case 'cancel':
+      return cancelBooking(booking);
+    case 'involuntaryAccept':
+      return acceptChanges(booking);
+    case 'involuntaryCancel':
+      return involuntaryCancel(booking, NOW);
     case 'refundQuote':
-    case 'refund': return refundSuccess(operation, refundableSample(booking, NOW), NOW);
-    case 'retrieve': return unchanged(booking);
+    case 'refund':
+      return refundSuccess(operation, refundableSample(booking, NOW), NOW);
+    case 'retrieve':
+      return unchanged(booking);
   }
 }
 
@@ -94,7 +134,11 @@ function sampleEvents() {
   const stored = [
     changeNotice('airline_change.detected', SAMPLE_ORDER, ABC123, ABC123.changes[0]!),
     ...bookingEvents(SAMPLE_ORDER, DEF456, cancelled, 'AGENCY'),
-  ].map((event, index) => ({ ...event, eventId: `evt_0193a4c2e1f0${String(index + 1).padStart(8, '0')}5c1e9a7b`, occurredAt: NOW }));
+  ].map((event, index) => ({
+    ...event,
+    eventId: `evt_0193a4c2e1f0${String(index + 1).padStart(8, '0')}5c1e9a7b`,
+    occurredAt: NOW,
+  }));
   return stored.map(feedItem);
 }
 
@@ -103,18 +147,22 @@ export function requestExamples(operation: OperationWire): Record<string, NamedE
   if (operation.name === 'eventList') {
     return {
       first: { summary: 'From the oldest kept event', value: { [operation.requestRoot]: { Query: { Limit: 100 } } } },
-      next: { summary: 'The next page: After is the previous page\'s NextAfter', value: { [operation.requestRoot]: { Query: { After: sampleEvents().at(-1)!.EventID, Limit: 100 } } } },
+      next: {
+        summary: "The next page: After is the previous page's NextAfter",
+        value: { [operation.requestRoot]: { Query: { After: sampleEvents().at(-1)!.EventID, Limit: 100 } } },
+      },
     };
   }
   const references = operation.name === 'retrieve' ? ['ABC123', 'DEF456'] : ['ABC123'];
   const query = {
-    OrderID: SAMPLE_ORDER.orderId, GdsBookingReference: references,
+    OrderID: SAMPLE_ORDER.orderId,
+    GdsBookingReference: references,
     ...(operation.name === 'refund' ? { QuoteID: sampleQuoteId() } : {}),
   };
   return {
     minimal: { summary: 'Query only', value: { [operation.requestRoot]: { Query: query } } },
     full: {
-      summary: 'With Document and Party (the sender must be the token\'s agency)',
+      summary: "With Document and Party (the sender must be the token's agency)",
       value: {
         [operation.requestRoot]: {
           Document: { Name: operation.title, ReferenceVersion: '1.0' },
@@ -126,13 +174,16 @@ export function requestExamples(operation: OperationWire): Record<string, NamedE
   };
 }
 
-interface ItemCase { reference: string; outcome: BookingOutcome }
+interface ItemCase {
+  reference: string;
+  outcome: BookingOutcome;
+}
 
 function processedEnvelope(operation: OperationWire, cases: ItemCase[]) {
   const name = operation.name;
   if (name === 'eventList') throw new Error('The event feed has no booking items');
   const { items, failures } = renderItems(name, SAMPLE_ORDER.orderId, SAMPLE_ORDER.currency, cases);
-  const shown = cases.flatMap(({ outcome }) => outcome.ok ? [outcome.booking] : []);
+  const shown = cases.flatMap(({ outcome }) => (outcome.ok ? [outcome.booking] : []));
   return buildEnvelope({
     operation,
     serviceName: SERVICE_NAME,
@@ -156,17 +207,27 @@ export function successExamples(operation: OperationWire): Record<string, NamedE
       SUCCESS: {
         summary: 'A page of events, oldest first',
         value: buildEnvelope({
-          operation, serviceName: SERVICE_NAME, referenceVersion: '1.0', requestId: REQUEST_ID, agency: SAMPLE_AGENCY,
-          extra: { NextAfter: events.at(-1)!.EventID }, items: events, failures: [],
+          operation,
+          serviceName: SERVICE_NAME,
+          referenceVersion: '1.0',
+          requestId: REQUEST_ID,
+          agency: SAMPLE_AGENCY,
+          extra: { NextAfter: events.at(-1)!.EventID },
+          items: events,
+          failures: [],
         }),
       },
     };
   }
   const doc = OPERATION_DOCS[name];
-  const success = name === 'retrieve'
-    // The second booking was cancelled because of its airline change: the order shows its refund.
-    ? [{ reference: 'ABC123', outcome: unchanged(ABC123) }, { reference: 'DEF456', outcome: unchanged(afterOk(involuntaryCancel(DEF456, NOW))) }]
-    : [{ reference: 'ABC123', outcome: applyRule(name, ABC123) }];
+  const success =
+    name === 'retrieve'
+      ? // The second booking was cancelled because of its airline change: the order shows its refund.
+        [
+          { reference: 'ABC123', outcome: unchanged(ABC123) },
+          { reference: 'DEF456', outcome: unchanged(afterOk(involuntaryCancel(DEF456, NOW))) },
+        ]
+      : [{ reference: 'ABC123', outcome: applyRule(name, ABC123) }];
   const examples: Record<string, NamedExample> = {
     SUCCESS: { summary: 'Every item SUCCESS', value: processedEnvelope(operation, success) },
   };
@@ -181,11 +242,17 @@ export function successExamples(operation: OperationWire): Record<string, NamedE
       };
       continue;
     }
-    const outcome = name === 'refundQuote' || name === 'refund'
-      ? refundFailure(code, refundableSample(ABC123, NOW), NOW)
-      : ITEM_SCENARIOS.map((booking) => applyRule(name, booking)).find((candidate) => !candidate.ok && candidate.code === code);
+    const outcome =
+      name === 'refundQuote' || name === 'refund'
+        ? refundFailure(code, refundableSample(ABC123, NOW), NOW)
+        : ITEM_SCENARIOS.map((booking) => applyRule(name, booking)).find(
+            (candidate) => !candidate.ok && candidate.code === code,
+          );
     if (!outcome) throw new Error(`No example booking answers ${code} to ${operation.title}`);
-    examples[code] = { summary: `${code}: the item FAILED, HTTP 200`, value: processedEnvelope(operation, [{ reference: 'ABC123', outcome }]) };
+    examples[code] = {
+      summary: `${code}: the item FAILED, HTTP 200`,
+      value: processedEnvelope(operation, [{ reference: 'ABC123', outcome }]),
+    };
   }
   return examples;
 }
@@ -214,29 +281,100 @@ interface ErrorCase {
 
 function errorCase(operation: OperationWire, code: RequestErrorCode): ErrorCase {
   switch (code) {
-    case 'AUTH_MISSING': return { error: errors.authMissing(), authenticated: false, readable: true, summary: 'No Authorization header' };
-    case 'AUTH_INVALID': return { error: errors.authInvalid(), authenticated: false, readable: true, summary: 'Unknown, revoked or expired token' };
+    case 'AUTH_MISSING':
+      return { error: errors.authMissing(), authenticated: false, readable: true, summary: 'No Authorization header' };
+    case 'AUTH_INVALID':
+      return {
+        error: errors.authInvalid(),
+        authenticated: false,
+        readable: true,
+        summary: 'Unknown, revoked or expired token',
+      };
     case 'SENDER_MISMATCH':
-      return { error: errors.senderMismatch('Party.Sender.TravelAgencySender.AgencyID'), authenticated: true, readable: true, summary: 'The request names another agency' };
-    case 'INVALID_JSON': return { error: errors.invalidJson('Unexpected end of JSON input'), authenticated: false, readable: false, summary: 'The body is not JSON' };
+      return {
+        error: errors.senderMismatch('Party.Sender.TravelAgencySender.AgencyID'),
+        authenticated: true,
+        readable: true,
+        summary: 'The request names another agency',
+      };
+    case 'INVALID_JSON':
+      return {
+        error: errors.invalidJson('Unexpected end of JSON input'),
+        authenticated: false,
+        readable: false,
+        summary: 'The body is not JSON',
+      };
     case 'INVALID_REQUEST':
       if (operation.name === 'eventList') {
-        return { error: errors.invalidRequest(`${operation.requestRoot}.Query.Limit ${FIELD_RULES.Limit}.`), authenticated: true, readable: false, summary: 'A field breaks the schema; the message names it' };
+        return {
+          error: errors.invalidRequest(`${operation.requestRoot}.Query.Limit ${FIELD_RULES.Limit}.`),
+          authenticated: true,
+          readable: false,
+          summary: 'A field breaks the schema; the message names it',
+        };
       }
       return {
-        error: errors.invalidRequest(`${operation.requestRoot}.Query.GdsBookingReference[0] ${FIELD_RULES.GdsBookingReference}.`),
-        authenticated: true, readable: false, summary: 'A field breaks the schema; the message names it',
+        error: errors.invalidRequest(
+          `${operation.requestRoot}.Query.GdsBookingReference[0] ${FIELD_RULES.GdsBookingReference}.`,
+        ),
+        authenticated: true,
+        readable: false,
+        summary: 'A field breaks the schema; the message names it',
       };
-    case 'UNSUPPORTED_MEDIA_TYPE': return { error: errors.unsupportedMediaType(), authenticated: false, readable: false, summary: 'Content-Type is not application/json' };
-    case 'PAYLOAD_TOO_LARGE': return { error: errors.payloadTooLarge(), authenticated: false, readable: false, summary: 'The body is over 64 KiB' };
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return {
+        error: errors.unsupportedMediaType(),
+        authenticated: false,
+        readable: false,
+        summary: 'Content-Type is not application/json',
+      };
+    case 'PAYLOAD_TOO_LARGE':
+      return {
+        error: errors.payloadTooLarge(),
+        authenticated: false,
+        readable: false,
+        summary: 'The body is over 64 KiB',
+      };
     case 'ORDER_NOT_FOUND':
-      return { error: errors.orderNotFound('ORD-404'), authenticated: true, readable: true, orderId: 'ORD-404', summary: 'No such order for this agency (another agency\'s order looks the same)' };
-    case 'IDEMPOTENCY_KEY_REUSED': return { error: errors.idempotencyKeyReused(), authenticated: true, readable: true, summary: 'The Idempotency-Key was used with another body' };
-    case 'IDEMPOTENCY_KEY_IN_USE': return { error: errors.idempotencyKeyInUse(), authenticated: true, readable: true, summary: 'A request with this Idempotency-Key is still running' };
-    case 'RATE_LIMITED': return { error: errors.rateLimited({}), authenticated: true, readable: true, summary: 'Over the token\'s rate; retry after Retry-After' };
-    case 'INTERNAL_ERROR': return { error: errors.internal(), authenticated: true, readable: true, summary: 'A bug; nothing was changed' };
-    case 'UNAVAILABLE': return { error: errors.unavailable(1), authenticated: true, readable: true, summary: 'The store is away or busy; retry after Retry-After' };
-    default: throw new Error(`${code} is not answered by the operations`);
+      return {
+        error: errors.orderNotFound('ORD-404'),
+        authenticated: true,
+        readable: true,
+        orderId: 'ORD-404',
+        summary: "No such order for this agency (another agency's order looks the same)",
+      };
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return {
+        error: errors.idempotencyKeyReused(),
+        authenticated: true,
+        readable: true,
+        summary: 'The Idempotency-Key was used with another body',
+      };
+    case 'IDEMPOTENCY_KEY_IN_USE':
+      return {
+        error: errors.idempotencyKeyInUse(),
+        authenticated: true,
+        readable: true,
+        summary: 'A request with this Idempotency-Key is still running',
+      };
+    case 'RATE_LIMITED':
+      return {
+        error: errors.rateLimited({}),
+        authenticated: true,
+        readable: true,
+        summary: "Over the token's rate; retry after Retry-After",
+      };
+    case 'INTERNAL_ERROR':
+      return { error: errors.internal(), authenticated: true, readable: true, summary: 'A bug; nothing was changed' };
+    case 'UNAVAILABLE':
+      return {
+        error: errors.unavailable(1),
+        authenticated: true,
+        readable: true,
+        summary: 'The store is away or busy; retry after Retry-After',
+      };
+    default:
+      throw new Error(`${code} is not answered by the operations`);
   }
 }
 

@@ -21,7 +21,10 @@ the item \`FAILED\` and its reason in \`Msg\`/\`ErrorMsg\` as \`CODE: text\`. Ea
 its codes with an example of each.`;
 
 type OpenApiObject = {
-  paths?: Record<string, Record<string, { operationId?: string; requestBody?: Content; responses?: Record<string, Content> }>>;
+  paths?: Record<
+    string,
+    Record<string, { operationId?: string; requestBody?: Content; responses?: Record<string, Content> }>
+  >;
   components?: { schemas?: Record<string, unknown> };
 };
 type Content = { content?: Record<string, { schema?: unknown }> };
@@ -42,7 +45,8 @@ function nameOperationSchemas(document: OpenApiObject): OpenApiObject {
     for (const operation of Object.values(pathItem)) {
       if (!operation.operationId) continue;
       refer(operation.requestBody, `${operation.operationId}Request`);
-      for (const response of Object.values(operation.responses ?? {})) refer(response, `${operation.operationId}Response`);
+      for (const response of Object.values(operation.responses ?? {}))
+        refer(response, `${operation.operationId}Response`);
     }
   }
   return { ...document, components: { ...document.components, schemas } };
@@ -64,32 +68,42 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         contact: { name: 'The operator of this service: the servicing desk that issued your access token' },
         license: { name: 'Proprietary: used under the agreement with the operator of this service' },
       },
-      servers: [{ url: '/', description: 'This service: paths are relative to the address this document was fetched from.' }],
+      servers: [
+        { url: '/', description: 'This service: paths are relative to the address this document was fetched from.' },
+      ],
       tags: [
-        { name: 'Servicing', description: 'The interface\'s three operations: they change orders.' },
-        { name: 'Refunds', description: 'Extension: voluntary refunds by the fare\'s rules, quoted, then confirmed.' },
+        { name: 'Servicing', description: "The interface's three operations: they change orders." },
+        { name: 'Refunds', description: "Extension: voluntary refunds by the fare's rules, quoted, then confirmed." },
         { name: 'Retrieval', description: 'Extension: reads an order, changes nothing.' },
-        { name: 'Events', description: 'Extension: the agency\'s event feed, for agencies without a webhook endpoint (docs/webhooks.md).' },
+        {
+          name: 'Events',
+          description:
+            "Extension: the agency's event feed, for agencies without a webhook endpoint (docs/webhooks.md).",
+        },
       ],
       components: {
         securitySchemes: {
           [SECURITY_SCHEME]: {
             type: 'http',
             scheme: 'bearer',
-            description: 'The access token the operator issued to the agency (`aot_…`), sent as `Authorization: Bearer <token>`. '
-              + 'The bare token, `Authorization: <token>`, is accepted too. A missing header is 401 AUTH_MISSING; an unknown, '
-              + 'revoked or expired token 401 AUTH_INVALID.',
+            description:
+              'The access token the operator issued to the agency (`aot_…`), sent as `Authorization: Bearer <token>`. ' +
+              'The bare token, `Authorization: <token>`, is accepted too. A missing header is 401 AUTH_MISSING; an unknown, ' +
+              'revoked or expired token 401 AUTH_INVALID.',
           },
         },
       },
     },
     transform: documentRoute,
-    transformObject: (document) => nameOperationSchemas(('openapiObject' in document ? document.openapiObject : {}) as OpenApiObject) as never,
+    transformObject: (document) =>
+      nameOperationSchemas(('openapiObject' in document ? document.openapiObject : {}) as OpenApiObject) as never,
   });
 }
 
 export const OPENAPI_PATH = '/openapi.json';
 
 export function openApiRoute(app: FastifyInstance): void {
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(app.swagger()),
+  );
 }

@@ -45,7 +45,7 @@ the same refund and refunds nothing twice.\n\n${COMMON}`,
     itemErrors: OPERATION_ITEM_ERRORS.involuntaryCancel,
   },
   refundQuote: {
-    summary: 'Quote a voluntary refund by the fare\'s rules',
+    summary: "Quote a voluntary refund by the fare's rules",
     tag: 'Refunds',
     description: `What refunding the passengers (\`Query.PassengerID\`; every passenger still in the
 booking when absent) would give back now, per ticket, and a \`QuoteID\` to confirm it with AirOrderRefund
@@ -71,7 +71,7 @@ QUOTE_EXPIRED, after any change of the booking since the quote QUOTE_OUTDATED; n
     itemErrors: OPERATION_ITEM_ERRORS.refund,
   },
   retrieve: {
-    summary: 'Retrieve an order\'s bookings (extension)',
+    summary: "Retrieve an order's bookings (extension)",
     tag: 'Retrieval',
     description: `An extension in the interface's style: the requested bookings of the order as they
 stand now, with their itinerary, passengers, tickets and coupons, airline-initiated changes and
@@ -82,7 +82,7 @@ takes no Idempotency-Key.\n\n${COMMON}`,
     itemErrors: OPERATION_ITEM_ERRORS.retrieve,
   },
   eventList: {
-    summary: 'List the agency\'s events (extension)',
+    summary: "List the agency's events (extension)",
     tag: 'Events',
     description: `The agency's events after \`Query.After\` (an event id; from the oldest kept event when
 absent), oldest first, at most \`Query.Limit\` (1 to 500, default 100), for agencies without a webhook

@@ -9,11 +9,19 @@ export const SECURITY_SCHEME = 'bearerAuth';
 
 const header = (type: 'string' | 'integer', description: string) => ({ type, description });
 
-const REQUEST_ID = { 'X-Request-Id': header('string', 'Equal to the body\'s ShoppingResponseId and written in the request\'s log line. On a replay, the first response\'s.') };
+const REQUEST_ID = {
+  'X-Request-Id': header(
+    'string',
+    "Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's.",
+  ),
+};
 const RATE_LIMIT = {
-  'RateLimit-Limit': header('integer', 'The token\'s burst: requests it may send at once. Sent once the token is read, while the rate limit is on.'),
+  'RateLimit-Limit': header(
+    'integer',
+    "The token's burst: requests it may send at once. Sent once the token is read, while the rate limit is on.",
+  ),
   'RateLimit-Remaining': header('integer', 'Requests the token may still send at once.'),
-  'RateLimit-Reset': header('integer', 'Seconds until the token\'s allowance is full again.'),
+  'RateLimit-Reset': header('integer', "Seconds until the token's allowance is full again."),
   'RateLimit-Policy': header('string', 'The policy, e.g. `100;w=2`: a burst of 100 that refills in 2 seconds.'),
 };
 const RETRY_AFTER = { 'Retry-After': header('integer', 'Seconds to wait before retrying.') };
@@ -25,18 +33,40 @@ function responseHeaders(operation: OperationWire, status: number): Record<strin
       return {
         ...REQUEST_ID,
         ...(operation.changesOrders
-          ? { 'Idempotent-Replayed': { type: 'string', enum: ['true'], description: 'Sent when the response is the kept first response to this Idempotency-Key.' } }
+          ? {
+              'Idempotent-Replayed': {
+                type: 'string',
+                enum: ['true'],
+                description: 'Sent when the response is the kept first response to this Idempotency-Key.',
+              },
+            }
           : {}),
         ...RATE_LIMIT,
       };
-    case 401: return { ...REQUEST_ID, 'WWW-Authenticate': header('string', '`Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID.') };
-    case 413: case 415: return REQUEST_ID;
-    case 409: case 429: case 503: return { ...REQUEST_ID, ...RETRY_AFTER, ...RATE_LIMIT };
-    default: return { ...REQUEST_ID, ...RATE_LIMIT };
+    case 401:
+      return {
+        ...REQUEST_ID,
+        'WWW-Authenticate': header('string', '`Bearer`, or `Bearer error="invalid_token"` for AUTH_INVALID.'),
+      };
+    case 413:
+    case 415:
+      return REQUEST_ID;
+    case 409:
+    case 429:
+    case 503:
+      return { ...REQUEST_ID, ...RETRY_AFTER, ...RATE_LIMIT };
+    default:
+      return { ...REQUEST_ID, ...RATE_LIMIT };
   }
 }
 
-function response(operation: OperationWire, status: number, envelope: unknown, description: string, examples: Record<string, NamedExample>) {
+function response(
+  operation: OperationWire,
+  status: number,
+  envelope: unknown,
+  description: string,
+  examples: Record<string, NamedExample>,
+) {
   return {
     description,
     headers: responseHeaders(operation, status),
@@ -54,14 +84,23 @@ export function documentOperation(operation: OperationWire, schema: FastifySchem
   const envelope = routeResponses[200];
   const doc = OPERATION_DOCS[operation.name];
   const responses: Record<string, unknown> = {
-    200: response(operation, 200, envelope,
+    200: response(
+      operation,
+      200,
+      envelope,
       `Processed. \`Success: {}\` when every item succeeded; otherwise \`Errors\` and FAILED items (${doc.itemErrors.join(', ')}).`,
-      successExamples(operation)),
+      successExamples(operation),
+    ),
   };
   for (const [status, codes] of errorStatusesOf(operation)) {
     const description = codes.map((code) => `\`${code}\`: ${REQUEST_ERRORS[code].message}`).join(' ');
-    responses[status] = response(operation, status, envelope, description,
-      Object.fromEntries(codes.map((code) => [code, errorExample(operation, code)])));
+    responses[status] = response(
+      operation,
+      status,
+      envelope,
+      description,
+      Object.fromEntries(codes.map((code) => [code, errorExample(operation, code)])),
+    );
   }
   return {
     operationId: operation.title,
@@ -70,17 +109,23 @@ export function documentOperation(operation: OperationWire, schema: FastifySchem
     tags: [doc.tag],
     security: [{ [SECURITY_SCHEME]: [] }],
     body: { ...(schema.body as object), 'x-examples': requestExamples(operation) },
-    ...(operation.changesOrders ? {
-      headers: {
-        type: 'object',
-        properties: {
-          'Idempotency-Key': {
-            type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN,
-            description: 'Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409.',
+    ...(operation.changesOrders
+      ? {
+          headers: {
+            type: 'object',
+            properties: {
+              'Idempotency-Key': {
+                type: 'string',
+                minLength: 1,
+                maxLength: 255,
+                pattern: IDEMPOTENCY_KEY_PATTERN,
+                description:
+                  'Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409.',
+              },
+            },
           },
-        },
-      },
-    } : {}),
+        }
+      : {}),
     response: responses,
   };
 }

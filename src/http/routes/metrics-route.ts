@@ -12,7 +12,10 @@ import type { ServiceMetrics } from '../../metrics/service-metrics.js';
 export function metricsRoute(app: FastifyInstance, config: Config, metrics: ServiceMetrics): void {
   app.addHook('onResponse', async (request, reply) => {
     const operation = request.routeOptions.config?.operation?.title ?? request.routeOptions.url ?? 'unknown';
-    metrics.requests.inc({ operation, code: request.outcomeCode ?? (reply.statusCode < 400 ? 'OK' : String(reply.statusCode)) });
+    metrics.requests.inc({
+      operation,
+      code: request.outcomeCode ?? (reply.statusCode < 400 ? 'OK' : String(reply.statusCode)),
+    });
     metrics.requestSeconds.observe({ operation }, reply.elapsedTime / 1000);
   });
 

@@ -21,7 +21,8 @@ export const QUOTE_ID_PATTERN = '^rfq_[0-9a-f]{24}$';
 export const FIELD_RULES: Record<string, string> = {
   OrderID: 'must be a string of 1 to 64 letters, digits or the characters - _ . /',
   GdsBookingReference: `must be 1 to ${MAX_REFERENCES} booking references, each 5 to 8 letters or digits`,
-  ReferenceVersion: 'must be a decimal number such as "1.0" (a string of up to 9 digits, optionally a point and up to 9 more) or a number from 0 to below 1000000000',
+  ReferenceVersion:
+    'must be a decimal number such as "1.0" (a string of up to 9 digits, optionally a point and up to 9 more) or a number from 0 to below 1000000000',
   IATA_Number: 'must be 7 or 8 digits',
   AgencyID: 'must be a string of 1 to 64 characters',
   EmailContact: 'must be an e-mail address',
@@ -40,8 +41,12 @@ export function isOrderId(value: unknown): value is string {
 }
 
 export function isBookingReferenceList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.length >= 1 && value.length <= MAX_REFERENCES
-    && value.every((item) => typeof item === 'string' && referenceRegex.test(item));
+  return (
+    Array.isArray(value) &&
+    value.length >= 1 &&
+    value.length <= MAX_REFERENCES &&
+    value.every((item) => typeof item === 'string' && referenceRegex.test(item))
+  );
 }
 
 /** Whether a ReferenceVersion sent as a number is read (the OpenAPI document's number branch). */
@@ -70,5 +75,7 @@ function plainDecimal(value: number): string {
   const digits = match[1]! + (match[2] ?? '');
   const point = 1 + Number(match[3]);
   if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`;
-  return digits.length <= point ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return digits.length <= point
+    ? digits + '0'.repeat(point - digits.length)
+    : `${digits.slice(0, point)}.${digits.slice(point)}`;
 }

@@ -3,7 +3,7 @@
  * Amounts are JSON numbers in the order's `Currency`, like RefundAmount.
  */
 const str = { type: 'string' } as const;
-const amount = { type: 'number', description: 'In the order\'s Currency, with at most its decimals.' } as const;
+const amount = { type: 'number', description: "In the order's Currency, with at most its decimals." } as const;
 const dateTime = { type: 'string', format: 'date-time' } as const;
 
 const segment = {
@@ -25,7 +25,11 @@ const coupon = {
   required: ['SegmentID', 'Status', 'Value'],
   properties: {
     SegmentID: str,
-    Status: { type: 'string', enum: ['OPEN', 'USED', 'REFUNDED', 'VOIDED'], description: 'USED: flown. VOIDED: voided by AirOrderRefund within the void window.' },
+    Status: {
+      type: 'string',
+      enum: ['OPEN', 'USED', 'REFUNDED', 'VOIDED'],
+      description: 'USED: flown. VOIDED: voided by AirOrderRefund within the void window.',
+    },
     Value: amount,
   },
 } as const;
@@ -50,7 +54,11 @@ const passenger = {
     GivenName: str,
     Surname: str,
     Ticket: { ...ticket, description: 'Absent for an unticketed passenger.' },
-    CanceledAt: { ...dateTime, description: 'When the passenger left the booking by a voluntary refund (AirOrderRefund); absent while travelling.' },
+    CanceledAt: {
+      ...dateTime,
+      description:
+        'When the passenger left the booking by a voluntary refund (AirOrderRefund); absent while travelling.',
+    },
   },
 } as const;
 
@@ -63,16 +71,26 @@ const airlineChange = {
     Status: {
       type: 'string',
       enum: ['PENDING', 'ACCEPTED', 'CANCELED', 'CLOSED'],
-      description: 'PENDING awaits AirOrderInvoluntaryAccept or AirOrderInvoluntaryCancel; CLOSED: the booking was cancelled voluntarily while it was pending.',
+      description:
+        'PENDING awaits AirOrderInvoluntaryAccept or AirOrderInvoluntaryCancel; CLOSED: the booking was cancelled voluntarily while it was pending.',
     },
     DetectedAt: dateTime,
     RemovedSegments: { type: 'array', items: str, description: 'SegmentIDs the change takes out of the itinerary.' },
-    AddedSegments: { type: 'array', items: segment, description: 'The replacement flights; empty when the change only removes flights.' },
-    ActionDeadline: { ...dateTime, description: 'When the airline applies ConsequenceOfInaction if the change is still PENDING. Absent: no time limit.' },
+    AddedSegments: {
+      type: 'array',
+      items: segment,
+      description: 'The replacement flights; empty when the change only removes flights.',
+    },
+    ActionDeadline: {
+      ...dateTime,
+      description:
+        'When the airline applies ConsequenceOfInaction if the change is still PENDING. Absent: no time limit.',
+    },
     ConsequenceOfInaction: {
       type: 'string',
       enum: ['ACCEPT', 'CANCEL'],
-      description: 'What happens at ActionDeadline: ACCEPT as AirOrderInvoluntaryAccept would, or CANCEL as AirOrderInvoluntaryCancel would, with its refunds.',
+      description:
+        'What happens at ActionDeadline: ACCEPT as AirOrderInvoluntaryAccept would, or CANCEL as AirOrderInvoluntaryCancel would, with its refunds.',
     },
   },
 } as const;
@@ -83,11 +101,19 @@ export const refundQuoteSchema = {
   required: ['Amount', 'QuoteType', 'Tickets'],
   properties: {
     Amount: amount,
-    QuoteType: { type: 'string', enum: ['FULL', 'PARTIAL'], description: 'PARTIAL when a coupon of any ticket was flown.' },
+    QuoteType: {
+      type: 'string',
+      enum: ['FULL', 'PARTIAL'],
+      description: 'PARTIAL when a coupon of any ticket was flown.',
+    },
     Tickets: {
       type: 'array',
       description: 'Per ticket, in passenger order.',
-      items: { type: 'object', required: ['TicketNumber', 'Amount'], properties: { TicketNumber: str, Amount: amount } },
+      items: {
+        type: 'object',
+        required: ['TicketNumber', 'Amount'],
+        properties: { TicketNumber: str, Amount: amount },
+      },
     },
   },
 } as const;
@@ -99,16 +125,27 @@ const refund = {
     TicketNumber: str,
     Amount: amount,
     QuoteType: {
-      type: 'string', enum: ['FULL', 'PARTIAL', 'VOID'],
-      description: 'FULL when no coupon of the ticket was flown, PARTIAL otherwise (AirOrderInvoluntaryCancel); VOID: voided in the void window (AirOrderRefund).',
+      type: 'string',
+      enum: ['FULL', 'PARTIAL', 'VOID'],
+      description:
+        'FULL when no coupon of the ticket was flown, PARTIAL otherwise (AirOrderInvoluntaryCancel); VOID: voided in the void window (AirOrderRefund).',
     },
     CreatedAt: dateTime,
-    Fare: { ...amount, description: 'A voluntary refund\'s (AirOrderRefund) base fare counted; Amount = Fare + Taxes - Penalty. Absent on an involuntary one.' },
-    Taxes: { ...amount, description: 'A voluntary refund\'s taxes given back.' },
-    Penalty: { ...amount, description: 'A voluntary refund\'s penalty: what the airline kept of the fare.' },
+    Fare: {
+      ...amount,
+      description:
+        "A voluntary refund's (AirOrderRefund) base fare counted; Amount = Fare + Taxes - Penalty. Absent on an involuntary one.",
+    },
+    Taxes: { ...amount, description: "A voluntary refund's taxes given back." },
+    Penalty: { ...amount, description: "A voluntary refund's penalty: what the airline kept of the fare." },
     TaxBreakdown: {
-      type: 'array', description: 'A voluntary refund\'s taxes, each with whether it was given back.',
-      items: { type: 'object', required: ['TaxCode', 'Amount', 'Refundable'], properties: { TaxCode: str, Amount: amount, Refundable: { type: 'boolean' } } },
+      type: 'array',
+      description: "A voluntary refund's taxes, each with whether it was given back.",
+      items: {
+        type: 'object',
+        required: ['TaxCode', 'Amount', 'Refundable'],
+        properties: { TaxCode: str, Amount: amount, Refundable: { type: 'boolean' } },
+      },
     },
     QuoteID: { type: 'string', description: 'The quote AirOrderRefund confirmed.' },
   },
@@ -122,8 +159,16 @@ const booking = {
     BookingStatus: { type: 'string', enum: ['CONFIRMED', 'CANCELED'] },
     Segments: { type: 'array', items: segment, description: 'The current itinerary, by departure.' },
     Passengers: { type: 'array', items: passenger },
-    AirlineChanges: { type: 'array', items: airlineChange, description: 'Airline-initiated changes, in detection order.' },
-    Refunds: { type: 'array', items: refund, description: 'Per ticket, in the order they were made; empty until AirOrderInvoluntaryCancel or AirOrderRefund.' },
+    AirlineChanges: {
+      type: 'array',
+      items: airlineChange,
+      description: 'Airline-initiated changes, in detection order.',
+    },
+    Refunds: {
+      type: 'array',
+      items: refund,
+      description: 'Per ticket, in the order they were made; empty until AirOrderInvoluntaryCancel or AirOrderRefund.',
+    },
     RefundQuote: refundQuoteSchema,
   },
 } as const;

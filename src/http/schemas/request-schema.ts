@@ -1,7 +1,14 @@
 import type { OperationWire } from '../operations.js';
 import {
-  BOOKING_REFERENCE_PATTERN, IATA_NUMBER_PATTERN, MAX_PASSENGERS, MAX_REFERENCES, ORDER_ID_PATTERN, PASSENGER_ID_PATTERN, QUOTE_ID_PATTERN,
-  REFERENCE_VERSION_NUMBER_LIMIT, REFERENCE_VERSION_PATTERN,
+  BOOKING_REFERENCE_PATTERN,
+  IATA_NUMBER_PATTERN,
+  MAX_PASSENGERS,
+  MAX_REFERENCES,
+  ORDER_ID_PATTERN,
+  PASSENGER_ID_PATTERN,
+  QUOTE_ID_PATTERN,
+  REFERENCE_VERSION_NUMBER_LIMIT,
+  REFERENCE_VERSION_PATTERN,
 } from './field-rules.js';
 
 const name = { type: 'string', maxLength: 200 } as const;
@@ -14,8 +21,17 @@ const ORDER_QUERY = {
     // The array first: a violation is reported at the same path as with the array alone.
     GdsBookingReference: {
       oneOf: [
-        { type: 'array', minItems: 1, maxItems: MAX_REFERENCES, items: { type: 'string', pattern: BOOKING_REFERENCE_PATTERN } },
-        { type: 'string', pattern: BOOKING_REFERENCE_PATTERN, description: 'One reference alone, read as a one-element array.' },
+        {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_REFERENCES,
+          items: { type: 'string', pattern: BOOKING_REFERENCE_PATTERN },
+        },
+        {
+          type: 'string',
+          pattern: BOOKING_REFERENCE_PATTERN,
+          description: 'One reference alone, read as a one-element array.',
+        },
       ],
       description: `1 to ${MAX_REFERENCES} booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept.`,
     },
@@ -36,51 +52,91 @@ export const MAX_EVENTS_PER_PAGE = 500;
 
 /** AirOrderEventList: both query fields are optional, and so is the Query itself. */
 export function eventListRequestSchema(rootKey: string) {
-  return envelopeRequestSchema(rootKey, {
-    type: 'object',
-    properties: {
-      After: { type: 'string', pattern: EVENT_ID_PATTERN, description: 'The last event id seen (NextAfter of the previous page); from the oldest kept event when absent.' },
-      Limit: { type: 'integer', minimum: 1, maximum: MAX_EVENTS_PER_PAGE, default: 100, description: 'Events per page, 1 to 500 (default 100).' },
-    },
-  } as const, false);
+  return envelopeRequestSchema(
+    rootKey,
+    {
+      type: 'object',
+      properties: {
+        After: {
+          type: 'string',
+          pattern: EVENT_ID_PATTERN,
+          description:
+            'The last event id seen (NextAfter of the previous page); from the oldest kept event when absent.',
+        },
+        Limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_EVENTS_PER_PAGE,
+          default: 100,
+          description: 'Events per page, 1 to 500 (default 100).',
+        },
+      },
+    } as const,
+    false,
+  );
 }
 
 /** AirOrderRefundQuote: the order's query, and optionally which passengers. */
 export function refundQuoteRequestSchema(rootKey: string) {
-  return envelopeRequestSchema(rootKey, {
-    ...ORDER_QUERY,
-    properties: {
-      ...ORDER_QUERY.properties,
-      PassengerID: {
-        oneOf: [
-          { type: 'array', minItems: 1, maxItems: MAX_PASSENGERS, items: { type: 'string', pattern: PASSENGER_ID_PATTERN } },
-          { type: 'string', pattern: PASSENGER_ID_PATTERN, description: 'One passenger alone, read as a one-element array.' },
-        ],
-        description: `The passengers to refund, 1 to ${MAX_PASSENGERS} PassengerIDs of each requested booking; every passenger still in the booking when absent.`,
+  return envelopeRequestSchema(
+    rootKey,
+    {
+      ...ORDER_QUERY,
+      properties: {
+        ...ORDER_QUERY.properties,
+        PassengerID: {
+          oneOf: [
+            {
+              type: 'array',
+              minItems: 1,
+              maxItems: MAX_PASSENGERS,
+              items: { type: 'string', pattern: PASSENGER_ID_PATTERN },
+            },
+            {
+              type: 'string',
+              pattern: PASSENGER_ID_PATTERN,
+              description: 'One passenger alone, read as a one-element array.',
+            },
+          ],
+          description: `The passengers to refund, 1 to ${MAX_PASSENGERS} PassengerIDs of each requested booking; every passenger still in the booking when absent.`,
+        },
       },
-    },
-  } as const, true);
+    } as const,
+    true,
+  );
 }
 
 /** AirOrderRefund: the order's query and the quote to confirm. */
 export function refundRequestSchema(rootKey: string) {
-  return envelopeRequestSchema(rootKey, {
-    ...ORDER_QUERY,
-    required: [...ORDER_QUERY.required, 'QuoteID'],
-    properties: {
-      ...ORDER_QUERY.properties,
-      QuoteID: { type: 'string', pattern: QUOTE_ID_PATTERN, description: 'The QuoteID of an AirOrderRefundQuote answer for this order.' },
-    },
-  } as const, true);
+  return envelopeRequestSchema(
+    rootKey,
+    {
+      ...ORDER_QUERY,
+      required: [...ORDER_QUERY.required, 'QuoteID'],
+      properties: {
+        ...ORDER_QUERY.properties,
+        QuoteID: {
+          type: 'string',
+          pattern: QUOTE_ID_PATTERN,
+          description: 'The QuoteID of an AirOrderRefundQuote answer for this order.',
+        },
+      },
+    } as const,
+    true,
+  );
 }
 
 /** The body schema of an operation's route. */
 export function requestSchemaFor(operation: Pick<OperationWire, 'name' | 'requestRoot'>) {
   switch (operation.name) {
-    case 'eventList': return eventListRequestSchema(operation.requestRoot);
-    case 'refundQuote': return refundQuoteRequestSchema(operation.requestRoot);
-    case 'refund': return refundRequestSchema(operation.requestRoot);
-    default: return requestSchema(operation.requestRoot);
+    case 'eventList':
+      return eventListRequestSchema(operation.requestRoot);
+    case 'refundQuote':
+      return refundQuoteRequestSchema(operation.requestRoot);
+    case 'refund':
+      return refundRequestSchema(operation.requestRoot);
+    default:
+      return requestSchema(operation.requestRoot);
   }
 }
 
@@ -105,7 +161,8 @@ function envelopeRequestSchema<Query extends object>(rootKey: string, query: Que
                     type: 'number',
                     minimum: 0,
                     exclusiveMaximum: REFERENCE_VERSION_NUMBER_LIMIT,
-                    description: 'A number from 0 to below 1000000000, read as its decimal string (1e-7 as "0.0000001"), rounded to 9 decimals.',
+                    description:
+                      'A number from 0 to below 1000000000, read as its decimal string (1e-7 as "0.0000001"), rounded to 9 decimals.',
                   },
                 ],
                 description: 'A decimal number such as "1.0", echoed in the response.',

@@ -7,13 +7,17 @@ import { orderSchema } from './order-schema.js';
 // generated from it, say what a client may rely on. The serialiser compiled from this schema also
 // refuses to send an envelope that lacks a required field.
 const str = { type: 'string' } as const;
-const status = { type: 'string', enum: ['SUCCESS', 'FAILED'], description: 'SUCCESS or FAILED (never FAILURE).' } as const;
+const status = {
+  type: 'string',
+  enum: ['SUCCESS', 'FAILED'],
+  description: 'SUCCESS or FAILED (never FAILURE).',
+} as const;
 const failureText = { type: 'string', description: 'Empty on success; `CODE: text` on failure.' } as const;
 
 const sender = {
   type: 'object',
   required: ['Name', 'IATA_Number', 'AgencyID', 'Contacts'],
-  description: 'The authenticated agency\'s registered profile; empty strings and no contacts when unauthenticated.',
+  description: "The authenticated agency's registered profile; empty strings and no contacts when unauthenticated.",
   properties: {
     Name: str,
     IATA_Number: str,
@@ -21,7 +25,12 @@ const sender = {
     Contacts: {
       type: 'object',
       required: ['Contact'],
-      properties: { Contact: { type: 'array', items: { type: 'object', required: ['EmailContact'], properties: { EmailContact: str } } } },
+      properties: {
+        Contact: {
+          type: 'array',
+          items: { type: 'object', required: ['EmailContact'], properties: { EmailContact: str } },
+        },
+      },
     },
   },
 } as const;
@@ -45,7 +54,12 @@ const cancelItem = {
 const acceptItem = {
   type: 'object',
   required: ['OrderID', 'GdsBookingReference', 'ErrorMsg', 'Status'],
-  properties: { OrderID: str, GdsBookingReference: { type: 'array', items: str }, ErrorMsg: failureText, Status: status },
+  properties: {
+    OrderID: str,
+    GdsBookingReference: { type: 'array', items: str },
+    ErrorMsg: failureText,
+    Status: status,
+  },
 } as const;
 
 const involuntaryCancelItem = {
@@ -53,19 +67,24 @@ const involuntaryCancelItem = {
   required: [...acceptItem.required, 'RefundAmount', 'RefundText', 'RefundPaxWiseFare'],
   properties: {
     ...acceptItem.properties,
-    RefundAmount: { type: 'number', description: 'In the order\'s currency; 0 on a FAILED item.' },
+    RefundAmount: { type: 'number', description: "In the order's currency; 0 on a FAILED item." },
     RefundText: {
       type: 'string',
-      description: 'Per ticket `TicketNumber:<n> QuoteType:<FULL|PARTIAL> RefundAmount:<amount>`, joined by single spaces; QuoteType is FULL when no coupon of the ticket was flown, PARTIAL otherwise.',
+      description:
+        'Per ticket `TicketNumber:<n> QuoteType:<FULL|PARTIAL> RefundAmount:<amount>`, joined by single spaces; QuoteType is FULL when no coupon of the ticket was flown, PARTIAL otherwise.',
     },
     RefundPaxWiseFare: {
       type: 'array',
-      items: { type: 'object', required: ['TicketNumber', 'Amount'], properties: { TicketNumber: str, Amount: { type: 'number' } } },
+      items: {
+        type: 'object',
+        required: ['TicketNumber', 'Amount'],
+        properties: { TicketNumber: str, Amount: { type: 'number' } },
+      },
     },
   },
 } as const;
 
-const amount = { type: 'number', description: 'In the order\'s currency.' } as const;
+const amount = { type: 'number', description: "In the order's currency." } as const;
 
 /** AirOrderRefundQuote's and AirOrderRefund's item: AirOrderInvoluntaryCancel's, with the breakdown per ticket and the quote. */
 const voluntaryRefundItem = {
@@ -75,7 +94,8 @@ const voluntaryRefundItem = {
     ...involuntaryCancelItem.properties,
     RefundText: {
       type: 'string',
-      description: 'Per ticket `TicketNumber:<n> QuoteType:<VOID|FULL> RefundAmount:<amount>`, joined by single spaces: VOID when the ticket is voided in its void window, FULL when it is refunded by its fare rules.',
+      description:
+        'Per ticket `TicketNumber:<n> QuoteType:<VOID|FULL> RefundAmount:<amount>`, joined by single spaces: VOID when the ticket is voided in its void window, FULL when it is refunded by its fare rules.',
     },
     RefundPaxWiseFare: {
       type: 'array',
@@ -86,19 +106,34 @@ const voluntaryRefundItem = {
         properties: {
           TicketNumber: str,
           Amount: amount,
-          Fare: { ...amount, description: 'The base fare the refund counts: all of it for a refundable fare or a void, 0 for a non-refundable fare.' },
+          Fare: {
+            ...amount,
+            description:
+              'The base fare the refund counts: all of it for a refundable fare or a void, 0 for a non-refundable fare.',
+          },
           Taxes: { ...amount, description: 'The taxes given back.' },
-          Penalty: { ...amount, description: 'What the airline keeps of the fare (never more than the fare; 0 on a void).' },
+          Penalty: {
+            ...amount,
+            description: 'What the airline keeps of the fare (never more than the fare; 0 on a void).',
+          },
           TaxBreakdown: {
             type: 'array',
-            description: 'Each tax of the ticket and whether it is given back; empty when the ticket has no breakdown (its one tax is then given back).',
-            items: { type: 'object', required: ['TaxCode', 'Amount', 'Refundable'], properties: { TaxCode: str, Amount: amount, Refundable: { type: 'boolean' } } },
+            description:
+              'Each tax of the ticket and whether it is given back; empty when the ticket has no breakdown (its one tax is then given back).',
+            items: {
+              type: 'object',
+              required: ['TaxCode', 'Amount', 'Refundable'],
+              properties: { TaxCode: str, Amount: amount, Refundable: { type: 'boolean' } },
+            },
           },
         },
       },
     },
     QuoteID: { type: 'string', description: 'The quote to confirm with AirOrderRefund; "" on a FAILED item.' },
-    ExpiresAt: { type: 'string', description: 'Until when the quote can be confirmed (ISO 8601, UTC); "" on a FAILED item.' },
+    ExpiresAt: {
+      type: 'string',
+      description: 'Until when the quote can be confirmed (ISO 8601, UTC); "" on a FAILED item.',
+    },
   },
 } as const;
 
@@ -106,23 +141,42 @@ const eventItem = {
   type: 'object',
   required: ['EventID', 'Type', 'Timestamp', 'Data'],
   properties: {
-    EventID: { type: 'string', description: 'evt_ and a sortable unique id; also the webhook-id of its webhook deliveries.' },
+    EventID: {
+      type: 'string',
+      description: 'evt_ and a sortable unique id; also the webhook-id of its webhook deliveries.',
+    },
     Type: { type: 'string', enum: [...EVENT_TYPES] },
     Timestamp: { type: 'string', format: 'date-time', description: 'When the change it reports was made.' },
-    Data: { type: 'object', additionalProperties: true, description: 'Per type, in the interface\'s PascalCase; amounts as JSON numbers in the order\'s currency (docs/webhooks.md).' },
+    Data: {
+      type: 'object',
+      additionalProperties: true,
+      description:
+        "Per type, in the interface's PascalCase; amounts as JSON numbers in the order's currency (docs/webhooks.md).",
+    },
   },
 } as const;
 
 // AirOrderRetrieve answers in AirOrderCancel's response (OrderViewRS): the same items, and the order.
 const ITEMS = {
-  cancel: cancelItem, involuntaryAccept: acceptItem, involuntaryCancel: involuntaryCancelItem,
-  refundQuote: voluntaryRefundItem, refund: voluntaryRefundItem, retrieve: cancelItem, eventList: eventItem,
+  cancel: cancelItem,
+  involuntaryAccept: acceptItem,
+  involuntaryCancel: involuntaryCancelItem,
+  refundQuote: voluntaryRefundItem,
+  refund: voluntaryRefundItem,
+  retrieve: cancelItem,
+  eventList: eventItem,
 };
 
 /** Fields an operation adds to the envelope, between ShoppingResponseId and its result array. */
 const EXTRA_FIELDS: Partial<Record<WireOperationName, Record<string, object>>> = {
   retrieve: { Order: orderSchema },
-  eventList: { NextAfter: { type: 'string', description: 'The id of the last event listed, to send as Query.After for the next page (After itself when the page is empty; "" when there is no event yet).' } },
+  eventList: {
+    NextAfter: {
+      type: 'string',
+      description:
+        'The id of the last event listed, to send as Query.After for the next page (After itself when the page is empty; "" when there is no event yet).',
+    },
+  },
 };
 
 /** The response envelope of an operation, for every outcome. Also compiles the serialiser. */
@@ -135,16 +189,27 @@ export function responseSchema(operation: OperationWire) {
         type: 'object',
         required: ['Document', 'Party', 'ShoppingResponseId', operation.resultKey],
         properties: {
-          Document: { type: 'object', required: ['Name', 'ReferenceVersion'], properties: { Name: str, ReferenceVersion: str } },
+          Document: {
+            type: 'object',
+            required: ['Name', 'ReferenceVersion'],
+            properties: { Name: str, ReferenceVersion: str },
+          },
           Party: {
             type: 'object',
             required: ['Sender'],
-            properties: { Sender: { type: 'object', required: ['TravelAgencySender'], properties: { TravelAgencySender: sender } } },
+            properties: {
+              Sender: { type: 'object', required: ['TravelAgencySender'], properties: { TravelAgencySender: sender } },
+            },
           },
           ShoppingResponseId: { type: 'string', description: 'Unique per response; equal to the X-Request-Id header.' },
           ...EXTRA_FIELDS[operation.name],
           [operation.resultKey]: { type: 'array', items: ITEMS[operation.name] },
-          Success: { type: 'object', additionalProperties: false, properties: {}, description: 'Present, empty, exactly when every item succeeded; otherwise Errors is.' },
+          Success: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {},
+            description: 'Present, empty, exactly when every item succeeded; otherwise Errors is.',
+          },
           Errors: {
             type: 'array',
             description: 'Present when Success is not: one entry per distinct failure.',

@@ -18,6 +18,8 @@ function requiredInWireOrder(envelope: Schema): Schema {
 /** The route's serialiser compiler: the envelope under the response's root key in wire order. */
 export function wireOrderSerializer({ schema }: { schema: unknown }): (data: unknown) => string {
   const response = schema as Schema;
-  const properties = Object.fromEntries(Object.entries(response.properties ?? {}).map(([root, envelope]) => [root, requiredInWireOrder(envelope)]));
+  const properties = Object.fromEntries(
+    Object.entries(response.properties ?? {}).map(([root, envelope]) => [root, requiredInWireOrder(envelope)]),
+  );
   return fastJson({ ...response, properties } as never) as (data: unknown) => string;
 }

@@ -3,7 +3,8 @@ import type { Kysely, Migration } from 'kysely';
 // Types are ones both SQLite and PostgreSQL understand, so one migration serves both stores.
 export const initialSchema: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('agencies')
+    await db.schema
+      .createTable('agencies')
       .addColumn('agency_id', 'varchar(64)', (c) => c.primaryKey())
       .addColumn('name', 'varchar(200)', (c) => c.notNull())
       .addColumn('iata_number', 'varchar(8)')
@@ -11,7 +12,8 @@ export const initialSchema: Migration = {
       .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
       .execute();
 
-    await db.schema.createTable('access_tokens')
+    await db.schema
+      .createTable('access_tokens')
       .addColumn('token_id', 'varchar(32)', (c) => c.primaryKey())
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull().references('agencies.agency_id'))
       .addColumn('token_hash', 'varchar(64)', (c) => c.notNull().unique())
@@ -20,7 +22,8 @@ export const initialSchema: Migration = {
       .addColumn('revoked_at', 'varchar(32)')
       .execute();
 
-    await db.schema.createTable('orders')
+    await db.schema
+      .createTable('orders')
       .addColumn('order_id', 'varchar(64)', (c) => c.primaryKey())
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull().references('agencies.agency_id'))
       .addColumn('currency', 'varchar(3)', (c) => c.notNull())
@@ -29,7 +32,8 @@ export const initialSchema: Migration = {
       .execute();
     await db.schema.createIndex('orders_agency_idx').on('orders').column('agency_id').execute();
 
-    await db.schema.createTable('bookings')
+    await db.schema
+      .createTable('bookings')
       .addColumn('order_id', 'varchar(64)', (c) => c.notNull().references('orders.order_id').onDelete('cascade'))
       .addColumn('reference', 'varchar(8)', (c) => c.notNull())
       .addColumn('position', 'integer', (c) => c.notNull())
@@ -40,7 +44,8 @@ export const initialSchema: Migration = {
       .addPrimaryKeyConstraint('bookings_pk', ['order_id', 'reference'])
       .execute();
 
-    await db.schema.createTable('airline_changes')
+    await db.schema
+      .createTable('airline_changes')
       .addColumn('change_id', 'varchar(64)', (c) => c.primaryKey())
       .addColumn('order_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('reference', 'varchar(8)', (c) => c.notNull())
@@ -51,13 +56,24 @@ export const initialSchema: Migration = {
       .addColumn('status', 'varchar(16)', (c) => c.notNull())
       .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
       .addColumn('resolved_at', 'varchar(32)')
-      .addForeignKeyConstraint('airline_changes_booking_fk', ['order_id', 'reference'], 'bookings', ['order_id', 'reference'], (c) => c.onDelete('cascade'))
+      .addForeignKeyConstraint(
+        'airline_changes_booking_fk',
+        ['order_id', 'reference'],
+        'bookings',
+        ['order_id', 'reference'],
+        (c) => c.onDelete('cascade'),
+      )
       .execute();
-    await db.schema.createIndex('airline_changes_booking_idx').on('airline_changes').columns(['order_id', 'reference', 'detected_at']).execute();
+    await db.schema
+      .createIndex('airline_changes_booking_idx')
+      .on('airline_changes')
+      .columns(['order_id', 'reference', 'detected_at'])
+      .execute();
     await db.schema.createIndex('airline_changes_status_idx').on('airline_changes').column('status').execute();
 
     // The primary key makes "no ticket refunded twice" a property of the database, not only of the code.
-    await db.schema.createTable('refunds')
+    await db.schema
+      .createTable('refunds')
       .addColumn('order_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('reference', 'varchar(8)', (c) => c.notNull())
       .addColumn('ticket_number', 'varchar(13)', (c) => c.notNull())
@@ -67,7 +83,13 @@ export const initialSchema: Migration = {
       .addColumn('quote_type', 'varchar(16)', (c) => c.notNull())
       .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
       .addPrimaryKeyConstraint('refunds_pk', ['order_id', 'reference', 'ticket_number'])
-      .addForeignKeyConstraint('refunds_booking_fk', ['order_id', 'reference'], 'bookings', ['order_id', 'reference'], (c) => c.onDelete('cascade'))
+      .addForeignKeyConstraint(
+        'refunds_booking_fk',
+        ['order_id', 'reference'],
+        'bookings',
+        ['order_id', 'reference'],
+        (c) => c.onDelete('cascade'),
+      )
       .execute();
   },
 

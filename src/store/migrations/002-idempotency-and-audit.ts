@@ -3,7 +3,8 @@ import type { Kysely, Migration } from 'kysely';
 export const idempotencyAndAudit: Migration = {
   async up(db: Kysely<unknown>) {
     // The first response to a request carrying an Idempotency-Key, kept for replay (docs/contract.md §8.1).
-    await db.schema.createTable('idempotency_keys')
+    await db.schema
+      .createTable('idempotency_keys')
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('operation', 'varchar(32)', (c) => c.notNull())
       .addColumn('idempotency_key', 'varchar(255)', (c) => c.notNull())
@@ -18,7 +19,8 @@ export const idempotencyAndAudit: Migration = {
     await db.schema.createIndex('idempotency_keys_expiry_idx').on('idempotency_keys').column('expires_at').execute();
 
     // Append-only: every state change, who made it and when, written in the change's own transaction.
-    await db.schema.createTable('audit_events')
+    await db.schema
+      .createTable('audit_events')
       .addColumn('event_id', 'varchar(40)', (c) => c.primaryKey())
       .addColumn('order_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('reference', 'varchar(8)')
@@ -32,7 +34,11 @@ export const idempotencyAndAudit: Migration = {
       .addColumn('operation', 'varchar(64)', (c) => c.notNull())
       .addColumn('occurred_at', 'varchar(32)', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('audit_events_order_idx').on('audit_events').columns(['order_id', 'occurred_at', 'sequence']).execute();
+    await db.schema
+      .createIndex('audit_events_order_idx')
+      .on('audit_events')
+      .columns(['order_id', 'occurred_at', 'sequence'])
+      .execute();
   },
 
   async down(db: Kysely<unknown>) {

@@ -5,12 +5,19 @@ export const eventsWebhooksDeadlines: Migration = {
   async up(db: Kysely<unknown>) {
     // A change's time limit and what the airline does when it passes (docs/webhooks.md, "Deadlines").
     await db.schema.alterTable('airline_changes').addColumn('action_deadline', 'varchar(32)').execute();
-    await db.schema.alterTable('airline_changes').addColumn('consequence', 'varchar(8)', (c) => c.notNull().defaultTo('ACCEPT')).execute();
+    await db.schema
+      .alterTable('airline_changes')
+      .addColumn('consequence', 'varchar(8)', (c) => c.notNull().defaultTo('ACCEPT'))
+      .execute();
     // When airline_change.deadline_approaching was emitted: once per change.
     await db.schema.alterTable('airline_changes').addColumn('warned_at', 'varchar(32)').execute();
     // A change that only removes flights cannot be accepted: its airline's default is to cancel.
     await sql`update airline_changes set consequence = 'CANCEL' where added_segments = '[]'`.execute(db);
-    await db.schema.createIndex('airline_changes_deadline_idx').on('airline_changes').columns(['status', 'action_deadline']).execute();
+    await db.schema
+      .createIndex('airline_changes_deadline_idx')
+      .on('airline_changes')
+      .columns(['status', 'action_deadline'])
+      .execute();
 
     // The outbox: every event is written by the transaction that makes the change it reports.
     // `position` is given in commit order on SQLite (one writer at a time; the rowid, always above
@@ -18,7 +25,8 @@ export const eventsWebhooksDeadlines: Migration = {
     // writing transaction's id (`tx`) first and shows only events of transactions older than every
     // one still running (events-repository.ts). No index on the time: ids sort by it (sortable-id.ts).
     const { schema } = engineSql(db);
-    await db.schema.createTable('events')
+    await db.schema
+      .createTable('events')
       .addColumn('position', schema.eventPosition, (c) => c.primaryKey())
       .addColumn('event_id', 'varchar(40)', (c) => c.notNull().unique())
       .addColumn('tx', 'bigint', (c) => c.notNull().defaultTo(schema.eventTransaction))
@@ -27,9 +35,14 @@ export const eventsWebhooksDeadlines: Migration = {
       .addColumn('occurred_at', 'varchar(32)', (c) => c.notNull())
       .addColumn('data', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('events_agency_feed_idx').on('events').columns(['agency_id', 'tx', 'position']).execute();
+    await db.schema
+      .createIndex('events_agency_feed_idx')
+      .on('events')
+      .columns(['agency_id', 'tx', 'position'])
+      .execute();
 
-    await db.schema.createTable('webhook_endpoints')
+    await db.schema
+      .createTable('webhook_endpoints')
       .addColumn('endpoint_id', 'varchar(40)', (c) => c.primaryKey())
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull().references('agencies.agency_id'))
       .addColumn('url', 'varchar(2048)', (c) => c.notNull())
@@ -44,9 +57,12 @@ export const eventsWebhooksDeadlines: Migration = {
       .execute();
     await db.schema.createIndex('webhook_endpoints_agency_idx').on('webhook_endpoints').column('agency_id').execute();
 
-    await db.schema.createTable('webhook_deliveries')
+    await db.schema
+      .createTable('webhook_deliveries')
       .addColumn('event_id', 'varchar(40)', (c) => c.notNull())
-      .addColumn('endpoint_id', 'varchar(40)', (c) => c.notNull().references('webhook_endpoints.endpoint_id').onDelete('cascade'))
+      .addColumn('endpoint_id', 'varchar(40)', (c) =>
+        c.notNull().references('webhook_endpoints.endpoint_id').onDelete('cascade'),
+      )
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull())
       // PENDING, DELIVERED or FAILED
       .addColumn('status', 'varchar(16)', (c) => c.notNull())
@@ -61,11 +77,20 @@ export const eventsWebhooksDeadlines: Migration = {
       .addColumn('finished_at', 'varchar(32)')
       .addPrimaryKeyConstraint('webhook_deliveries_pk', ['event_id', 'endpoint_id'])
       .execute();
-    await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-    await db.schema.createIndex('webhook_deliveries_endpoint_idx').on('webhook_deliveries').columns(['endpoint_id', 'status']).execute();
+    await db.schema
+      .createIndex('webhook_deliveries_due_idx')
+      .on('webhook_deliveries')
+      .columns(['status', 'next_attempt_at'])
+      .execute();
+    await db.schema
+      .createIndex('webhook_deliveries_endpoint_idx')
+      .on('webhook_deliveries')
+      .columns(['endpoint_id', 'status'])
+      .execute();
 
     // Background work that one process at a time does (applying due deadlines): who holds it, until when.
-    await db.schema.createTable('background_leases')
+    await db.schema
+      .createTable('background_leases')
       .addColumn('name', 'varchar(32)', (c) => c.primaryKey())
       .addColumn('holder', 'varchar(40)', (c) => c.notNull())
       .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())

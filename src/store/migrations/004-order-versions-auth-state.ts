@@ -15,8 +15,12 @@ const AUTH_TABLES = ['access_tokens', 'agencies'] as const;
 export const orderVersionsAndAuthState: Migration = {
   async up(db: Kysely<unknown>) {
     const { schema } = engineSql(db);
-    await db.schema.alterTable('orders').addColumn('version', schema.orderVersion, (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.createTable('auth_state')
+    await db.schema
+      .alterTable('orders')
+      .addColumn('version', schema.orderVersion, (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .createTable('auth_state')
       .addColumn('id', 'integer', (c) => c.primaryKey())
       .addColumn('version', 'bigint', (c) => c.notNull())
       .execute();

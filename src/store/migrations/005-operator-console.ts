@@ -3,7 +3,8 @@ import type { Kysely, Migration } from 'kysely';
 /** The operator's console: who may sign in, their sessions, failed sign-ins, and what they did (docs/console.md). */
 export const operatorConsole: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('operators')
+    await db.schema
+      .createTable('operators')
       .addColumn('email', 'varchar(254)', (c) => c.primaryKey())
       .addColumn('name', 'varchar(200)', (c) => c.notNull())
       // scrypt$N$r$p$salt$hash: never the password itself
@@ -14,7 +15,8 @@ export const operatorConsole: Migration = {
       .execute();
 
     // Only the SHA-256 of a session id is stored: a copy of the database opens no session.
-    await db.schema.createTable('operator_sessions')
+    await db.schema
+      .createTable('operator_sessions')
       .addColumn('session_hash', 'varchar(64)', (c) => c.primaryKey())
       .addColumn('email', 'varchar(254)', (c) => c.notNull().references('operators.email').onDelete('cascade'))
       .addColumn('csrf_token', 'varchar(64)', (c) => c.notNull())
@@ -24,14 +26,20 @@ export const operatorConsole: Migration = {
     await db.schema.createIndex('operator_sessions_email_idx').on('operator_sessions').column('email').execute();
 
     // Wrong passwords, per email and per address (`email:…`, `address:…`), counted over a window.
-    await db.schema.createTable('operator_login_failures')
+    await db.schema
+      .createTable('operator_login_failures')
       .addColumn('failure_key', 'varchar(300)', (c) => c.notNull())
       .addColumn('failed_at', 'varchar(32)', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('operator_login_failures_key_idx').on('operator_login_failures').columns(['failure_key', 'failed_at']).execute();
+    await db.schema
+      .createIndex('operator_login_failures_key_idx')
+      .on('operator_login_failures')
+      .columns(['failure_key', 'failed_at'])
+      .execute();
 
     // Everything an operator did in the console, orders or not (an order's changes are in audit_events too).
-    await db.schema.createTable('operator_actions')
+    await db.schema
+      .createTable('operator_actions')
       .addColumn('action_id', 'varchar(40)', (c) => c.primaryKey())
       .addColumn('email', 'varchar(254)', (c) => c.notNull())
       .addColumn('action', 'varchar(64)', (c) => c.notNull())

@@ -7,7 +7,8 @@ import type { Kysely, Migration } from 'kysely';
 export const consoleProgressAndCounts: Migration = {
   async up(db: Kysely<unknown>) {
     // One row per upload, written outside the import's own transaction so that it is read while the import runs.
-    await db.schema.createTable('console_imports')
+    await db.schema
+      .createTable('console_imports')
       .addColumn('import_id', 'varchar(40)', (c) => c.primaryKey())
       .addColumn('kind', 'varchar(16)', (c) => c.notNull())
       .addColumn('file_name', 'varchar(300)', (c) => c.notNull())
@@ -29,7 +30,8 @@ export const consoleProgressAndCounts: Migration = {
     await db.schema.createIndex('console_imports_started_idx').on('console_imports').column('started_at').execute();
 
     // Each process adds what it counted to its minute's row every few seconds; the overview sums an hour of them.
-    await db.schema.createTable('request_counts')
+    await db.schema
+      .createTable('request_counts')
       .addColumn('minute', 'integer', (c) => c.notNull())
       .addColumn('code', 'varchar(64)', (c) => c.notNull())
       .addColumn('requests', 'integer', (c) => c.notNull())

@@ -14,12 +14,20 @@ export const oneIndexForPendingChanges: Migration = {
     await db.schema.dropIndex('airline_changes_deadline_idx').execute();
     // The predicate is written as a literal: queries name 'PENDING' as a literal too, which is what
     // lets both engines see that the index covers them.
-    await db.schema.createIndex('airline_changes_pending_idx').on('airline_changes').column('action_deadline')
-      .where(sql.ref('status'), '=', sql.lit('PENDING')).execute();
+    await db.schema
+      .createIndex('airline_changes_pending_idx')
+      .on('airline_changes')
+      .column('action_deadline')
+      .where(sql.ref('status'), '=', sql.lit('PENDING'))
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropIndex('airline_changes_pending_idx').execute();
-    await db.schema.createIndex('airline_changes_deadline_idx').on('airline_changes').columns(['status', 'action_deadline']).execute();
+    await db.schema
+      .createIndex('airline_changes_deadline_idx')
+      .on('airline_changes')
+      .columns(['status', 'action_deadline'])
+      .execute();
     await db.schema.createIndex('airline_changes_status_idx').on('airline_changes').column('status').execute();
   },
 };

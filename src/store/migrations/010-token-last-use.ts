@@ -9,7 +9,8 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const tokenLastUse: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('token_last_use')
+    await db.schema
+      .createTable('token_last_use')
       .addColumn('token_id', 'varchar(32)', (c) => c.primaryKey())
       .addColumn('last_used_at', 'varchar(32)', (c) => c.notNull())
       .execute();

@@ -37,11 +37,15 @@ export const orderRecords: Migration = {
     await whole(db, async () => {
       await createOrderRecordTables(db);
       // Run again after a crash between its commit and Kysely's note of it: the former tables are gone.
-      if (await schema.relationKind(db, 'bookings') !== 'table') return;
-      while (await copyOrderBatch(db, BATCH) > 0);
+      if ((await schema.relationKind(db, 'bookings')) !== 'table') return;
+      while ((await copyOrderBatch(db, BATCH)) > 0);
       await sql`insert into airline_change_timers (change_id, order_id, reference, due_at, warned_at)
-        select change_id, order_id, reference, case when status = 'PENDING' then action_deadline end, warned_at from airline_changes`.execute(db);
-      await sql`update change_tallies set pending = (select count(*) from airline_changes where status = 'PENDING') where shard = 0`.execute(db);
+        select change_id, order_id, reference, case when status = 'PENDING' then action_deadline end, warned_at from airline_changes`.execute(
+        db,
+      );
+      await sql`update change_tallies set pending = (select count(*) from airline_changes where status = 'PENDING') where shard = 0`.execute(
+        db,
+      );
       for (const table of FORMER_TABLES) await db.schema.dropTable(table).execute();
       await schema.createRecordViews(db);
     });
@@ -51,7 +55,8 @@ export const orderRecords: Migration = {
     const { schema } = engineSql(db);
     await whole(db, async () => {
       // The former tables as migration 010 left them, filled from the views, which then give way to them.
-      await db.schema.createTable('former_orders')
+      await db.schema
+        .createTable('former_orders')
         .addColumn('order_id', 'varchar(64)', (c) => c.primaryKey())
         .addColumn('agency_id', 'varchar(64)', (c) => c.notNull().references('agencies.agency_id'))
         .addColumn('currency', 'varchar(3)', (c) => c.notNull())
@@ -59,8 +64,11 @@ export const orderRecords: Migration = {
         .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
         .addColumn('version', schema.orderVersion, (c) => c.notNull().defaultTo(0))
         .execute();
-      await db.schema.createTable('former_bookings')
-        .addColumn('order_id', 'varchar(64)', (c) => c.notNull().references('former_orders.order_id').onDelete('cascade'))
+      await db.schema
+        .createTable('former_bookings')
+        .addColumn('order_id', 'varchar(64)', (c) =>
+          c.notNull().references('former_orders.order_id').onDelete('cascade'),
+        )
         .addColumn('reference', 'varchar(8)', (c) => c.notNull())
         .addColumn('position', 'integer', (c) => c.notNull())
         .addColumn('status', 'varchar(16)', (c) => c.notNull())
@@ -69,7 +77,8 @@ export const orderRecords: Migration = {
         .addColumn('passengers', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('bookings_pk', ['order_id', 'reference'])
         .execute();
-      await db.schema.createTable('former_airline_changes')
+      await db.schema
+        .createTable('former_airline_changes')
         .addColumn('change_id', 'varchar(64)', (c) => c.primaryKey())
         .addColumn('order_id', 'varchar(64)', (c) => c.notNull())
         .addColumn('reference', 'varchar(8)', (c) => c.notNull())
@@ -83,9 +92,16 @@ export const orderRecords: Migration = {
         .addColumn('action_deadline', 'varchar(32)')
         .addColumn('consequence', 'varchar(8)', (c) => c.notNull().defaultTo('ACCEPT'))
         .addColumn('warned_at', 'varchar(32)')
-        .addForeignKeyConstraint('airline_changes_booking_fk', ['order_id', 'reference'], 'former_bookings', ['order_id', 'reference'], (c) => c.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'airline_changes_booking_fk',
+          ['order_id', 'reference'],
+          'former_bookings',
+          ['order_id', 'reference'],
+          (c) => c.onDelete('cascade'),
+        )
         .execute();
-      await db.schema.createTable('former_refunds')
+      await db.schema
+        .createTable('former_refunds')
         .addColumn('order_id', 'varchar(64)', (c) => c.notNull())
         .addColumn('reference', 'varchar(8)', (c) => c.notNull())
         .addColumn('ticket_number', 'varchar(13)', (c) => c.notNull())
@@ -95,7 +111,13 @@ export const orderRecords: Migration = {
         .addColumn('quote_type', 'varchar(16)', (c) => c.notNull())
         .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
         .addPrimaryKeyConstraint('refunds_pk', ['order_id', 'reference', 'ticket_number'])
-        .addForeignKeyConstraint('refunds_booking_fk', ['order_id', 'reference'], 'former_bookings', ['order_id', 'reference'], (c) => c.onDelete('cascade'))
+        .addForeignKeyConstraint(
+          'refunds_booking_fk',
+          ['order_id', 'reference'],
+          'former_bookings',
+          ['order_id', 'reference'],
+          (c) => c.onDelete('cascade'),
+        )
         .execute();
       await sql`insert into former_orders (order_id, agency_id, currency, created_at, updated_at, version)
         select order_id, agency_id, currency, created_at, updated_at, version from orders`.execute(db);
@@ -106,16 +128,27 @@ export const orderRecords: Migration = {
         select change_id, order_id, reference, kind, detected_at, removed_segments, added_segments, status,
           created_at, resolved_at, action_deadline, consequence, warned_at from airline_changes`.execute(db);
       await sql`insert into former_refunds (order_id, reference, ticket_number, position, amount_minor, currency, quote_type, created_at)
-        select order_id, reference, ticket_number, position, amount_minor, currency, quote_type, created_at from refunds`.execute(db);
+        select order_id, reference, ticket_number, position, amount_minor, currency, quote_type, created_at from refunds`.execute(
+        db,
+      );
       for (const view of VIEWS) await db.schema.dropView(view).execute();
       await db.schema.dropTable('airline_change_timers').execute();
       await db.schema.dropTable('change_tallies').execute();
       await db.schema.dropTable('order_records').execute();
-      for (const table of [...FORMER_TABLES].reverse()) await db.schema.alterTable(`former_${table}`).renameTo(table).execute();
+      for (const table of [...FORMER_TABLES].reverse())
+        await db.schema.alterTable(`former_${table}`).renameTo(table).execute();
       await db.schema.createIndex('orders_agency_idx').on('orders').column('agency_id').execute();
-      await db.schema.createIndex('airline_changes_booking_idx').on('airline_changes').columns(['order_id', 'reference', 'detected_at']).execute();
-      await db.schema.createIndex('airline_changes_pending_idx').on('airline_changes').column('action_deadline')
-        .where(sql.ref('status'), '=', sql.lit('PENDING')).execute();
+      await db.schema
+        .createIndex('airline_changes_booking_idx')
+        .on('airline_changes')
+        .columns(['order_id', 'reference', 'detected_at'])
+        .execute();
+      await db.schema
+        .createIndex('airline_changes_pending_idx')
+        .on('airline_changes')
+        .column('action_deadline')
+        .where(sql.ref('status'), '=', sql.lit('PENDING'))
+        .execute();
       await schema.roomForUpdates(db, 'orders', 10);
       await schema.roomForUpdates(db, 'bookings', 20);
     });

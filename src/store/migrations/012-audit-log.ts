@@ -13,7 +13,8 @@ import { engineSql } from '../engine-sql.js';
 export const auditLog: Migration = {
   async up(db: Kysely<unknown>) {
     const { schema } = engineSql(db);
-    await db.schema.createTable('audit_log')
+    await db.schema
+      .createTable('audit_log')
       .addColumn('entry_id', 'varchar(40)', (c) => c.primaryKey())
       .addColumn('order_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('actor', 'varchar(16)', (c) => c.notNull())

@@ -14,17 +14,24 @@ export const eventLog: Migration = {
     const { schema } = engineSql(db);
     await db.schema.alterTable('events').renameTo('events_before_013').execute();
     // `position` and `tx` as in `events` (migration 003): the feed's order.
-    await db.schema.createTable('event_log')
-      .addColumn('position', schema.eventPosition, (c) => schema.eventLogKey === 'position' ? c.primaryKey() : c)
+    await db.schema
+      .createTable('event_log')
+      .addColumn('position', schema.eventPosition, (c) => (schema.eventLogKey === 'position' ? c.primaryKey() : c))
       // The id of the row's first event.
-      .addColumn('first_id', 'varchar(40)', (c) => schema.eventLogKey === 'first_id' ? c.primaryKey() : c.notNull().unique())
+      .addColumn('first_id', 'varchar(40)', (c) =>
+        schema.eventLogKey === 'first_id' ? c.primaryKey() : c.notNull().unique(),
+      )
       .addColumn('tx', 'bigint', (c) => c.notNull().defaultTo(schema.eventTransaction))
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('occurred_at', 'varchar(32)', (c) => c.notNull())
       // JSON: [{ id, type, data }], in the order they happened; the i-th id ends its counter with the digit i.
       .addColumn('entries', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('event_log_feed_idx').on('event_log').columns(['agency_id', 'tx', 'position']).execute();
+    await db.schema
+      .createIndex('event_log_feed_idx')
+      .on('event_log')
+      .columns(['agency_id', 'tx', 'position'])
+      .execute();
     await schema.createEventView(db);
   },
 

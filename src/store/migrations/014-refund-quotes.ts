@@ -12,7 +12,8 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const refundQuotes: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.createTable('refund_quotes')
+    await db.schema
+      .createTable('refund_quotes')
       .addColumn('quote_id', 'varchar(40)', (c) => c.primaryKey())
       .addColumn('agency_id', 'varchar(64)', (c) => c.notNull())
       .addColumn('order_id', 'varchar(64)', (c) => c.notNull())

@@ -18,7 +18,10 @@ export class AuthNotifications {
   /** Not before this time (ms) is listening tried again after the connection was lost. */
   private retryAt = 0;
 
-  constructor(private readonly connectionString: string, private readonly connectTimeoutMs: number) {}
+  constructor(
+    private readonly connectionString: string,
+    private readonly connectTimeoutMs: number,
+  ) {}
 
   /** A value that changes whenever tokens or agencies may have changed; null when this cannot be told. */
   marker(): string | null {
@@ -35,7 +38,10 @@ export class AuthNotifications {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString, connectionTimeoutMillis: this.connectTimeoutMs });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      connectionTimeoutMillis: this.connectTimeoutMs,
+    });
     this.client = client;
     const lost = () => {
       if (this.client !== client) return;
@@ -46,7 +52,9 @@ export class AuthNotifications {
     };
     client.on('error', lost);
     client.on('end', lost);
-    client.on('notification', () => { this.changes += 1; });
+    client.on('notification', () => {
+      this.changes += 1;
+    });
     try {
       await client.connect();
       await client.query('listen airorder_auth');

@@ -42,7 +42,10 @@ async function tryConnect(connectionString: string, connectTimeoutMs: number): P
  * otherwise throws DatabaseMissing saying what to run. Every other failure (server away, wrong
  * password) is thrown as it came, for the caller's usual handling. Messages never hold the URL.
  */
-export async function ensurePostgresDatabase(connectionString: string, connectTimeoutMs: number): Promise<string | null> {
+export async function ensurePostgresDatabase(
+  connectionString: string,
+  connectTimeoutMs: number,
+): Promise<string | null> {
   try {
     await (await tryConnect(connectionString, connectTimeoutMs)).end();
     return null;
@@ -53,8 +56,11 @@ export async function ensurePostgresDatabase(connectionString: string, connectTi
   const database = wanted.database ?? '';
   let role = wanted.user ?? '';
   const where = `${wanted.host}:${wanted.port}`;
-  const instead = () => new DatabaseMissing(`database ${quoted(database)} does not exist on ${where}, and role ${quoted(role)} may not create it; `
-    + `have an administrator run: CREATE DATABASE ${quoted(database)} OWNER ${quoted(role)}; then run this again.`);
+  const instead = () =>
+    new DatabaseMissing(
+      `database ${quoted(database)} does not exist on ${where}, and role ${quoted(role)} may not create it; ` +
+        `have an administrator run: CREATE DATABASE ${quoted(database)} OWNER ${quoted(role)}; then run this again.`,
+    );
 
   let admin: pg.Client | null = null;
   for (const maintenance of ['postgres', 'template1']) {

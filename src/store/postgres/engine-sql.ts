@@ -18,10 +18,12 @@ export function numbered(text: string): string {
 
 /** Each statement in a WITH clause of one statement: a request's writes cost one round trip. */
 function together(statements: readonly Statement[]): readonly Statement[] {
-  return [{
-    text: `with ${statements.map((statement, index) => `w${index} as (${statement.text})`).join(', ')} select 1`,
-    parameters: statements.flatMap((statement) => statement.parameters),
-  }];
+  return [
+    {
+      text: `with ${statements.map((statement, index) => `w${index} as (${statement.text})`).join(', ')} select 1`,
+      parameters: statements.flatMap((statement) => statement.parameters),
+    },
+  ];
 }
 
 /**
@@ -44,12 +46,20 @@ export const postgresSql: EngineSql = {
     orderVersion: 'bigint',
     async roomForUpdates(db, table, percent) {
       // A heap-only update (HOT) needs room on the row's own page, and touches no index.
-      await sql.raw(percent === null ? `alter table ${table} reset (fillfactor)` : `alter table ${table} set (fillfactor = ${100 - percent})`).execute(db);
+      await sql
+        .raw(
+          percent === null
+            ? `alter table ${table} reset (fillfactor)`
+            : `alter table ${table} set (fillfactor = ${100 - percent})`,
+        )
+        .execute(db);
     },
     recordColumn: 'text',
     async relationKind(db, name) {
       const { rows } = await sql<{ kind: string }>`select c.relkind as kind from pg_class c
-        where c.relname = ${name} and c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'v', 'p')`.execute(db);
+        where c.relname = ${name} and c.relnamespace = current_schema()::regnamespace and c.relkind in ('r', 'v', 'p')`.execute(
+        db,
+      );
       const kind = rows[0]?.kind;
       return kind === undefined ? null : kind === 'v' ? 'view' : 'table';
     },
@@ -61,7 +71,9 @@ export const postgresSql: EngineSql = {
     createEventView: createPostgresEventView,
     eventPositionGiven: ' overriding system value',
     async continueEventPositions(db, table) {
-      await sql.raw(`select setval(pg_get_serial_sequence('${table}', 'position'), max(position)) from ${table}`).execute(db);
+      await sql
+        .raw(`select setval(pg_get_serial_sequence('${table}', 'position'), max(position)) from ${table}`)
+        .execute(db);
     },
     async createRefusal(db) {
       // Lets one statement refuse to be stored with an error of its choosing (order-change.ts).
@@ -82,8 +94,12 @@ export const postgresSql: EngineSql = {
           return null;
         end $$`.execute(db);
       for (const table of tables) {
-        await sql.raw(`create trigger ${table}_auth_changed after insert or update or delete or truncate on ${table}
-          for each statement execute function airorder_auth_changed()`).execute(db);
+        await sql
+          .raw(
+            `create trigger ${table}_auth_changed after insert or update or delete or truncate on ${table}
+          for each statement execute function airorder_auth_changed()`,
+          )
+          .execute(db);
       }
     },
     async dropAuthTriggers(db, tables) {

@@ -3,7 +3,14 @@ import type pg from 'pg';
 import type { KeptResponse } from '../repositories/idempotency-repository.js';
 import { bookingsOf } from '../order-record.js';
 import { storedOrderOf, type StoredOrder } from '../repositories/orders-repository.js';
-import { KeptResponseTaken, orderUpdateWrites, type ChangeOrder, type OrderChangeScope, type OrderSnapshot, type OrderUpdate } from '../order-change.js';
+import {
+  KeptResponseTaken,
+  orderUpdateWrites,
+  type ChangeOrder,
+  type OrderChangeScope,
+  type OrderSnapshot,
+  type OrderUpdate,
+} from '../order-change.js';
 import { numbered, postgresSql } from './engine-sql.js';
 
 /**
@@ -57,8 +64,10 @@ function readQuery(scope: OrderChangeScope): { name: string; text: string; value
   const parameter = (value: unknown) => `$${values.push(value)}`;
   const agency = scope.agencyId === null ? '' : ` and o.agency_id = ${parameter(scope.agencyId)}`;
   const key = scope.idempotency;
-  const kept = key === null ? 'null::json'
-    : `(select row_to_json(k) from idempotency_keys k where k.agency_id = ${parameter(key.agencyId)} and k.operation = ${parameter(key.operation)} and k.idempotency_key = ${parameter(key.key)})`;
+  const kept =
+    key === null
+      ? 'null::json'
+      : `(select row_to_json(k) from idempotency_keys k where k.agency_id = ${parameter(key.agencyId)} and k.operation = ${parameter(key.operation)} and k.idempotency_key = ${parameter(key.key)})`;
   const text = `select o.order_id, o.agency_id, o.version, o.record, ${kept} as kept
   from (select 1) as one left join order_records o on o.order_id = $1${agency}`;
   const shape = `${scope.agencyId === null ? '' : 'a'}${key === null ? '' : 'k'}`;
@@ -70,20 +79,43 @@ interface ReadRow {
   agency_id: string | null;
   version: string | null;
   record: string | null;
-  kept: { request_hash: string; response_status: number; response_body: string; request_id: string; expires_at: string } | null;
+  kept: {
+    request_hash: string;
+    response_status: number;
+    response_body: string;
+    request_id: string;
+    expires_at: string;
+  } | null;
 }
 
-interface Read { snapshot: OrderSnapshot; stored: StoredOrder | null; version: string | null }
+interface Read {
+  snapshot: OrderSnapshot;
+  stored: StoredOrder | null;
+  version: string | null;
+}
 
 async function read(pool: pg.Pool, scope: OrderChangeScope): Promise<Read> {
   const { rows } = await pool.query<ReadRow>(readQuery(scope));
   const row = rows[0]!;
-  const stored = row.order_id === null ? null
-    : storedOrderOf({ order_id: row.order_id, agency_id: row.agency_id!, version: row.version!, record: row.record! });
-  const kept: KeptResponse | null = row.kept === null ? null : {
-    requestHash: row.kept.request_hash, status: Number(row.kept.response_status), body: row.kept.response_body,
-    requestId: row.kept.request_id, expiresAt: row.kept.expires_at,
-  };
+  const stored =
+    row.order_id === null
+      ? null
+      : storedOrderOf({
+          order_id: row.order_id,
+          agency_id: row.agency_id!,
+          version: row.version!,
+          record: row.record!,
+        });
+  const kept: KeptResponse | null =
+    row.kept === null
+      ? null
+      : {
+          requestHash: row.kept.request_hash,
+          status: Number(row.kept.response_status),
+          body: row.kept.response_body,
+          requestId: row.kept.request_id,
+          expiresAt: row.kept.expires_at,
+        };
   const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
   return { snapshot: { order: stored?.row ?? null, bookings, kept }, stored, version: row.version };
 }
@@ -107,13 +139,21 @@ function statementName(text: string): string | undefined {
  * the statement, so that nothing of it is stored, when the order's version is no longer `version`
  * or when the request's time ran out meanwhile: a request answered 503 stores nothing.
  */
-function writeStatement(scope: OrderChangeScope, stored: StoredOrder, version: string, update: OrderUpdate, timeLeftMs: number): { text: string; values: unknown[] } {
+function writeStatement(
+  scope: OrderChangeScope,
+  stored: StoredOrder,
+  version: string,
+  update: OrderUpdate,
+  timeLeftMs: number,
+): { text: string; values: unknown[] } {
   // A response kept alone (every item failed or changed nothing) leaves the order as it is: it
   // is only checked to be the one the response describes.
   const { record, rest } = orderUpdateWrites(postgresSql.recordIn, stored, update, version);
-  const clauses = [record
-    ? `moved as (${record.text} returning 1)`
-    : 'moved as (select 1 from order_records where order_id = ? and version = ?)'];
+  const clauses = [
+    record
+      ? `moved as (${record.text} returning 1)`
+      : 'moved as (select 1 from order_records where order_id = ? and version = ?)',
+  ];
   const values: unknown[] = record ? [...record.parameters] : [stored.row.orderId, version];
   const counts = ['(select count(*) from moved)'];
   rest.forEach((part, index) => {
@@ -133,8 +173,17 @@ function writeStatement(scope: OrderChangeScope, stored: StoredOrder, version: s
       request_hash = excluded.request_hash, response_status = excluded.response_status, response_body = excluded.response_body,
       request_id = excluded.request_id, created_at = excluded.created_at, expires_at = excluded.expires_at
       where idempotency_keys.expires_at <= excluded.created_at returning 1)`);
-    values.push(key.agencyId, key.operation, key.key, update.keep.requestHash, update.keep.status, update.keep.body, update.keep.requestId,
-      update.now, update.keep.expiresAt);
+    values.push(
+      key.agencyId,
+      key.operation,
+      key.key,
+      update.keep.requestHash,
+      update.keep.status,
+      update.keep.body,
+      update.keep.requestId,
+      update.now,
+      update.keep.expiresAt,
+    );
     kept = '(select count(*) from kept)';
   }
   values.push(timeLeftMs);
@@ -166,7 +215,8 @@ export function postgresChangeOrder(pool: pg.Pool): ChangeOrder {
         await pool.query({ name: statementName(text), text, values });
         return value;
       } catch (error) {
-        if (String((error as { code?: unknown }).code) === KEY_TAKEN) throw new KeptResponseTaken(scope.idempotency!.key);
+        if (String((error as { code?: unknown }).code) === KEY_TAKEN)
+          throw new KeptResponseTaken(scope.idempotency!.key);
         if (!lostRace(error)) throw error;
       }
     }

@@ -17,14 +17,28 @@ export interface PostgresOptions {
 }
 
 // Connection-level failures: the database is away, restarting, or refusing more clients.
-const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006', '57014']);
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '57014',
+]);
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
 export function isPostgresUnavailable(error: unknown): boolean {
   const candidate = error as { code?: string; message?: string } | null;
   if (!candidate) return false;
-  if (candidate.code && (UNAVAILABLE_SQLSTATES.has(candidate.code) || UNAVAILABLE_ERRNOS.has(candidate.code))) return true;
-  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i.test(candidate.message ?? '');
+  if (candidate.code && (UNAVAILABLE_SQLSTATES.has(candidate.code) || UNAVAILABLE_ERRNOS.has(candidate.code)))
+    return true;
+  return /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error/i.test(
+    candidate.message ?? '',
+  );
 }
 
 /**
@@ -53,7 +67,9 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
   // Nor may a checked-out one: pg emits 'error' on the client as well as failing its queries, and the
   // pool listens only while the client is idle. The request sees the failure through its query (or
   // the next one, "not queryable"), and the pool discards the client on release.
-  pool.on('connect', (client) => { client.on('error', () => {}); });
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerEngineSql(db, postgresSql);
   const auth = new AuthNotifications(connectionString, options.connectTimeoutMs);

@@ -37,14 +37,18 @@ export async function createPostgresRecordViews(db: Kysely<unknown>): Promise<vo
 
 /** The audit trail of before and the log's entries (migration 012), one row per entry. */
 export async function createPostgresAuditView(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`create view audit_events as
+  await sql
+    .raw(
+      `create view audit_events as
     select event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at,
       operator_email, reason from audit_events_before_012
     union all
     select (e.value ->> 'eventId')::varchar(40), a.order_id, (e.value ->> 'reference')::varchar(8), (e.ordinality - 1)::integer,
       (e.value ->> 'event')::varchar(32), (e.value -> 'detail')::text, a.actor, a.agency_id, a.token_id, a.request_id, a.operation,
       a.occurred_at, a.operator_email, a.reason
-    from audit_log a cross join lateral json_array_elements(a.entries::json) with ordinality as e(value, ordinality)`).execute(db);
+    from audit_log a cross join lateral json_array_elements(a.entries::json) with ordinality as e(value, ordinality)`,
+    )
+    .execute(db);
 }
 
 /**
@@ -54,10 +58,14 @@ export async function createPostgresAuditView(db: Kysely<unknown>): Promise<void
  * that `order by tx, position` still lists events in the order they were written.
  */
 export async function createPostgresEventView(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`create view events as
+  await sql
+    .raw(
+      `create view events as
     select position, event_id, tx, agency_id, type, occurred_at, data from events_before_013
     union all
     select l.position * 16 + e.ordinality - 1 + 1099511627776, (e.value ->> 'id')::varchar(40), l.tx, l.agency_id,
       (e.value ->> 'type')::varchar(64), l.occurred_at, (e.value -> 'data')::text
-    from event_log l cross join lateral json_array_elements(l.entries::json) with ordinality as e(value, ordinality)`).execute(db);
+    from event_log l cross join lateral json_array_elements(l.entries::json) with ordinality as e(value, ordinality)`,
+    )
+    .execute(db);
 }

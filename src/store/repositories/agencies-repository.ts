@@ -8,13 +8,16 @@ export interface Agency {
 }
 
 export async function insertAgency(db: Executor, agency: Agency, now: string): Promise<void> {
-  await db.insertInto('agencies').values({
-    agency_id: agency.agencyId,
-    name: agency.name,
-    iata_number: agency.iataNumber,
-    email: agency.email,
-    created_at: now,
-  }).execute();
+  await db
+    .insertInto('agencies')
+    .values({
+      agency_id: agency.agencyId,
+      name: agency.name,
+      iata_number: agency.iataNumber,
+      email: agency.email,
+      created_at: now,
+    })
+    .execute();
 }
 
 export async function findAgency(db: Executor, agencyId: string): Promise<Agency | null> {

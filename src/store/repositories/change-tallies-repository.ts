@@ -13,7 +13,9 @@ import type { Statement } from '../statement.js';
 export const TALLY_SHARDS = 16;
 
 /** The pending changes among bookings, the domain's or as stored. */
-export function pendingIn(bookings: readonly { changes: readonly Pick<Booking['changes'][number], 'status'>[] }[]): number {
+export function pendingIn(
+  bookings: readonly { changes: readonly Pick<Booking['changes'][number], 'status'>[] }[],
+): number {
   let pending = 0;
   for (const booking of bookings) for (const change of booking.changes) if (change.status === 'PENDING') pending += 1;
   return pending;
@@ -22,7 +24,10 @@ export function pendingIn(bookings: readonly { changes: readonly Pick<Booking['c
 /** The statement adding `difference` pending changes to the tally; null when there is none. */
 export function tallyWrite(difference: number): Statement | null {
   if (difference === 0) return null;
-  return { text: 'update change_tallies set pending = pending + ? where shard = ?', parameters: [difference, Math.floor(Math.random() * TALLY_SHARDS)] };
+  return {
+    text: 'update change_tallies set pending = pending + ? where shard = ?',
+    parameters: [difference, Math.floor(Math.random() * TALLY_SHARDS)],
+  };
 }
 
 export async function addToTally(db: Executor, difference: number): Promise<void> {
@@ -32,6 +37,10 @@ export async function addToTally(db: Executor, difference: number): Promise<void
 
 /** How many airline changes, of every order, await an agency's action. */
 export async function countPendingChanges(db: Executor): Promise<number> {
-  const [row] = await runSql<{ pending: number | string | null }>(db, 'select sum(pending) as pending from change_tallies', []);
+  const [row] = await runSql<{ pending: number | string | null }>(
+    db,
+    'select sum(pending) as pending from change_tallies',
+    [],
+  );
   return Number(row?.pending ?? 0);
 }

@@ -19,45 +19,106 @@ export interface ConsoleImport {
   updatedAt: string;
 }
 
-export type ImportProgressUpdate = Partial<Pick<ConsoleImport, 'status' | 'phase' | 'recordsRead' | 'recordsStored' | 'recordsTotal' | 'summary' | 'error'>>;
+export type ImportProgressUpdate = Partial<
+  Pick<ConsoleImport, 'status' | 'phase' | 'recordsRead' | 'recordsStored' | 'recordsTotal' | 'summary' | 'error'>
+>;
 
-export async function insertConsoleImport(db: Executor, entry: Pick<ConsoleImport, 'importId' | 'kind' | 'fileName' | 'operatorEmail' | 'runner'>, now: string): Promise<void> {
-  await db.insertInto('console_imports').values({
-    import_id: entry.importId, kind: entry.kind, file_name: entry.fileName, operator_email: entry.operatorEmail, runner: entry.runner,
-    status: 'running', phase: 'reading', records_read: 0, records_stored: 0, records_total: null, summary: null, error: null,
-    started_at: now, updated_at: now,
-  }).execute();
+export async function insertConsoleImport(
+  db: Executor,
+  entry: Pick<ConsoleImport, 'importId' | 'kind' | 'fileName' | 'operatorEmail' | 'runner'>,
+  now: string,
+): Promise<void> {
+  await db
+    .insertInto('console_imports')
+    .values({
+      import_id: entry.importId,
+      kind: entry.kind,
+      file_name: entry.fileName,
+      operator_email: entry.operatorEmail,
+      runner: entry.runner,
+      status: 'running',
+      phase: 'reading',
+      records_read: 0,
+      records_stored: 0,
+      records_total: null,
+      summary: null,
+      error: null,
+      started_at: now,
+      updated_at: now,
+    })
+    .execute();
 }
 
-export async function updateConsoleImport(db: Executor, importId: string, update: ImportProgressUpdate, now: string): Promise<void> {
-  await db.updateTable('console_imports').set({
-    ...(update.status === undefined ? {} : { status: update.status }),
-    ...(update.phase === undefined ? {} : { phase: update.phase }),
-    ...(update.recordsRead === undefined ? {} : { records_read: update.recordsRead }),
-    ...(update.recordsStored === undefined ? {} : { records_stored: update.recordsStored }),
-    ...(update.recordsTotal === undefined ? {} : { records_total: update.recordsTotal }),
-    ...(update.summary === undefined ? {} : { summary: update.summary }),
-    ...(update.error === undefined ? {} : { error: update.error }),
-    updated_at: now,
-  }).where('import_id', '=', importId).execute();
+export async function updateConsoleImport(
+  db: Executor,
+  importId: string,
+  update: ImportProgressUpdate,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('console_imports')
+    .set({
+      ...(update.status === undefined ? {} : { status: update.status }),
+      ...(update.phase === undefined ? {} : { phase: update.phase }),
+      ...(update.recordsRead === undefined ? {} : { records_read: update.recordsRead }),
+      ...(update.recordsStored === undefined ? {} : { records_stored: update.recordsStored }),
+      ...(update.recordsTotal === undefined ? {} : { records_total: update.recordsTotal }),
+      ...(update.summary === undefined ? {} : { summary: update.summary }),
+      ...(update.error === undefined ? {} : { error: update.error }),
+      updated_at: now,
+    })
+    .where('import_id', '=', importId)
+    .execute();
 }
 
 /** Ends a running import as failed (its process is gone); one that has meanwhile ended is left as it is. */
-export async function failRunningConsoleImport(db: Executor, importId: string, error: string, now: string): Promise<void> {
-  await db.updateTable('console_imports').set({ status: 'failed', error, updated_at: now })
-    .where('import_id', '=', importId).where('status', '=', 'running').execute();
+export async function failRunningConsoleImport(
+  db: Executor,
+  importId: string,
+  error: string,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('console_imports')
+    .set({ status: 'failed', error, updated_at: now })
+    .where('import_id', '=', importId)
+    .where('status', '=', 'running')
+    .execute();
 }
 
-type Row = { import_id: string; kind: string; file_name: string; operator_email: string; runner: string; status: string; phase: string; records_read: number | string;
-  records_stored: number | string; records_total: number | string | null; summary: string | null; error: string | null; started_at: string; updated_at: string };
+type Row = {
+  import_id: string;
+  kind: string;
+  file_name: string;
+  operator_email: string;
+  runner: string;
+  status: string;
+  phase: string;
+  records_read: number | string;
+  records_stored: number | string;
+  records_total: number | string | null;
+  summary: string | null;
+  error: string | null;
+  started_at: string;
+  updated_at: string;
+};
 
 function fromRow(row: Row): ConsoleImport {
   return {
-    importId: row.import_id, kind: row.kind as ConsoleImport['kind'], fileName: row.file_name, operatorEmail: row.operator_email, runner: row.runner,
-    status: row.status as ConsoleImport['status'], phase: row.phase as ConsoleImport['phase'],
-    recordsRead: Number(row.records_read), recordsStored: Number(row.records_stored),
+    importId: row.import_id,
+    kind: row.kind as ConsoleImport['kind'],
+    fileName: row.file_name,
+    operatorEmail: row.operator_email,
+    runner: row.runner,
+    status: row.status as ConsoleImport['status'],
+    phase: row.phase as ConsoleImport['phase'],
+    recordsRead: Number(row.records_read),
+    recordsStored: Number(row.records_stored),
     recordsTotal: row.records_total === null ? null : Number(row.records_total),
-    summary: row.summary, error: row.error, startedAt: row.started_at, updatedAt: row.updated_at,
+    summary: row.summary,
+    error: row.error,
+    startedAt: row.started_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -68,6 +129,12 @@ export async function findConsoleImport(db: Executor, importId: string): Promise
 
 /** Newest first. */
 export async function recentConsoleImports(db: Executor, limit: number): Promise<ConsoleImport[]> {
-  const rows = await db.selectFrom('console_imports').selectAll().orderBy('started_at', 'desc').orderBy('import_id', 'desc').limit(limit).execute();
+  const rows = await db
+    .selectFrom('console_imports')
+    .selectAll()
+    .orderBy('started_at', 'desc')
+    .orderBy('import_id', 'desc')
+    .limit(limit)
+    .execute();
   return rows.map(fromRow);
 }

@@ -15,11 +15,27 @@ const LOG_COLUMNS = ['first_id', 'agency_id', 'occurred_at', 'entries'];
 /** Events per statement in an import: at most as many rows of four values, and three values each for the deliveries. */
 const CHUNK = 1000;
 
-interface Entry { id: string; type: EventType; data: Record<string, unknown> }
+interface Entry {
+  id: string;
+  type: EventType;
+  data: Record<string, unknown>;
+}
 
-interface LogRow { tx: number | string; position: number | string; agency_id: string; occurred_at: string; entries: string }
+interface LogRow {
+  tx: number | string;
+  position: number | string;
+  agency_id: string;
+  occurred_at: string;
+  entries: string;
+}
 
-interface LegacyRow { event_id: string; agency_id: string; type: string; occurred_at: string; data: string }
+interface LegacyRow {
+  event_id: string;
+  agency_id: string;
+  type: string;
+  occurred_at: string;
+  data: string;
+}
 
 /** `eventBlockKey` (sortable-id.ts) in SQL, of a column of event ids. */
 export function eventBlockKeySql(column: string): string {
@@ -55,7 +71,10 @@ export function eventWrites(events: readonly AgencyEvent[], now: string): Statem
   }
   const tuple = `(${placeholders(LOG_COLUMNS.length)})`;
   return [
-    { text: `insert into event_log (${LOG_COLUMNS.join(', ')}) values ${new Array<string>(rows.length / LOG_COLUMNS.length).fill(tuple).join(', ')}`, parameters: rows },
+    {
+      text: `insert into event_log (${LOG_COLUMNS.join(', ')}) values ${new Array<string>(rows.length / LOG_COLUMNS.length).fill(tuple).join(', ')}`,
+      parameters: rows,
+    },
     deliveriesFor(written, now),
   ];
 }
@@ -76,18 +95,29 @@ function deliveriesFor(rows: readonly unknown[][], now: string): Statement {
 /** Any number of events (an import's), in as few statements as the store allows. */
 export async function appendEvents(db: Executor, events: readonly AgencyEvent[], now: string): Promise<void> {
   for (let start = 0; start < events.length; start += CHUNK) {
-    for (const statement of eventWrites(events.slice(start, start + CHUNK), now)) await runSql(db, statement.text, statement.parameters);
+    for (const statement of eventWrites(events.slice(start, start + CHUNK), now))
+      await runSql(db, statement.text, statement.parameters);
   }
 }
 
 function entriesOf(row: Pick<LogRow, 'agency_id' | 'occurred_at' | 'entries'>): StoredEvent[] {
   return (JSON.parse(row.entries) as Entry[]).map((entry) => ({
-    eventId: entry.id, agencyId: row.agency_id, type: entry.type, occurredAt: row.occurred_at, data: entry.data,
+    eventId: entry.id,
+    agencyId: row.agency_id,
+    type: entry.type,
+    occurredAt: row.occurred_at,
+    data: entry.data,
   }));
 }
 
 function eventFromRow(row: LegacyRow): StoredEvent {
-  return { eventId: row.event_id, agencyId: row.agency_id, type: row.type as EventType, occurredAt: row.occurred_at, data: JSON.parse(row.data) };
+  return {
+    eventId: row.event_id,
+    agencyId: row.agency_id,
+    type: row.type as EventType,
+    occurredAt: row.occurred_at,
+    data: JSON.parse(row.data),
+  };
 }
 
 /** The events of these ids that are kept, by id: each log row by its key, then the rows of before. */
@@ -95,15 +125,23 @@ export async function loadEvents(db: Executor, eventIds: readonly string[]): Pro
   const found = new Map<string, StoredEvent>();
   if (eventIds.length === 0) return found;
   const keys = [...new Set(eventIds.map(eventBlockKey))];
-  const rows = await runSql<LogRow>(db, `select agency_id, occurred_at, entries from event_log where first_id in (${placeholders(keys.length)})`, keys);
+  const rows = await runSql<LogRow>(
+    db,
+    `select agency_id, occurred_at, entries from event_log where first_id in (${placeholders(keys.length)})`,
+    keys,
+  );
   const wanted = new Set(eventIds);
   for (const row of rows) {
     for (const event of entriesOf(row)) if (wanted.has(event.eventId)) found.set(event.eventId, event);
   }
   const before = [...wanted].filter((id) => !found.has(id));
   if (before.length > 0) {
-    const legacy = await runSql<LegacyRow>(db, `select event_id, agency_id, type, occurred_at, data from events_before_013
-      where event_id in (${placeholders(before.length)})`, before);
+    const legacy = await runSql<LegacyRow>(
+      db,
+      `select event_id, agency_id, type, occurred_at, data from events_before_013
+      where event_id in (${placeholders(before.length)})`,
+      before,
+    );
     for (const row of legacy) found.set(row.event_id, eventFromRow(row));
   }
   return found;
@@ -120,16 +158,24 @@ export interface FeedPage {
 }
 
 /** Where a page resumes: after a row of before, or after the `index`-th event of a row of the log. */
-type Cursor = { inLog: false; tx: number; position: number } | { inLog: true; tx: number; position: number; index: number };
+type Cursor =
+  { inLog: false; tx: number; position: number } | { inLog: true; tx: number; position: number; index: number };
 
 async function findCursor(db: Executor, agencyId: string, eventId: string): Promise<Cursor | null> {
-  const [row] = await runSql<LogRow>(db, 'select tx, position, entries from event_log where first_id = ? and agency_id = ?', [eventBlockKey(eventId), agencyId]);
+  const [row] = await runSql<LogRow>(
+    db,
+    'select tx, position, entries from event_log where first_id = ? and agency_id = ?',
+    [eventBlockKey(eventId), agencyId],
+  );
   if (row) {
     const index = (JSON.parse(row.entries) as Entry[]).findIndex((entry) => entry.id === eventId);
     if (index >= 0) return { inLog: true, tx: Number(row.tx), position: Number(row.position), index };
   }
-  const [legacy] = await runSql<{ tx: number | string; position: number | string }>(db,
-    'select tx, position from events_before_013 where event_id = ? and agency_id = ?', [eventId, agencyId]);
+  const [legacy] = await runSql<{ tx: number | string; position: number | string }>(
+    db,
+    'select tx, position from events_before_013 where event_id = ? and agency_id = ?',
+    [eventId, agencyId],
+  );
   return legacy ? { inLog: false, tx: Number(legacy.tx), position: Number(legacy.position) } : null;
 }
 
@@ -144,7 +190,12 @@ async function findCursor(db: Executor, agencyId: string, eventId: string): Prom
  *   event already shown.
  * The rows of before come first: every one of them was written before the log's first.
  */
-export async function listEvents(db: Executor, agencyId: string, after: string | null, limit: number): Promise<FeedPage> {
+export async function listEvents(
+  db: Executor,
+  agencyId: string,
+  after: string | null,
+  limit: number,
+): Promise<FeedPage> {
   let cursor: Cursor | null = null;
   if (after !== null) {
     cursor = await findCursor(db, agencyId, after);
@@ -155,22 +206,29 @@ export async function listEvents(db: Executor, agencyId: string, after: string |
   const events: StoredEvent[] = [];
   if (!cursor?.inLog) {
     const from = cursor ?? { tx: -1, position: 0 };
-    const rows = await runSql<LegacyRow>(db, `select event_id, agency_id, type, occurred_at, data from events_before_013
+    const rows = await runSql<LegacyRow>(
+      db,
+      `select event_id, agency_id, type, occurred_at, data from events_before_013
       where agency_id = ? and (tx > ? or (tx = ? and position > ?))${settled} order by tx, position limit ?`,
-    [agencyId, from.tx, from.tx, from.position, limit]);
+      [agencyId, from.tx, from.tx, from.position, limit],
+    );
     for (const row of rows) events.push(eventFromRow(row));
     if (events.length >= limit) return { events, cursorFound: true };
   }
   const from = cursor?.inLog ? cursor : { tx: -1, position: 0, index: -1 };
   // From the cursor's own row, whose events after the cursor come first; every row holds an event
   // at least, so as many rows as events are wanted, and that row, are enough.
-  const rows = await runSql<LogRow>(db, `select tx, position, agency_id, occurred_at, entries from event_log
+  const rows = await runSql<LogRow>(
+    db,
+    `select tx, position, agency_id, occurred_at, entries from event_log
     where agency_id = ? and (tx > ? or (tx = ? and position >= ?))${settled} order by tx, position limit ?`,
-  [agencyId, from.tx, from.tx, from.position, limit - events.length + 1]);
+    [agencyId, from.tx, from.tx, from.position, limit - events.length + 1],
+  );
   for (const row of rows) {
     const entries = entriesOf(row);
     const resumed = Number(row.tx) === from.tx && Number(row.position) === from.position;
-    for (let index = resumed ? from.index + 1 : 0; index < entries.length && events.length < limit; index += 1) events.push(entries[index]!);
+    for (let index = resumed ? from.index + 1 : 0; index < entries.length && events.length < limit; index += 1)
+      events.push(entries[index]!);
     if (events.length >= limit) break;
   }
   return { events, cursorFound: true };
@@ -184,7 +242,13 @@ export async function listEvents(db: Executor, agencyId: string, after: string |
 export async function purgeEvents(db: Executor, before: string): Promise<number> {
   const boundary = eventIdAt(Date.parse(before));
   await runSql(db, 'delete from webhook_deliveries where event_id < ?', [boundary]);
-  const rows = await runSql<{ entries: string }>(db, 'delete from event_log where first_id < ? returning entries', [boundary]);
-  const legacy = await runSql<{ event_id: string }>(db, 'delete from events_before_013 where event_id < ? returning event_id', [boundary]);
+  const rows = await runSql<{ entries: string }>(db, 'delete from event_log where first_id < ? returning entries', [
+    boundary,
+  ]);
+  const legacy = await runSql<{ event_id: string }>(
+    db,
+    'delete from events_before_013 where event_id < ? returning event_id',
+    [boundary],
+  );
   return rows.reduce((count, row) => count + (JSON.parse(row.entries) as unknown[]).length, legacy.length);
 }

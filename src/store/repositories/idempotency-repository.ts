@@ -27,9 +27,20 @@ const SCOPE = 'agency_id = ? and operation = ? and idempotency_key = ?';
 
 // Plain SQL text: a request with an Idempotency-Key runs these inside its transaction.
 export async function findKeptResponse(db: Executor, scope: IdempotencyScope): Promise<KeptResponse | null> {
-  const [row] = await runSql<KeptRow>(db, `select request_hash, response_status, response_body, request_id, expires_at from idempotency_keys where ${SCOPE}`,
-    [scope.agencyId, scope.operation, scope.key]);
-  return row ? { requestHash: row.request_hash, status: Number(row.response_status), body: row.response_body, requestId: row.request_id, expiresAt: row.expires_at } : null;
+  const [row] = await runSql<KeptRow>(
+    db,
+    `select request_hash, response_status, response_body, request_id, expires_at from idempotency_keys where ${SCOPE}`,
+    [scope.agencyId, scope.operation, scope.key],
+  );
+  return row
+    ? {
+        requestHash: row.request_hash,
+        status: Number(row.response_status),
+        body: row.response_body,
+        requestId: row.request_id,
+        expiresAt: row.expires_at,
+      }
+    : null;
 }
 
 export async function deleteKeptResponse(db: Executor, scope: IdempotencyScope): Promise<void> {
@@ -37,10 +48,28 @@ export async function deleteKeptResponse(db: Executor, scope: IdempotencyScope):
 }
 
 /** Returns false when another request stored a response under this key first. */
-export async function keepResponse(db: Executor, scope: IdempotencyScope, response: KeptResponse, now: string): Promise<boolean> {
-  const inserted = await runSql(db, `insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, response_status, response_body, request_id, created_at, expires_at)
+export async function keepResponse(
+  db: Executor,
+  scope: IdempotencyScope,
+  response: KeptResponse,
+  now: string,
+): Promise<boolean> {
+  const inserted = await runSql(
+    db,
+    `insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, response_status, response_body, request_id, created_at, expires_at)
     values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (agency_id, operation, idempotency_key) do nothing returning agency_id`,
-  [scope.agencyId, scope.operation, scope.key, response.requestHash, response.status, response.body, response.requestId, now, response.expiresAt]);
+    [
+      scope.agencyId,
+      scope.operation,
+      scope.key,
+      response.requestHash,
+      response.status,
+      response.body,
+      response.requestId,
+      now,
+      response.expiresAt,
+    ],
+  );
   return inserted.length > 0;
 }
 

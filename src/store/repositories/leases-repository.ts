@@ -6,11 +6,21 @@ import type { Executor } from '../executor.js';
  * still running at `now`. True when `holder` holds it. One statement, so two processes asking at
  * once cannot both win.
  */
-export async function claimLease(db: Executor, name: string, holder: string, now: string, until: string): Promise<boolean> {
-  const rows = await runSql<{ holder: string }>(db, `insert into background_leases (name, holder, expires_at) values (?, ?, ?)
+export async function claimLease(
+  db: Executor,
+  name: string,
+  holder: string,
+  now: string,
+  until: string,
+): Promise<boolean> {
+  const rows = await runSql<{ holder: string }>(
+    db,
+    `insert into background_leases (name, holder, expires_at) values (?, ?, ?)
     on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
     where background_leases.holder = excluded.holder or background_leases.expires_at <= ?
-    returning holder`, [name, holder, until, now]);
+    returning holder`,
+    [name, holder, until, now],
+  );
   return rows.length > 0;
 }
 

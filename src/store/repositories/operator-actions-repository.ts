@@ -19,16 +19,39 @@ export function operatorActionInsert(action: Omit<OperatorAction, 'occurredAt'>,
   };
 }
 
-export async function insertOperatorAction(db: Executor, action: Omit<OperatorAction, 'occurredAt'>, now: string): Promise<void> {
+export async function insertOperatorAction(
+  db: Executor,
+  action: Omit<OperatorAction, 'occurredAt'>,
+  now: string,
+): Promise<void> {
   const { text, parameters } = operatorActionInsert(action, now);
   await runSql(db, text, parameters);
 }
 
 /** Newest first; only one operator's when `email` is given. */
-export async function recentOperatorActions(db: Executor, limit: number, email: string | null = null): Promise<OperatorAction[]> {
+export async function recentOperatorActions(
+  db: Executor,
+  limit: number,
+  email: string | null = null,
+): Promise<OperatorAction[]> {
   const columns = 'select email, action, target, reason, occurred_at from operator_actions';
   const order = 'order by occurred_at desc, action_id desc limit ?';
-  const rows = await runSql<{ email: string; action: string; target: string; reason: string | null; occurred_at: string }>(db,
-    email === null ? `${columns} ${order}` : `${columns} where email = ? ${order}`, email === null ? [limit] : [email, limit]);
-  return rows.map((row) => ({ email: row.email, action: row.action, target: row.target, reason: row.reason, occurredAt: row.occurred_at }));
+  const rows = await runSql<{
+    email: string;
+    action: string;
+    target: string;
+    reason: string | null;
+    occurred_at: string;
+  }>(
+    db,
+    email === null ? `${columns} ${order}` : `${columns} where email = ? ${order}`,
+    email === null ? [limit] : [email, limit],
+  );
+  return rows.map((row) => ({
+    email: row.email,
+    action: row.action,
+    target: row.target,
+    reason: row.reason,
+    occurredAt: row.occurred_at,
+  }));
 }

@@ -10,10 +10,14 @@ export interface MinuteCount {
 /** Adds one process's counts to what every process has counted for the same minutes and codes. */
 export async function addRequestCounts(db: Executor, counts: readonly MinuteCount[]): Promise<void> {
   if (counts.length === 0) return;
-  await db.insertInto('request_counts')
+  await db
+    .insertInto('request_counts')
     .values(counts.map((count) => ({ minute: count.minute, code: count.code, requests: count.requests })))
-    .onConflict((conflict) => conflict.columns(['minute', 'code'])
-      .doUpdateSet((eb) => ({ requests: eb('request_counts.requests', '+', eb.ref('excluded.requests')) })))
+    .onConflict((conflict) =>
+      conflict
+        .columns(['minute', 'code'])
+        .doUpdateSet((eb) => ({ requests: eb('request_counts.requests', '+', eb.ref('excluded.requests')) })),
+    )
     .execute();
 }
 
@@ -23,9 +27,15 @@ export async function dropRequestCountsBefore(db: Executor, minute: number): Pro
 }
 
 /** Requests per code from `sinceMinute` on, as every process counted them. */
-export async function requestCountsSince(db: Executor, sinceMinute: number): Promise<{ code: string; count: number }[]> {
-  const rows = await db.selectFrom('request_counts')
+export async function requestCountsSince(
+  db: Executor,
+  sinceMinute: number,
+): Promise<{ code: string; count: number }[]> {
+  const rows = await db
+    .selectFrom('request_counts')
     .select((eb) => ['code', eb.fn.sum<number | string>('requests').as('total')])
-    .where('minute', '>=', sinceMinute).groupBy('code').execute();
+    .where('minute', '>=', sinceMinute)
+    .groupBy('code')
+    .execute();
   return rows.map((row) => ({ code: row.code, count: Number(row.total) }));
 }

@@ -65,10 +65,22 @@ type ThreadMessage = { frames: number; restarted: boolean } | { failure: string 
  * only one to checkpoint, that is the log's true peak up to the last pass: the writer starts the log
  * over only once a checkpoint has copied all of it, and the checkpoint that did reported its length.
  */
-export function startCheckpointer(file: string, synchronous: 'NORMAL' | 'FULL', restartFrames: number, pageSize: number, onFailure: (reason: string) => void): Checkpointer {
+export function startCheckpointer(
+  file: string,
+  synchronous: 'NORMAL' | 'FULL',
+  restartFrames: number,
+  pageSize: number,
+  onFailure: (reason: string) => void,
+): Checkpointer {
   const worker = new Worker(THREAD_SOURCE, {
     eval: true,
-    workerData: { file, synchronous, everyMs: EVERY_MS, restartFrames, driver: createRequire(import.meta.url).resolve('better-sqlite3') },
+    workerData: {
+      file,
+      synchronous,
+      everyMs: EVERY_MS,
+      restartFrames,
+      driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+    },
   });
   let stopping = false;
   let failed = false;

@@ -26,7 +26,9 @@ export const sqliteSql: EngineSql = {
     async roomForUpdates() {},
     recordColumn: 'blob',
     async relationKind(db, name) {
-      const { rows } = await sql<{ type: string }>`select type from sqlite_master where name = ${name} and type in ('table', 'view')`.execute(db);
+      const { rows } = await sql<{
+        type: string;
+      }>`select type from sqlite_master where name = ${name} and type in ('table', 'view')`.execute(db);
       return (rows[0]?.type as 'table' | 'view' | undefined) ?? null;
     },
     createRecordViews: createSqliteRecordViews,
@@ -42,14 +44,19 @@ export const sqliteSql: EngineSql = {
     async createAuthTriggers(db, tables) {
       for (const table of tables) {
         for (const event of AUTH_TRIGGER_EVENTS) {
-          await sql.raw(`create trigger ${table}_auth_changed_${event} after ${event} on ${table}
-          begin update auth_state set version = version + 1 where id = 1; end`).execute(db);
+          await sql
+            .raw(
+              `create trigger ${table}_auth_changed_${event} after ${event} on ${table}
+          begin update auth_state set version = version + 1 where id = 1; end`,
+            )
+            .execute(db);
         }
       }
     },
     async dropAuthTriggers(db, tables) {
       for (const table of tables) {
-        for (const event of AUTH_TRIGGER_EVENTS) await sql.raw(`drop trigger ${table}_auth_changed_${event}`).execute(db);
+        for (const event of AUTH_TRIGGER_EVENTS)
+          await sql.raw(`drop trigger ${table}_auth_changed_${event}`).execute(db);
       }
     },
   },

@@ -19,7 +19,10 @@ export type TransactionRunner = (body: (tx: Executor) => Promise<void>) => Promi
  * caller is answered only after the COMMIT, never before, so nothing is acknowledged that a crash
  * could lose. With one caller at a time it is a plain transaction.
  */
-export function groupCommit(runTransaction: TransactionRunner, maxBatch = 32): <T>(work: (tx: Executor) => Promise<T>, options?: WriteOptions) => Promise<T> {
+export function groupCommit(
+  runTransaction: TransactionRunner,
+  maxBatch = 32,
+): <T>(work: (tx: Executor) => Promise<T>, options?: WriteOptions) => Promise<T> {
   const queue: Queued[] = [];
   let draining = false;
 
@@ -70,13 +73,14 @@ export function groupCommit(runTransaction: TransactionRunner, maxBatch = 32): <
     }
   }
 
-  return <T>(work: (tx: Executor) => Promise<T>, options?: WriteOptions) => new Promise<T>((resolve, reject) => {
-    queue.push({ work, large: options?.large ?? false, resolve: resolve as (value: unknown) => void, reject });
-    // The batch starts after the event loop has read the other requests that arrived with this one:
-    // a transaction on SQLite runs in microtasks alone, so without this pause none could join it.
-    if (!draining) {
-      draining = true;
-      setImmediate(() => void drain());
-    }
-  });
+  return <T>(work: (tx: Executor) => Promise<T>, options?: WriteOptions) =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ work, large: options?.large ?? false, resolve: resolve as (value: unknown) => void, reject });
+      // The batch starts after the event loop has read the other requests that arrived with this one:
+      // a transaction on SQLite runs in microtasks alone, so without this pause none could join it.
+      if (!draining) {
+        draining = true;
+        setImmediate(() => void drain());
+      }
+    });
 }

@@ -12,21 +12,23 @@ import type { Executor } from '../executor.js';
  * read by its key, written back by one update (order-record.ts).
  */
 export function sqliteChangeOrder(transaction: <T>(work: (tx: Executor) => Promise<T>) => Promise<T>): ChangeOrder {
-  return (scope, decide) => transaction(async (tx) => {
-    const stored = await loadStoredOrder(tx, scope.orderId, scope.agencyId ?? undefined);
-    const kept = scope.idempotency ? await findKeptResponse(tx, scope.idempotency) : null;
-    const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
-    const { value, update } = decide({ order: stored?.row ?? null, bookings, kept });
-    if (!update || !stored) return value;
-    const { record, rest } = orderUpdateWrites(engineSql(tx).recordIn, stored, update);
-    const writes = record ? [record, ...rest] : rest;
-    // One writer, in process: the writes run in turn, at no round-trip cost.
-    for (const write of writes) await runSql(tx, write.text, write.parameters);
-    if (update.keep && scope.idempotency) {
-      // Only an expired response can be under the key here: a live one was read and replayed.
-      if (kept) await deleteKeptResponse(tx, scope.idempotency);
-      if (!await keepResponse(tx, scope.idempotency, update.keep, update.now)) throw new KeptResponseTaken(scope.idempotency.key);
-    }
-    return value;
-  });
+  return (scope, decide) =>
+    transaction(async (tx) => {
+      const stored = await loadStoredOrder(tx, scope.orderId, scope.agencyId ?? undefined);
+      const kept = scope.idempotency ? await findKeptResponse(tx, scope.idempotency) : null;
+      const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
+      const { value, update } = decide({ order: stored?.row ?? null, bookings, kept });
+      if (!update || !stored) return value;
+      const { record, rest } = orderUpdateWrites(engineSql(tx).recordIn, stored, update);
+      const writes = record ? [record, ...rest] : rest;
+      // One writer, in process: the writes run in turn, at no round-trip cost.
+      for (const write of writes) await runSql(tx, write.text, write.parameters);
+      if (update.keep && scope.idempotency) {
+        // Only an expired response can be under the key here: a live one was read and replayed.
+        if (kept) await deleteKeptResponse(tx, scope.idempotency);
+        if (!(await keepResponse(tx, scope.idempotency, update.keep, update.now)))
+          throw new KeptResponseTaken(scope.idempotency.key);
+      }
+      return value;
+    });
 }

@@ -31,13 +31,17 @@ export async function createSqliteRecordViews(db: Kysely<unknown>): Promise<void
 
 /** The audit trail of before and the log's entries (migration 012), one row per entry. */
 export async function createSqliteAuditView(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`create view audit_events as
+  await sql
+    .raw(
+      `create view audit_events as
     select event_id, order_id, reference, sequence, event, detail, actor, agency_id, token_id, request_id, operation, occurred_at,
       operator_email, reason from audit_events_before_012
     union all
     select e.value ->> '$.eventId', a.order_id, e.value ->> '$.reference', e.key, e.value ->> '$.event', json(e.value -> '$.detail'),
       a.actor, a.agency_id, a.token_id, a.request_id, a.operation, a.occurred_at, a.operator_email, a.reason
-    from audit_log a, json_each(a.entries) e`).execute(db);
+    from audit_log a, json_each(a.entries) e`,
+    )
+    .execute(db);
 }
 
 /**
@@ -47,10 +51,14 @@ export async function createSqliteAuditView(db: Kysely<unknown>): Promise<void> 
  * `order by position` still lists events in the order they were written.
  */
 export async function createSqliteEventView(db: Kysely<unknown>): Promise<void> {
-  await sql.raw(`create view events as
+  await sql
+    .raw(
+      `create view events as
     select position, event_id, tx, agency_id, type, occurred_at, data from events_before_013
     union all
     select l.position * 16 + e.key + 1099511627776, e.value ->> '$.id', l.tx, l.agency_id, e.value ->> '$.type', l.occurred_at,
       json(e.value -> '$.data')
-    from event_log l, json_each(l.entries) e`).execute(db);
+    from event_log l, json_each(l.entries) e`,
+    )
+    .execute(db);
 }

@@ -36,8 +36,14 @@ function statementCache(connection: SqliteDatabase.Database): (sqlText: string) 
   };
 }
 
-function kyselyOver(connection: SqliteDatabase.Database, prepare: (sqlText: string) => SqliteDatabase.Statement): Kysely<Database> {
-  const database: SqliteDialectConfig['database'] = { close: () => connection.close(), prepare: (sqlText: string) => prepare(sqlText) as never };
+function kyselyOver(
+  connection: SqliteDatabase.Database,
+  prepare: (sqlText: string) => SqliteDatabase.Statement,
+): Kysely<Database> {
+  const database: SqliteDialectConfig['database'] = {
+    close: () => connection.close(),
+    prepare: (sqlText: string) => prepare(sqlText) as never,
+  };
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   registerEngineSql(db, sqliteSql);
   return db;
@@ -106,11 +112,19 @@ export function openSqliteStore(file: string, durability: Durability, options: S
     // Started over, the log is cut back to its limit, so that it holds no more of the disk than that.
     connection.pragma(`journal_size_limit = ${walLimitBytes}`);
     const pageSize = Number(connection.pragma('page_size', { simple: true }));
-    checkpointer = startCheckpointer(file, synchronous, Math.max(1, Math.floor(walLimitBytes / pageSize)), pageSize, (reason) => {
-      // SQLite's own checkpoints again: slower commits now and then, but the log never grows unbounded.
-      process.emitWarning(`SQLite background checkpoints stopped (${reason}); SQLite checkpoints during commits again`);
-      if (connection.open) connection.pragma('wal_autocheckpoint = 1000');
-    });
+    checkpointer = startCheckpointer(
+      file,
+      synchronous,
+      Math.max(1, Math.floor(walLimitBytes / pageSize)),
+      pageSize,
+      (reason) => {
+        // SQLite's own checkpoints again: slower commits now and then, but the log never grows unbounded.
+        process.emitWarning(
+          `SQLite background checkpoints stopped (${reason}); SQLite checkpoints during commits again`,
+        );
+        if (connection.open) connection.pragma('wal_autocheckpoint = 1000');
+      },
+    );
   }
   const prepare = statementCache(connection);
   const db = kyselyOver(connection, prepare);
@@ -134,7 +148,11 @@ export function openSqliteStore(file: string, durability: Durability, options: S
           await sql`begin immediate`.execute(conn);
           return;
         } catch (error) {
-          if (!String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY') || Date.now() + pause > deadline) throw error;
+          if (
+            !String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY') ||
+            Date.now() + pause > deadline
+          )
+            throw error;
           await sleep(pause);
         }
       }
@@ -145,17 +163,18 @@ export function openSqliteStore(file: string, durability: Durability, options: S
 
   // BEGIN IMMEDIATE takes the write lock up front, so a CLI import in another process
   // cannot make this transaction fail halfway with SQLITE_BUSY on its first write.
-  const inOneTransaction = (body: (tx: Executor) => Promise<void>): Promise<void> => db.connection().execute(async (conn) => {
-    await beginImmediate(conn);
-    runDirectly(conn, prepare);
-    try {
-      await body(conn);
-      await sql`commit`.execute(conn);
-    } catch (error) {
-      if (connection.inTransaction) await sql`rollback`.execute(conn);
-      throw error;
-    }
-  });
+  const inOneTransaction = (body: (tx: Executor) => Promise<void>): Promise<void> =>
+    db.connection().execute(async (conn) => {
+      await beginImmediate(conn);
+      runDirectly(conn, prepare);
+      try {
+        await body(conn);
+        await sql`commit`.execute(conn);
+      } catch (error) {
+        if (connection.inTransaction) await sql`rollback`.execute(conn);
+        throw error;
+      }
+    });
   const transaction = groupCommit(inOneTransaction);
   let authVersion: SqliteDatabase.Statement | null = null;
   /** auth_state's version, moved on by triggers whenever a token or an agency changes (migration 004), in any process. */
@@ -181,7 +200,8 @@ export function openSqliteStore(file: string, durability: Durability, options: S
       await sql`select 1`.execute(db);
     },
     // Another process held the write lock for longer than busy_timeout.
-    isUnavailable: (error) => ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes((error as { code?: string } | null)?.code ?? ''),
+    isUnavailable: (error) =>
+      ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes((error as { code?: string } | null)?.code ?? ''),
     async close() {
       await checkpointer?.stop();
       if (reader !== db) await reader.destroy();

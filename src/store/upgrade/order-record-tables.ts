@@ -19,33 +19,56 @@ const ORDER_RECORDS_ROOM_PERCENT = 30;
 
 export async function createOrderRecordTables(db: Kysely<unknown>): Promise<void> {
   const { schema } = engineSql(db);
-  await db.schema.createTable('order_records').ifNotExists()
+  await db.schema
+    .createTable('order_records')
+    .ifNotExists()
     .addColumn('order_id', 'varchar(64)', (c) => c.primaryKey())
     .addColumn('agency_id', 'varchar(64)', (c) => c.notNull().references('agencies.agency_id'))
     .addColumn('version', schema.orderVersion, (c) => c.notNull())
     .addColumn('record', schema.recordColumn, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('order_records_agency_idx').ifNotExists().on('order_records').column('agency_id').execute();
+  await db.schema
+    .createIndex('order_records_agency_idx')
+    .ifNotExists()
+    .on('order_records')
+    .column('agency_id')
+    .execute();
   // A change of an order rewrites its row: on PostgreSQL in place (a heap-only update) when its page
   // has room for the new version. A page holds about ten records (PostgreSQL compresses each); with
   // a tenth of it free only the first update of a page between two prunings stayed in place (0.35
   // of the updates under the bench's load, docs/benchmarks.md), with three tenths most do.
   await schema.roomForUpdates(db, 'order_records', ORDER_RECORDS_ROOM_PERCENT);
-  await db.schema.createTable('airline_change_timers').ifNotExists()
+  await db.schema
+    .createTable('airline_change_timers')
+    .ifNotExists()
     .addColumn('change_id', 'varchar(64)', (c) => c.primaryKey())
     .addColumn('order_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('reference', 'varchar(8)', (c) => c.notNull())
     .addColumn('due_at', 'varchar(32)')
     .addColumn('warned_at', 'varchar(32)')
     .execute();
-  await db.schema.createIndex('airline_change_timers_due_idx').ifNotExists().on('airline_change_timers').column('due_at')
-    .where(sql.ref('due_at'), 'is not', null).execute();
-  await db.schema.createIndex('airline_change_timers_order_idx').ifNotExists().on('airline_change_timers').column('order_id').execute();
-  await db.schema.createTable('change_tallies').ifNotExists()
+  await db.schema
+    .createIndex('airline_change_timers_due_idx')
+    .ifNotExists()
+    .on('airline_change_timers')
+    .column('due_at')
+    .where(sql.ref('due_at'), 'is not', null)
+    .execute();
+  await db.schema
+    .createIndex('airline_change_timers_order_idx')
+    .ifNotExists()
+    .on('airline_change_timers')
+    .column('order_id')
+    .execute();
+  await db.schema
+    .createTable('change_tallies')
+    .ifNotExists()
     .addColumn('shard', 'integer', (c) => c.primaryKey())
     .addColumn('pending', 'bigint', (c) => c.notNull())
     .execute();
   for (let shard = 0; shard < TALLY_SHARDS; shard += 1) {
-    await sql`insert into change_tallies (shard, pending) values (${shard}, 0) on conflict (shard) do nothing`.execute(db);
+    await sql`insert into change_tallies (shard, pending) values (${shard}, 0) on conflict (shard) do nothing`.execute(
+      db,
+    );
   }
 }

@@ -26,26 +26,36 @@ export const UPGRADE_BATCH = 1000;
  * The copy does not follow writes made meanwhile: every process of the previous version must be
  * stopped before upgrading (docs/operations.md).
  */
-export async function copyOrdersBeforeRecords(store: SqlStore, migrator: Migrator, progress?: UpgradeProgress): Promise<MigrationResultSet> {
+export async function copyOrdersBeforeRecords(
+  store: SqlStore,
+  migrator: Migrator,
+  progress?: UpgradeProgress,
+): Promise<MigrationResultSet> {
   const migrations = await migrator.getMigrations();
-  const pending = (name: string) => migrations.some((migration) => migration.name === name && migration.executedAt === undefined);
+  const pending = (name: string) =>
+    migrations.some((migration) => migration.name === name && migration.executedAt === undefined);
   // A new database (nothing applied) has no orders to copy; one past 011 has nothing left to do.
-  if (!pending(ORDER_RECORDS) || !migrations.some((migration) => migration.executedAt !== undefined)) return { results: [] };
+  if (!pending(ORDER_RECORDS) || !migrations.some((migration) => migration.executedAt !== undefined))
+    return { results: [] };
   const before: MigrationResultSet = pending(LAST_FORMER) ? await migrator.migrateTo(LAST_FORMER) : { results: [] };
   // The schema builder's view of a store's connection, which knows nothing of the application's tables.
   const schemaOf = (db: unknown) => db as Kysely<unknown>;
-  if (before.error || await engineSql(store.db).schema.relationKind(schemaOf(store.db), 'bookings') !== 'table') return before;
+  if (before.error || (await engineSql(store.db).schema.relationKind(schemaOf(store.db), 'bookings')) !== 'table')
+    return before;
   await store.transaction((tx) => createOrderRecordTables(schemaOf(tx)), { large: true });
   const { copied: already, total } = await copyProgress(store.db);
   let copied = already;
   progress?.(copied, total);
   for (;;) {
-    const written = await store.transaction(async (tx) => {
-      // Where writers run side by side (PostgreSQL), two upgrading processes take turns: each batch
-      // then starts after the other's last one instead of failing on the same orders.
-      if (engineSql(tx).lockRows) await runSql(tx, 'lock table order_records in exclusive mode', []);
-      return copyOrderBatch(tx, UPGRADE_BATCH);
-    }, { large: true });
+    const written = await store.transaction(
+      async (tx) => {
+        // Where writers run side by side (PostgreSQL), two upgrading processes take turns: each batch
+        // then starts after the other's last one instead of failing on the same orders.
+        if (engineSql(tx).lockRows) await runSql(tx, 'lock table order_records in exclusive mode', []);
+        return copyOrderBatch(tx, UPGRADE_BATCH);
+      },
+      { large: true },
+    );
     if (written === 0) break;
     copied += written;
     progress?.(copied, total);
