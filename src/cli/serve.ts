@@ -89,9 +89,9 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
       if (running().length === 0) process.exit(exitCode);
       return;
     }
-    process.stderr.write(
-      `${JSON.stringify({ level: 50, msg: 'worker died; starting another', pid: worker.process.pid, code, signal })}\n`,
-    );
+    // A log line like the workers' own (JSON on stdout, pino's fields), so one reader sees every process.
+    const line = { level: 50, time: Date.now(), pid: process.pid, workerPid: worker.process.pid, code, signal };
+    process.stdout.write(`${JSON.stringify({ ...line, msg: 'worker died; starting another' })}\n`);
     cluster.fork();
   });
   const stop = () => {

@@ -263,4 +263,43 @@ describe('airorder serve', () => {
       for (const socket of opened) socket.destroy();
     },
   );
+
+  test('--workers 2: a worker killed is replaced, and the primary says so in a JSON log line on stdout, like every other line', async () => {
+    const box = sandbox();
+    const server = await box.serve(['--workers', '2']);
+    try {
+      const workers = () =>
+        fs
+          .readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8')
+          .trim()
+          .split(/\s+/)
+          .map(Number);
+      const listening = () => logLines(server.stdout()).filter((line) => line.msg === 'listening');
+      while (listening().length < 2) await sleep(50);
+      const [victim] = workers();
+      assert.ok(victim, 'the primary has workers');
+      process.kill(victim, 'SIGKILL');
+      while (listening().length < 3) await sleep(50);
+      const died = logLines(server.stdout()).filter((line) => line.msg === 'worker died; starting another');
+      assert.equal(died.length, 1, server.stdout());
+      assert.equal(died[0]!.workerPid, victim);
+      assert.equal(died[0]!.signal, 'SIGKILL');
+      assert.equal(died[0]!.level, 50);
+      assert.equal(died[0]!.pid, server.child.pid);
+      assert.equal(typeof died[0]!.time, 'number');
+      assert.doesNotMatch(server.stderr(), /worker died/);
+      assert.equal(workers().length, 2);
+      assert.ok(!workers().includes(victim));
+      assert.equal((await server.get('/healthz')).status, 200);
+    } finally {
+      assert.deepEqual(await stop(server), { code: 0, signal: null });
+    }
+  });
 });
+
+function logLines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
