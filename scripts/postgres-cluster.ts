@@ -46,6 +46,8 @@ const COMMITS_SURVIVE_SERVER_CRASH = ['fsync=off', 'full_page_writes=off', 'max_
 export interface PostgresClusterOptions {
   /** Acknowledged commits survive an immediate shutdown (synchronous_commit on). */
   commitsSurviveCrash?: boolean;
+  /** The cluster's superuser (default `airorder`), for a test that creates the role `airorder` itself. */
+  superuser?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ export interface PostgresClusterOptions {
  * resumed on the same data, to test how the service behaves while its database is away.
  */
 export async function startPostgresCluster(options: PostgresClusterOptions = {}): Promise<PostgresCluster> {
+  const superuser = options.superuser ?? 'airorder';
   const settings = options.commitsSurviveCrash ? COMMITS_SURVIVE_SERVER_CRASH : SETTINGS;
   const installation = postgresInstallation();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-pg-'));
@@ -71,7 +74,7 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
     ]);
   };
   try {
-    initCluster(installation, dataDir, 'airorder');
+    initCluster(installation, dataDir, superuser);
     await start();
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -82,8 +85,8 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
     server = null;
   };
   return {
-    url: `postgres://airorder@127.0.0.1:${port}/postgres`,
-    socketUrl: `postgres://airorder@/postgres?host=${encodeURIComponent(socketDir)}&port=${port}`,
+    url: `postgres://${superuser}@127.0.0.1:${port}/postgres`,
+    socketUrl: `postgres://${superuser}@/postgres?host=${encodeURIComponent(socketDir)}&port=${port}`,
     port,
     pause,
     resume: start,
