@@ -34,7 +34,7 @@ export interface Block {
 
 const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)[^\n]*$/;
 const NOT_RUN = /^\*Not run by the tests: (.+)\*$/;
-const FILE_NAME = /^`([\w.-]+(?:\/[\w.-]+)*)`:$/;
+const FILE_NAME = /`([\w-]+(?:\/[\w.-]+)*\.\w+)`:$/;
 const COMMAND_LANGS = new Set(['sh']);
 const ANSWER_LANGS = new Set(['json', 'text']);
 
@@ -90,6 +90,7 @@ const MASKS: [RegExp, string][] = [
   [/\bwhsec_[A-Za-z0-9+/=]{20,}/g, 'whsec_<secret>'],
   [/\b(tok|evt|we|rfq|op)_[0-9a-f]{8,}\b/g, '$1_<id>'],
   [/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>'],
+  [/\b(127\.0\.0\.1|localhost):\d{2,5}\b/g, '$1:<port>'],
   [/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})/g, '<time>'],
 ];
 
@@ -243,8 +244,9 @@ export function jsonDifference(expected: unknown, actual: unknown, at = '$'): st
 
 /** The first difference between a `text` answer and the printed lines; a line `…` stands for any lines. */
 function textDifference(expected: string, actual: string): string | null {
-  const wanted = expected.split('\n').map((line) => line.trimEnd());
-  const got = actual.replace(/\n+$/, '').split('\n').map((line) => line.trimEnd());
+  const lines = (text: string) => text.replace(/^\s*\n/, '').replace(/\n\s*$/, '').split('\n').map((line) => line.trimEnd());
+  const wanted = lines(expected);
+  const got = lines(actual);
   const match = (w: number, g: number): boolean => {
     if (w === wanted.length) return g === got.length;
     if (wanted[w] === '…') return match(w + 1, g) || (g < got.length && match(w, g + 1));
