@@ -34,7 +34,7 @@ export interface Block {
 
 const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)[^\n]*$/;
 const NOT_RUN = /^\*Not run by the tests: (.+)\*$/;
-const FILE_NAME = /`([\w-]+(?:\/[\w.-]+)*\.\w+)`:$/;
+const FILE_NAME = /^`([\w-]+(?:\/[\w.-]+)*\.\w+)`$/;
 const COMMAND_LANGS = new Set(['sh']);
 const ANSWER_LANGS = new Set(['json', 'text']);
 
@@ -42,12 +42,19 @@ const ANSWER_LANGS = new Set(['json', 'text']);
 export function readBlocks(markdown: string): Block[] {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
+  /** The paragraph above the block, on one line. */
   let previousText = '';
+  let paragraphEnded = true;
   let previousBlockEnd = -2;
   for (let i = 0; i < lines.length; i += 1) {
     const open = FENCE.exec(lines[i]!);
     if (!open) {
-      if (lines[i]!.trim() !== '') previousText = lines[i]!.trim();
+      const line = lines[i]!.trim();
+      if (line === '') paragraphEnded = true;
+      else {
+        previousText = paragraphEnded ? line : `${previousText} ${line}`;
+        paragraphEnded = false;
+      }
       continue;
     }
     const fence = open[1]!;
@@ -60,7 +67,7 @@ export function readBlocks(markdown: string): Block[] {
     const block: Block = { index: blocks.length + 1, line: i + 1, lang: open[2]!.toLowerCase(), text: body.join('\n'), role: 'unclassified' };
     const directlyAfterBlock = blocks.length > 0 && lines.slice(previousBlockEnd + 1, i).every((line) => line.trim() === '');
     const notRun = NOT_RUN.exec(previousText);
-    const fileName = FILE_NAME.exec(previousText);
+    const fileName = previousText.endsWith(':') ? FILE_NAME.exec([...previousText.matchAll(/`[^`]+`/g)].at(-1)?.[0] ?? '') : null;
     const previous = blocks.at(-1);
     if (directlyAfterBlock && previous?.role === 'command' && !previous.answer && ANSWER_LANGS.has(block.lang)) {
       block.role = 'answer';
@@ -68,7 +75,7 @@ export function readBlocks(markdown: string): Block[] {
     } else if (!directlyAfterBlock && notRun) {
       block.role = 'not-run';
       block.reason = notRun[1];
-    } else if (!directlyAfterBlock && fileName) {
+    } else if (!directlyAfterBlock && fileName && !COMMAND_LANGS.has(block.lang)) {
       block.role = 'file';
       block.fileName = fileName[1];
     } else if (COMMAND_LANGS.has(block.lang)) {
@@ -76,6 +83,7 @@ export function readBlocks(markdown: string): Block[] {
     }
     blocks.push(block);
     previousText = '';
+    paragraphEnded = true;
     previousBlockEnd = j;
     i = j;
   }
@@ -420,7 +428,7 @@ export async function runDocument(document: string, markdown: string, options: R
       const failures = fs.existsSync(failed)
         ? fs.readFileSync(failed, 'utf8').split('\n').filter((line) => line !== '' && !line.includes(`source ${JSON.stringify(script)}`) && !line.includes(`source ${script}`))
         : [];
-      const expectsError = block.answer?.lang === 'text' && block.answer.text.startsWith('error: ');
+      const expectsError = block.answer?.lang === 'text' && /(^|\n)error: [^\n]*\s*$/.test(block.answer.text);
       if (expectsError && failures.length === 0) {
         problems.push(`${where(document, block)}: its answer is an error, but every command succeeded; it printed: ${printed.slice(0, 800)}`);
       } else if (!expectsError && failures.length > 0) {
