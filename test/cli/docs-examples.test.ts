@@ -14,7 +14,14 @@ import { startPostgresCluster, type PostgresCluster } from '../../scripts/postgr
 import { freePort } from '../helpers/cli.js';
 import { answerDifference, PROJECT_ROOT, readBlocks, runDocument } from '../helpers/doc-examples.js';
 
-const documents = ['README.md', ...fs.readdirSync(path.join(PROJECT_ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const documents = [
+  'README.md',
+  ...fs
+    .readdirSync(path.join(PROJECT_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `docs/${name}`),
+];
 
 const clusters: PostgresCluster[] = [];
 after(async () => {
@@ -24,7 +31,9 @@ after(async () => {
 /** psql's directory, when it is not on PATH already. */
 function withPsql(pathVariable: string): string {
   const onPath = pathVariable.split(':').some((dir) => dir && fs.existsSync(path.join(dir, 'psql')));
-  return onPath || !fs.existsSync('/usr/lib/postgresql/15/bin/psql') ? pathVariable : `/usr/lib/postgresql/15/bin:${pathVariable}`;
+  return onPath || !fs.existsSync('/usr/lib/postgresql/15/bin/psql')
+    ? pathVariable
+    : `/usr/lib/postgresql/15/bin:${pathVariable}`;
 }
 
 async function documentEnv(text: string): Promise<Record<string, string>> {
@@ -32,7 +41,12 @@ async function documentEnv(text: string): Promise<Record<string, string>> {
   if (/\$PGHOST\b|\$\{PGHOST/.test(text)) {
     const cluster = await startPostgresCluster({ superuser: 'postgres' });
     clusters.push(cluster);
-    Object.assign(env, { PGHOST: '127.0.0.1', PGPORT: String(cluster.port), PGUSER: 'postgres', PATH: withPsql(process.env.PATH ?? '') });
+    Object.assign(env, {
+      PGHOST: '127.0.0.1',
+      PGPORT: String(cluster.port),
+      PGUSER: 'postgres',
+      PATH: withPsql(process.env.PATH ?? ''),
+    });
   }
   return env;
 }
@@ -48,43 +62,85 @@ for (const document of documents) {
 }
 
 test('the marked illustrations are few, and each says why', () => {
-  const marked = documents.flatMap((document) => readBlocks(fs.readFileSync(path.join(PROJECT_ROOT, document), 'utf8'))
-    .filter((block) => block.role === 'not-run').map((block) => `${document}:${block.line} ${block.reason}`));
+  const marked = documents.flatMap((document) =>
+    readBlocks(fs.readFileSync(path.join(PROJECT_ROOT, document), 'utf8'))
+      .filter((block) => block.role === 'not-run')
+      .map((block) => `${document}:${block.line} ${block.reason}`),
+  );
   const all = documents.flatMap((document) => readBlocks(fs.readFileSync(path.join(PROJECT_ROOT, document), 'utf8')));
   for (const line of marked) assert.match(line, /:\d+ \S.{10,}/);
-  assert.ok(marked.length * 5 <= all.length, `${marked.length} of ${all.length} blocks are marked not run:\n${marked.join('\n')}`);
+  assert.ok(
+    marked.length * 5 <= all.length,
+    `${marked.length} of ${all.length} blocks are marked not run:\n${marked.join('\n')}`,
+  );
 });
 
 // The test of the test: a copy of a document with one thing changed must fail, naming the block.
 
 const SAMPLE = [
-  '# Sample', '',
-  '`order-ids.txt`:', '', '```text', 'ORD-1', 'ORD-2', '```', '',
-  'Counting them:', '', '```sh', 'export COUNT=$(wc -l < order-ids.txt)', 'echo "{\\"Count\\":$COUNT,\\"At\\":\\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\\"}"', '```', '',
-  '```json', '{"Count":2,"At":"2026-11-20T08:00:00Z"}', '```', '',
-  'The variable lives on:', '', '```sh', 'echo "count $COUNT"', '```', '',
-  '```text', 'count 2', '```', '',
+  '# Sample',
+  '',
+  '`order-ids.txt`:',
+  '',
+  '```text',
+  'ORD-1',
+  'ORD-2',
+  '```',
+  '',
+  'Counting them:',
+  '',
+  '```sh',
+  'export COUNT=$(wc -l < order-ids.txt)',
+  'echo "{\\"Count\\":$COUNT,\\"At\\":\\"$(date -u +%Y-%m-%dT%H:%M:%SZ)\\"}"',
+  '```',
+  '',
+  '```json',
+  '{"Count":2,"At":"2026-11-20T08:00:00Z"}',
+  '```',
+  '',
+  'The variable lives on:',
+  '',
+  '```sh',
+  'echo "count $COUNT"',
+  '```',
+  '',
+  '```text',
+  'count 2',
+  '```',
+  '',
 ].join('\n');
 
 test('the sample document passes: files written, variables kept between blocks, times masked', async () => {
   const run = await runDocument('sample.md', SAMPLE);
   assert.deepEqual(run.problems, []);
   assert.equal(run.ran.length, 2);
-  assert.deepEqual(run.blocks.map((block) => block.role), ['file', 'command', 'answer', 'command', 'answer']);
+  assert.deepEqual(
+    run.blocks.map((block) => block.role),
+    ['file', 'command', 'answer', 'command', 'answer'],
+  );
 });
 
 test('a changed answer fails, naming the block and its line', async () => {
   const run = await runDocument('sample.md', SAMPLE.replace('{"Count":2,', '{"Count":3,'));
   assert.equal(run.problems.length, 1);
-  assert.match(run.problems[0]!, /^sample\.md, block 2 \(line 12\): the answer below it \(line 17\) differs: \$\.Count: expected 3, got 2$/);
+  assert.match(
+    run.problems[0]!,
+    /^sample\.md, block 2 \(line 12\): the answer below it \(line 17\) differs: \$\.Count: expected 3, got 2$/,
+  );
   const text = await runDocument('sample.md', SAMPLE.replace('count 2', 'count 3'));
   assert.match(text.problems.join('\n'), /block 4 \(line 23\).*line 1: expected "count 3", got "count 2"/);
 });
 
 test('a command that fails fails its block, and an answer without its command is reported', async () => {
   const failing = await runDocument('sample.md', SAMPLE.replace('echo "count $COUNT"', 'echo "count $COUNT"\nfalse'));
-  assert.match(failing.problems.join('\n'), /block 4 \(line 23\): a command failed \(exit status and command: 1\tfalse\)/);
-  const orphan = await runDocument('sample.md', SAMPLE.replace('Counting them:\n\n```sh\n', 'Counting them:\n\n```bash\n'));
+  assert.match(
+    failing.problems.join('\n'),
+    /block 4 \(line 23\): a command failed \(exit status and command: 1\tfalse\)/,
+  );
+  const orphan = await runDocument(
+    'sample.md',
+    SAMPLE.replace('Counting them:\n\n```sh\n', 'Counting them:\n\n```bash\n'),
+  );
   assert.match(orphan.problems.join('\n'), /block 2 \(line 12\): a `bash` block that is neither/);
   const missingFile = await runDocument('sample.md', SAMPLE.replace('`order-ids.txt`:', 'The ids:'));
   assert.match(missingFile.problems.join('\n'), /block 1 \(line 5\): a `text` block that is neither/);
@@ -95,18 +151,32 @@ test('a marked block is not run, and a block that must fail must print its error
   const run = await runDocument('sample.md', marked);
   assert.equal(run.blocks[1]!.role, 'not-run');
   const failing = '```sh\nls no-such-file\n```\n\n```text\nerror: nothing\n```\n';
-  assert.match((await runDocument('x.md', failing)).problems.join('\n'), /line 1: expected "error: nothing", got "ls: /);
+  assert.match(
+    (await runDocument('x.md', failing)).problems.join('\n'),
+    /line 1: expected "error: nothing", got "ls: /,
+  );
   const succeeding = '```sh\necho "error: nothing"\n```\n\n```text\nerror: nothing\n```\n';
-  assert.match((await runDocument('x.md', succeeding)).problems.join('\n'), /its answer is an error, but every command succeeded/);
+  assert.match(
+    (await runDocument('x.md', succeeding)).problems.join('\n'),
+    /its answer is an error, but every command succeeded/,
+  );
 });
 
 test('JSON answers: members and elements may be elided with …, ids and tokens are masked, values are not', () => {
   const answer = (text: string) => ({ index: 1, line: 1, lang: 'json', text, role: 'answer' as const });
   assert.equal(answerDifference(answer('{"A":{…},"B":[1,…],…}'), '{"A":{"x":1},"B":[1,2,3],"C":true}'), null);
-  assert.equal(answerDifference(answer('{"Token":"aot_kV981m_PtebZoVtxinsLYqnIX2PU8c9aC7tuyej3VIE","ID":"evt_01a205d0aee000000018dace7170"}'),
-    '{"Token":"aot_AD25PwzhUpHwp0ogpBQcNrW27a9xQr8cJ2I7k-BWeCc","ID":"evt_0193a4c2e1f0000000015c1e9a7b"}'), null);
+  assert.equal(
+    answerDifference(
+      answer('{"Token":"aot_kV981m_PtebZoVtxinsLYqnIX2PU8c9aC7tuyej3VIE","ID":"evt_01a205d0aee000000018dace7170"}'),
+      '{"Token":"aot_AD25PwzhUpHwp0ogpBQcNrW27a9xQr8cJ2I7k-BWeCc","ID":"evt_0193a4c2e1f0000000015c1e9a7b"}',
+    ),
+    null,
+  );
   assert.match(answerDifference(answer('{"A":1}'), '{"A":1,"B":2}')!, /not in the answer: B/);
-  assert.match(answerDifference(answer('{"A":"ORD-1001"}'), '{"A":"ORD-1002"}')!, /expected "ORD-1001", got "ORD-1002"/);
+  assert.match(
+    answerDifference(answer('{"A":"ORD-1001"}'), '{"A":"ORD-1002"}')!,
+    /expected "ORD-1001", got "ORD-1002"/,
+  );
   assert.match(answerDifference(answer('[1,2]'), '[1,2,3]')!, /expected 2 elements, got 3/);
   assert.match(answerDifference(answer('{"A":1}'), 'not json')!, /printed no JSON/);
 });

@@ -60,14 +60,26 @@ export function readBlocks(markdown: string): Block[] {
     const fence = open[1]!;
     const body: string[] = [];
     let j = i + 1;
-    while (j < lines.length && !(lines[j]!.startsWith(fence[0]!.repeat(fence.length)) && lines[j]!.trim().replace(/[`~]/g, '') === '')) {
+    while (
+      j < lines.length &&
+      !(lines[j]!.startsWith(fence[0]!.repeat(fence.length)) && lines[j]!.trim().replace(/[`~]/g, '') === '')
+    ) {
       body.push(lines[j]!);
       j += 1;
     }
-    const block: Block = { index: blocks.length + 1, line: i + 1, lang: open[2]!.toLowerCase(), text: body.join('\n'), role: 'unclassified' };
-    const directlyAfterBlock = blocks.length > 0 && lines.slice(previousBlockEnd + 1, i).every((line) => line.trim() === '');
+    const block: Block = {
+      index: blocks.length + 1,
+      line: i + 1,
+      lang: open[2]!.toLowerCase(),
+      text: body.join('\n'),
+      role: 'unclassified',
+    };
+    const directlyAfterBlock =
+      blocks.length > 0 && lines.slice(previousBlockEnd + 1, i).every((line) => line.trim() === '');
     const notRun = NOT_RUN.exec(previousText);
-    const fileName = previousText.endsWith(':') ? FILE_NAME.exec([...previousText.matchAll(/`[^`]+`/g)].at(-1)?.[0] ?? '') : null;
+    const fileName = previousText.endsWith(':')
+      ? FILE_NAME.exec([...previousText.matchAll(/`[^`]+`/g)].at(-1)?.[0] ?? '')
+      : null;
     const previous = blocks.at(-1);
     if (directlyAfterBlock && previous?.role === 'command' && !previous.answer && ANSWER_LANGS.has(block.lang)) {
       block.role = 'answer';
@@ -215,7 +227,9 @@ function expectedValue(value: unknown): unknown {
 export function jsonDifference(expected: unknown, actual: unknown, at = '$'): string | null {
   if (expected === ANY) return null;
   if (typeof expected === 'string') {
-    return typeof actual === 'string' && stringMatches(expected, actual) ? null : `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+    return typeof actual === 'string' && stringMatches(expected, actual)
+      ? null
+      : `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return `${at}: expected an array, got ${JSON.stringify(actual)}`;
@@ -231,7 +245,8 @@ export function jsonDifference(expected: unknown, actual: unknown, at = '$'): st
     return null;
   }
   if (expected && typeof expected === 'object') {
-    if (!actual || typeof actual !== 'object' || Array.isArray(actual)) return `${at}: expected an object, got ${JSON.stringify(actual)}`;
+    if (!actual || typeof actual !== 'object' || Array.isArray(actual))
+      return `${at}: expected an object, got ${JSON.stringify(actual)}`;
     const wanted = expected as Record<string, unknown>;
     const got = actual as Record<string, unknown>;
     const others = OTHERS in wanted;
@@ -247,12 +262,19 @@ export function jsonDifference(expected: unknown, actual: unknown, at = '$'): st
     }
     return null;
   }
-  return Object.is(expected, actual) ? null : `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+  return Object.is(expected, actual)
+    ? null
+    : `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
 }
 
 /** The first difference between a `text` answer and the printed lines; a line `…` stands for any lines. */
 function textDifference(expected: string, actual: string): string | null {
-  const lines = (text: string) => text.replace(/^\s*\n/, '').replace(/\n\s*$/, '').split('\n').map((line) => line.trimEnd());
+  const lines = (text: string) =>
+    text
+      .replace(/^\s*\n/, '')
+      .replace(/\n\s*$/, '')
+      .split('\n')
+      .map((line) => line.trimEnd());
   const wanted = lines(expected);
   const got = lines(actual);
   const match = (w: number, g: number): boolean => {
@@ -263,7 +285,8 @@ function textDifference(expected: string, actual: string): string | null {
   if (match(0, 0)) return null;
   for (let k = 0; k < wanted.length; k += 1) {
     if (wanted[k] === '…') break;
-    if (k >= got.length || !stringMatches(wanted[k]!, got[k]!)) return `line ${k + 1}: expected ${JSON.stringify(wanted[k])}, got ${JSON.stringify(got[k] ?? '(nothing)')}`;
+    if (k >= got.length || !stringMatches(wanted[k]!, got[k]!))
+      return `line ${k + 1}: expected ${JSON.stringify(wanted[k])}, got ${JSON.stringify(got[k] ?? '(nothing)')}`;
   }
   return `expected ${wanted.length} lines, got ${got.length}`;
 }
@@ -283,7 +306,8 @@ export function answerDifference(answer: Block, printed: string): string | null 
     } catch (error) {
       return `printed no JSON (${(error as Error).message}): ${printed.slice(0, 500)}`;
     }
-    if (actual.length !== expected.length) return `expected ${expected.length} JSON values, printed ${actual.length}: ${printed.slice(0, 500)}`;
+    if (actual.length !== expected.length)
+      return `expected ${expected.length} JSON values, printed ${actual.length}: ${printed.slice(0, 500)}`;
     for (let k = 0; k < expected.length; k += 1) {
       const difference = jsonDifference(expected[k], actual[k], expected.length > 1 ? `value ${k + 1}` : '$');
       if (difference) return difference;
@@ -321,8 +345,12 @@ function shimDirectory(root: string): string {
   fs.mkdirSync(dir);
   const bin = path.join(PROJECT_ROOT, 'bin', 'airorder.js');
   fs.writeFileSync(path.join(dir, 'airorder'), `#!/bin/sh\nexec node ${JSON.stringify(bin)} "$@"\n`, { mode: 0o755 });
-  fs.writeFileSync(path.join(dir, 'npx'), '#!/bin/sh\nif [ "$1" = airorder ]; then shift; exec airorder "$@"; fi\n'
-    + 'echo "npx $1: only npx airorder runs in the docs\' examples" >&2\nexit 127\n', { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(dir, 'npx'),
+    '#!/bin/sh\nif [ "$1" = airorder ]; then shift; exec airorder "$@"; fi\n' +
+      'echo "npx $1: only npx airorder runs in the docs\' examples" >&2\nexit 127\n',
+    { mode: 0o755 },
+  );
   return dir;
 }
 
@@ -344,7 +372,8 @@ async function endGroup(pgid: number): Promise<void> {
     }
   };
   signal('SIGTERM');
-  for (let waited = 0; waited < 15000 && groupAlive(pgid); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let waited = 0; waited < 15000 && groupAlive(pgid); waited += 100)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   if (groupAlive(pgid)) signal('SIGKILL');
 }
 
@@ -359,7 +388,9 @@ export async function runDocument(document: string, markdown: string, options: R
   const ran: DocumentRun['ran'] = [];
   for (const block of blocks) {
     if (block.role === 'unclassified') {
-      problems.push(`${where(document, block)}: a \`${block.lang || 'plain'}\` block that is neither a command, the answer right below one, a file named above it, nor marked "*Not run by the tests: …*"`);
+      problems.push(
+        `${where(document, block)}: a \`${block.lang || 'plain'}\` block that is neither a command, the answer right below one, a file named above it, nor marked "*Not run by the tests: …*"`,
+      );
     }
   }
   if (!blocks.some((block) => block.role === 'command' || block.role === 'file')) return { blocks, problems, ran };
@@ -371,12 +402,18 @@ export async function runDocument(document: string, markdown: string, options: R
   fs.mkdirSync(runner);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value === undefined || /^(DATABASE_URL|PG[A-Z]+|PORT|HOST|TEST_.*|NODE_TEST_CONTEXT|NODE_OPTIONS)$/.test(key)) continue;
+    if (value === undefined || /^(DATABASE_URL|PG[A-Z]+|PORT|HOST|TEST_.*|NODE_TEST_CONTEXT|NODE_OPTIONS)$/.test(key))
+      continue;
     env[key] = value;
   }
   env.PATH = `${shimDirectory(runner)}:${env.PATH ?? ''}`;
   Object.assign(env, options.env);
-  const session = spawn('bash', ['--noprofile', '--norc'], { cwd: work, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+  const session = spawn('bash', ['--noprofile', '--norc'], {
+    cwd: work,
+    env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const pgid = session.pid!;
   let sessionOutput = '';
   let sessionEnded = false;
@@ -407,8 +444,10 @@ export async function runDocument(document: string, markdown: string, options: R
       const failed = path.join(runner, `failed-${n}`);
       fs.writeFileSync(script, `${block.text}\n`);
       const sentinel = `__block_${n}_done__`;
-      session.stdin.write(`{ set -o pipefail; trap 'printf "%s\\t%s\\n" "$?" "$BASH_COMMAND" >> ${JSON.stringify(failed)}' ERR; `
-        + `source ${JSON.stringify(script)}; } > ${JSON.stringify(out)} 2>&1 < /dev/null\ntrap - ERR; set +o pipefail\necho ${sentinel}\n`);
+      session.stdin.write(
+        `{ set -o pipefail; trap 'printf "%s\\t%s\\n" "$?" "$BASH_COMMAND" >> ${JSON.stringify(failed)}' ERR; ` +
+          `source ${JSON.stringify(script)}; } > ${JSON.stringify(out)} 2>&1 < /dev/null\ntrap - ERR; set +o pipefail\necho ${sentinel}\n`,
+      );
       const deadline = Date.now() + blockTimeoutMs;
       while (!sessionOutput.includes(sentinel) && !sessionEnded && Date.now() < deadline) {
         await new Promise<void>((resolve) => {
@@ -422,21 +461,36 @@ export async function runDocument(document: string, markdown: string, options: R
       const printed = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
       ran.push({ block, printed });
       if (!sessionOutput.includes(sentinel)) {
-        problems.push(`${where(document, block)}: ${sessionEnded ? 'the shell ended during the block' : `did not end within ${blockTimeoutMs} ms`}; it printed: ${printed.slice(-800)}`);
+        problems.push(
+          `${where(document, block)}: ${sessionEnded ? 'the shell ended during the block' : `did not end within ${blockTimeoutMs} ms`}; it printed: ${printed.slice(-800)}`,
+        );
         break;
       }
       const failures = fs.existsSync(failed)
-        ? fs.readFileSync(failed, 'utf8').split('\n').filter((line) => line !== '' && !line.includes(`source ${JSON.stringify(script)}`) && !line.includes(`source ${script}`))
+        ? fs
+            .readFileSync(failed, 'utf8')
+            .split('\n')
+            .filter(
+              (line) =>
+                line !== '' && !line.includes(`source ${JSON.stringify(script)}`) && !line.includes(`source ${script}`),
+            )
         : [];
       const expectsError = block.answer?.lang === 'text' && /(^|\n)error: [^\n]*\s*$/.test(block.answer.text);
       if (expectsError && failures.length === 0) {
-        problems.push(`${where(document, block)}: its answer is an error, but every command succeeded; it printed: ${printed.slice(0, 800)}`);
+        problems.push(
+          `${where(document, block)}: its answer is an error, but every command succeeded; it printed: ${printed.slice(0, 800)}`,
+        );
       } else if (!expectsError && failures.length > 0) {
-        problems.push(`${where(document, block)}: a command failed (exit status and command: ${failures.join('; ')}); it printed: ${printed.slice(0, 800)}`);
+        problems.push(
+          `${where(document, block)}: a command failed (exit status and command: ${failures.join('; ')}); it printed: ${printed.slice(0, 800)}`,
+        );
       }
       if (block.answer) {
         const difference = answerDifference(block.answer, printed);
-        if (difference) problems.push(`${where(document, block)}: the answer below it (line ${block.answer.line}) differs: ${difference}`);
+        if (difference)
+          problems.push(
+            `${where(document, block)}: the answer below it (line ${block.answer.line}) differs: ${difference}`,
+          );
       }
     }
   } finally {
