@@ -32,7 +32,7 @@ export interface Block {
   reason?: string;
 }
 
-const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)[^\n]*$/;
+const FENCE = /^( *)(`{3,}|~{3,})\s*([\w-]*)[^\n]*$/;
 const NOT_RUN = /^\*Not run by the tests: (.+)\*$/;
 const FILE_NAME = /^`([\w-]+(?:\/[\w.-]+)*\.\w+)`$/;
 const COMMAND_LANGS = new Set(['sh']);
@@ -57,20 +57,18 @@ export function readBlocks(markdown: string): Block[] {
       }
       continue;
     }
-    const fence = open[1]!;
+    const indent = open[1]!.length;
+    const fence = open[2]!;
     const body: string[] = [];
     let j = i + 1;
-    while (
-      j < lines.length &&
-      !(lines[j]!.startsWith(fence[0]!.repeat(fence.length)) && lines[j]!.trim().replace(/[`~]/g, '') === '')
-    ) {
-      body.push(lines[j]!);
+    while (j < lines.length && !(lines[j]!.trim().startsWith(fence) && lines[j]!.trim().replace(/[`~]/g, '') === '')) {
+      body.push(lines[j]!.slice(Math.min(indent, lines[j]!.length - lines[j]!.trimStart().length)));
       j += 1;
     }
     const block: Block = {
       index: blocks.length + 1,
       line: i + 1,
-      lang: open[2]!.toLowerCase(),
+      lang: open[3]!.toLowerCase(),
       text: body.join('\n'),
       role: 'unclassified',
     };
