@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { startPostgresCluster, type PostgresCluster } from '../../scripts/postgres-cluster.js';
 import { freePort } from '../helpers/cli.js';
 import { answerDifference, PROJECT_ROOT, readBlocks, runDocument } from '../helpers/doc-examples.js';
@@ -51,15 +51,37 @@ async function documentEnv(text: string): Promise<Record<string, string>> {
   return env;
 }
 
-for (const document of documents) {
-  test(`the examples of ${document} run as written and answer what it shows`, async () => {
-    const text = fs.readFileSync(path.join(PROJECT_ROOT, document), 'utf8');
-    const env = await documentEnv(text);
-    if (env.PATH) env.PATH = `${env.PATH}`;
-    const run = await runDocument(document, text, { env });
-    assert.deepEqual(run.problems, []);
-  });
-}
+// Two documents at a time: most of the time goes to starting the program, and little to the CPU.
+describe('the examples of README.md and docs/*.md', { concurrency: 2 }, () => {
+  for (const document of documents) {
+    test(`the examples of ${document} run as written and answer what it shows`, async () => {
+      const text = fs.readFileSync(path.join(PROJECT_ROOT, document), 'utf8');
+      const run = await runDocument(document, text, { env: await documentEnv(text) });
+      assert.deepEqual(run.problems, []);
+    });
+  }
+});
+
+test('a copy of docs/console.md with one printed answer changed fails, naming that block', async () => {
+  const text = fs.readFileSync(path.join(PROJECT_ROOT, 'docs/console.md'), 'utf8');
+  const command = readBlocks(text).find((block) => block.role === 'command' && block.answer)!;
+  const answer = command.answer!;
+  const [first, ...rest] = answer.text.split('\n');
+  const changed = first!.replace('added', 'created');
+  assert.notEqual(changed, first);
+  const body = text.split('\n');
+  // The answer's first line is the line after its opening fence.
+  assert.equal(body[answer.line], first);
+  body[answer.line] = changed;
+  const run = await runDocument('docs/console.md', body.join('\n'), { env: { PORT: String(await freePort()) } });
+  assert.equal(run.problems.length, 1, run.problems.join('\n'));
+  assert.equal(
+    run.problems[0],
+    `docs/console.md, block ${command.index} (line ${command.line}): the answer below it (line ${answer.line}) differs: ` +
+      `line 1: expected ${JSON.stringify(changed)}, got ${JSON.stringify(first)}`,
+  );
+  assert.equal(rest.length > 0, true);
+});
 
 test('the marked illustrations are few, and each says why', () => {
   const marked = documents.flatMap((document) =>

@@ -404,8 +404,9 @@ export async function runDocument(document: string, markdown: string, options: R
       continue;
     env[key] = value;
   }
-  env.PATH = `${shimDirectory(runner)}:${env.PATH ?? ''}`;
   Object.assign(env, options.env);
+  // First on PATH whatever the caller gave: `npx airorder` must never reach the registry.
+  env.PATH = `${shimDirectory(runner)}:${env.PATH ?? ''}`;
   const session = spawn('bash', ['--noprofile', '--norc'], {
     cwd: work,
     env,
