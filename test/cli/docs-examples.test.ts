@@ -202,3 +202,11 @@ test('JSON answers: members and elements may be elided with …, ids and tokens 
   assert.match(answerDifference(answer('[1,2]'), '[1,2,3]')!, /expected 2 elements, got 3/);
   assert.match(answerDifference(answer('{"A":1}'), 'not json')!, /printed no JSON/);
 });
+
+test('what a document started in the background is stopped when it ends, also after a failing block', async () => {
+  const run = await runDocument('x.md', '```sh\nsleep 300 &\necho $!\nfalse\n```\n');
+  assert.match(run.problems.join('\n'), /a command failed/);
+  const pid = Number(run.ran[0]!.printed.trim().split('\n')[0]);
+  assert.ok(pid > 0);
+  assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' });
+});

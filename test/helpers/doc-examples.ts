@@ -6,7 +6,7 @@
  * run in order in one bash session, in a fresh directory, and each answer is compared with what its
  * block printed, ids, tokens and times aside.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -352,31 +352,72 @@ function shimDirectory(root: string): string {
   return dir;
 }
 
-function groupAlive(pgid: number): boolean {
+/** The processes descended from `root` (its children, theirs, and so on), read from /proc. */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'.
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(name)]);
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+function alive(pid: number): boolean {
   try {
-    process.kill(-pgid, 0);
+    process.kill(pid, 0);
     return true;
   } catch {
     return false;
   }
 }
 
-async function endGroup(pgid: number): Promise<void> {
-  const signal = (name: NodeJS.Signals) => {
-    try {
-      process.kill(-pgid, name);
-    } catch {
-      // already gone
-    }
-  };
-  signal('SIGTERM');
-  for (let waited = 0; waited < 15000 && groupAlive(pgid); waited += 100)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  if (groupAlive(pgid)) signal('SIGKILL');
+function send(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // ended meanwhile
+  }
 }
 
 /**
- * Runs a document's command blocks in order in one bash session (its own process group, ended with
+ * Stops what a session started (a service in the background, its workers) with SIGTERM, then
+ * SIGKILL 15 s later if anything is left, and ends the session. They all stay in the test file's
+ * process group, so the test runner's time limit stops them too, should this never run.
+ */
+async function endSession(session: ChildProcess): Promise<void> {
+  const pid = session.pid!;
+  const started = descendants(pid);
+  for (const child of started) send(child, 'SIGTERM');
+  for (let waited = 0; waited < 15000 && started.some(alive); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  for (const child of started.filter(alive)) send(child, 'SIGKILL');
+  if (session.exitCode === null && session.signalCode === null) {
+    const exited = new Promise((resolve) => session.once('exit', resolve));
+    session.stdin?.end();
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 2000))]);
+    if (session.exitCode === null && session.signalCode === null) send(pid, 'SIGKILL');
+  }
+}
+
+/**
+ * Runs a document's command blocks in order in one bash session (what it started is stopped with
  * SIGTERM when done, whatever happened), in a fresh directory where its files are written as they
  * come, and compares each answer with what its block printed.
  */
@@ -410,10 +451,8 @@ export async function runDocument(document: string, markdown: string, options: R
   const session = spawn('bash', ['--noprofile', '--norc'], {
     cwd: work,
     env,
-    detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  const pgid = session.pid!;
   let sessionOutput = '';
   let sessionEnded = false;
   const waiters: (() => void)[] = [];
@@ -493,8 +532,7 @@ export async function runDocument(document: string, markdown: string, options: R
       }
     }
   } finally {
-    session.stdin.end();
-    await endGroup(pgid);
+    await endSession(session);
     fs.rmSync(root, { recursive: true, force: true });
   }
   return { blocks, problems, ran };
