@@ -1,8 +1,9 @@
 /**
  * Runs the examples of a Markdown document as written (docs/testing.md, "The docs' examples"):
  * every fenced block is a command block (`sh`), the answer printed below a command block (`json` or
- * `text` right after it), a file (`json`, `text`… right below a line naming it, `` `orders.ndjson`: ``),
- * or an illustration marked visibly above it (`*Not run by the tests: why.*`). The command blocks
+ * `text` right after it), a file (any other block whose paragraph above ends with a colon and names
+ * it in its last code span: "…in `orders.ndjson`:"), or an illustration marked visibly above it
+ * (`*Not run by the tests: why.*`). The command blocks
  * run in order in one bash session, in a fresh directory, and each answer is compared with what its
  * block printed, ids, tokens and times aside.
  */
