@@ -23,6 +23,21 @@ export default tseslint.config(
     },
   },
   {
+    // The console's script (src/console/assets/), run by the browser as a classic script, not by Node.
+    files: ['src/console/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        fetch: 'readonly',
+        setTimeout: 'readonly',
+        process: 'off',
+        Buffer: 'off',
+      },
+    },
+  },
+  {
     // Tests (and the chaos run) read response bodies as untyped JSON on purpose: they check the wire, not our types.
     files: ['test/**/*.ts', 'packages/*/test/**/*.ts', 'scripts/chaos/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
