@@ -74,9 +74,9 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   await registerOpenApi(app);
   healthRoutes(app, store);
   const metrics = new ServiceMetrics({
-    pendingChanges: () => store.read.changes.countPending(),
+    pendingChanges: () => store.read.countPendingChanges(),
     oldestUndeliveredSeconds: async () => {
-      const oldest = await store.read.deliveries.oldestUndelivered();
+      const oldest = await store.read.oldestUndelivered();
       return oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000);
     },
     logFigures: () => store.logFigures?.() ?? null,

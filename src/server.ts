@@ -21,7 +21,7 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
     // In a transaction like any write: on SQLite its BEGIN waits for another process's write lock
     // without sleeping in this thread, which a plain DELETE would do, for up to 5 s.
     store
-      .write((tx) => tx.keptResponses.purgeExpired(new Date().toISOString()))
+      .write((tx) => tx.purgeExpiredResponses(new Date().toISOString()))
       .then((count) => {
         if (count > 0) app.log.info({ count }, 'expired idempotency keys removed');
       })
@@ -29,7 +29,7 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
         app.log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys'),
       );
     store
-      .write((tx) => tx.events.purge(new Date(Date.now() - EVENT_RETENTION_MS).toISOString()))
+      .write((tx) => tx.purgeEvents(new Date(Date.now() - EVENT_RETENTION_MS).toISOString()))
       .then((count) => {
         if (count > 0) app.log.info({ count }, 'events older than 30 days removed');
       })

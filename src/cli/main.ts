@@ -180,7 +180,7 @@ export function buildCli(): Command {
     .description('print an order as JSON with its current statuses, airline changes and refunds')
     .argument('<orderId>', 'the order identifier')
     .action(async (orderId: string) => {
-      const order = await withStore(global(), (store) => store.read.orders.load(orderId));
+      const order = await withStore(global(), (store) => store.read.loadOrder(orderId));
       if (!order) throw new AdminError(`No order ${orderId}.`);
       printJson(orderView(order));
     });
@@ -204,7 +204,7 @@ export function buildCli(): Command {
     .description('print the audit trail of an order: every state change, who made it, when, and what was refunded')
     .requiredOption('--order <orderId>', 'the order identifier')
     .action(async (options: { order: string }) => {
-      const events = await withStore(global(), (store) => store.read.audit.trail(options.order));
+      const events = await withStore(global(), (store) => store.read.auditTrail(options.order));
       if (events.length === 0) throw new AdminError(`No audit events for order ${options.order}.`);
       printJson(events);
     });

@@ -67,7 +67,7 @@ export function operatorCommands(program: Command, global: () => GlobalOptions):
       if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
         throw new AdminError('--limit must be a whole number from 1 to 10000.');
       const actions = await withStore(global(), (store) =>
-        store.read.operatorActions.recent(limit, options.email === undefined ? null : normalEmail(options.email)),
+        store.read.recentOperatorActions(limit, options.email === undefined ? null : normalEmail(options.email)),
       );
       process.stdout.write(`${JSON.stringify(actions, null, 2)}\n`);
     });

@@ -12,7 +12,7 @@ import { importOrders, OPERATOR_IMPORT } from '../service/order-import.js';
 import { prepareOrder, preparedHere } from '../service/order-preparation.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
 import type { ConsoleImport, ImportProgressUpdate } from '../store/repositories/console-imports-repository.js';
-import type { Records } from '../store/store.js';
+import type { Repositories } from '../store/store.js';
 import type { ConsoleDeps } from './console-context.js';
 
 /** How often the progress of a running import is written to the store (for whichever process shows it). */
@@ -51,7 +51,7 @@ export async function settleInterrupted(deps: ConsoleDeps, entries: ConsoleImpor
     }
     const error = `Interrupted: the process running this import (${entry.runner}) stopped before it finished; nothing was stored. Upload the file again.`;
     const now = deps.clock();
-    await deps.store.write((tx) => tx.consoleImports.fail(entry.importId, error, now));
+    await deps.store.write((tx) => tx.failRunningConsoleImport(entry.importId, error, now));
     settled.push({ ...entry, status: 'failed', error, updatedAt: now });
   }
   return settled;
@@ -114,7 +114,7 @@ class ProgressWriter {
     this.dirty = false;
     this.lastWrite = Date.now();
     this.writing = this.deps.store
-      .write((tx) => tx.consoleImports.update(this.importId, update, this.deps.clock()))
+      .write((tx) => tx.updateConsoleImport(this.importId, update, this.deps.clock()))
       .catch((error: unknown) => {
         // Tried again at the next tick: the latest progress holds every count so far.
         this.dirty = true;
@@ -159,7 +159,7 @@ export class ImportRunner {
     const importId = `imp_${Date.now().toString(16).padStart(12, '0')}${randomBytes(6).toString('hex')}`;
     try {
       await this.deps.store.write((tx) =>
-        tx.consoleImports.start(
+        tx.insertConsoleImport(
           {
             importId,
             kind: upload.kind,
@@ -218,7 +218,7 @@ async function runImport(
   const unwritten = await progress.stop();
   try {
     await deps.store.write(async (tx) => {
-      await tx.consoleImports.update(importId, { ...unwritten, ...outcome }, deps.clock());
+      await tx.updateConsoleImport(importId, { ...unwritten, ...outcome }, deps.clock());
     });
   } catch (error) {
     log.error({ err: error, importId }, 'the outcome of a console import could not be recorded');
@@ -250,8 +250,8 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
   };
   const stored = (count: number) => progress.report({ recordsStored: count });
   // The console's journal row is stored with the import, in its transaction: never one without the other.
-  const record = (tx: Records, summary: object) =>
-    tx.operatorActions.record(
+  const record = (tx: Repositories, summary: object) =>
+    tx.insertOperatorAction(
       {
         email: upload.operatorEmail,
         action: `${upload.kind} import`,

@@ -30,18 +30,18 @@ export async function addOperator(
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   await store.write(async (tx) => {
-    if (await tx.operators.find(email)) throw new AdminError(`Operator ${email} exists already.`);
-    await tx.operators.add({ email, name: input.name.trim(), passwordHash }, clock());
+    if (await tx.findOperator(email)) throw new AdminError(`Operator ${email} exists already.`);
+    await tx.insertOperator({ email, name: input.name.trim(), passwordHash }, clock());
   });
 }
 
 export function operators(store: Store): Promise<Operator[]> {
-  return store.read.operators.list();
+  return store.read.listOperators();
 }
 
 async function existing(store: Store, email: string): Promise<string> {
   const normal = normalEmail(email);
-  if (!(await store.read.operators.find(normal)))
+  if (!(await store.read.findOperator(normal)))
     throw new AdminError(`No operator ${normal}; see: airorder operator list`);
   return normal;
 }
@@ -50,8 +50,8 @@ async function existing(store: Store, email: string): Promise<string> {
 export async function disable(store: Store, clock: Clock, email: string): Promise<void> {
   const normal = await existing(store, email);
   await store.write(async (tx) => {
-    await tx.operators.disable(normal, clock());
-    await tx.sessions.removeAllOf(normal);
+    await tx.disableOperator(normal, clock());
+    await tx.deleteSessionsOf(normal);
   });
 }
 
@@ -61,7 +61,7 @@ export async function changePassword(store: Store, clock: Clock, email: string, 
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   await store.write(async (tx) => {
-    await tx.operators.replacePassword(normal, passwordHash, clock());
-    await tx.sessions.removeAllOf(normal);
+    await tx.replacePassword(normal, passwordHash, clock());
+    await tx.deleteSessionsOf(normal);
   });
 }

@@ -44,8 +44,8 @@ export class RequestTally {
       this.pending = new Map();
       try {
         await this.store.write(async (tx) => {
-          await tx.requestCounts.add(counts);
-          await tx.requestCounts.dropBefore(Math.floor(at / MINUTE) - KEPT_MINUTES);
+          await tx.addRequestCounts(counts);
+          await tx.dropRequestCountsBefore(Math.floor(at / MINUTE) - KEPT_MINUTES);
         });
       } catch (error) {
         // Kept for the next flush: a store that is briefly unreachable loses no count.
@@ -73,7 +73,7 @@ export class RequestTally {
     const read = this.flushing.then(async () => {
       const since = Math.floor(at / MINUTE) - 59;
       const totals = new Map<string, number>();
-      for (const row of await this.store.read.requestCounts.since(since)) totals.set(row.code, row.count);
+      for (const row of await this.store.read.requestCountsSince(since)) totals.set(row.code, row.count);
       for (const count of this.pending.values()) {
         if (count.minute >= since) totals.set(count.code, (totals.get(count.code) ?? 0) + count.requests);
       }

@@ -33,18 +33,18 @@ export async function signIn(
   const now = clock();
   const windowsSince = new Date(Date.parse(now) - LOGIN_WINDOW_MS).toISOString();
   // The email's key first, everywhere: concurrent attempts then take the keys' rows in one order.
-  const counted = await store.write((tx) => tx.signInAttempts.count([emailKey, addressKey], now, windowsSince));
+  const counted = await store.write((tx) => tx.countSignInAttempts([emailKey, addressKey], now, windowsSince));
   const attemptsOf = (key: string) => counted.find((count) => count.key === key)?.attempts ?? Number.POSITIVE_INFINITY;
   if (attemptsOf(emailKey) > FAILURES_PER_EMAIL || attemptsOf(addressKey) > FAILURES_PER_ADDRESS) {
     return { ok: false, limited: true };
   }
 
-  const operator = email.length <= LONGEST_EMAIL ? await store.read.operators.find(email) : null;
+  const operator = email.length <= LONGEST_EMAIL ? await store.read.findOperator(email) : null;
   const matches = await verifyPassword(input.password, operator?.passwordHash ?? DECOY_HASH);
   if (operator && matches && operator.disabledAt === null) {
-    await store.write((tx) => tx.signInAttempts.takeBack(counted));
+    await store.write((tx) => tx.takeBackSignInAttempts(counted));
     return { ok: true, email };
   }
-  await store.write((tx) => tx.signInAttempts.purge(windowsSince));
+  await store.write((tx) => tx.purgeSignInAttempts(windowsSince));
   return { ok: false, limited: false };
 }

@@ -31,10 +31,10 @@ type BookingShape = { gdsBookingReference: string; passengers: { ticket?: Ticket
  * the previous one was used (refunds included), and touches no other agency's data.
  */
 export async function setUpDemo(store: Store, clock: Clock, count: number): Promise<DemoSummary> {
-  if (!(await store.read.agencies.find(DEMO_AGENCY.agencyId))) await addAgency(store, clock, { ...DEMO_AGENCY });
+  if (!(await store.read.findAgency(DEMO_AGENCY.agencyId))) await addAgency(store, clock, { ...DEMO_AGENCY });
   const data = demoData(count, Date.parse(clock()));
   // Not `--upsert`: that refuses orders with refunds, rightly for the operator's own orders.
-  await store.write((tx) => tx.demo.removeActivity(DEMO_AGENCY.agencyId));
+  await store.write((tx) => tx.removeDemoActivity(DEMO_AGENCY.agencyId));
   await importOrders(
     store,
     clock,

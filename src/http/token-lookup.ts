@@ -33,7 +33,7 @@ export class TokenLookup {
     if (hit && hit.marker === marker) {
       token = hit.token;
     } else {
-      token = await this.store.read.tokens.findActive(tokenHash);
+      token = await this.store.read.findActiveToken(tokenHash);
       if (marker !== null) this.remember(tokenHash, marker, token);
     }
     if (!token || (token.expiresAt !== null && token.expiresAt <= now)) return null;

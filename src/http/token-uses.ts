@@ -56,7 +56,7 @@ export class TokenUses {
     const uses: TokenUse[] = [...this.batch].map(([tokenId, usedAt]) => ({ tokenId, usedAt }));
     this.batch = new Map();
     this.writing = this.writing
-      .then(() => this.store.write((records) => records.tokens.recordUses(uses)))
+      .then(() => this.store.write((tx) => tx.recordTokenUses(uses)))
       .catch((error: unknown) => {
         // Noted again at the token's next use rather than lost for the whole interval.
         for (const use of uses) this.noted.delete(use.tokenId);

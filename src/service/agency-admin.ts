@@ -1,20 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { Agency } from '../store/repositories/agencies-repository.js';
 import type { RevokedToken, TokenListing } from '../store/repositories/tokens-repository.js';
-import type { Records, Store } from '../store/store.js';
+import type { Repositories, Store } from '../store/store.js';
 import type { Clock } from '../runtime/clock.js';
 import { generateToken, hashToken } from './token-secret.js';
 
 export class AdminError extends Error {}
 
 /** Written in the action's own transaction (the console's journal): the action and its record are stored together or not at all. */
-export type RecordAction<T = void> = (records: Records, done: T) => Promise<void>;
+export type RecordAction<T = void> = (tx: Repositories, done: T) => Promise<void>;
 
 export async function addAgency(store: Store, clock: Clock, agency: Agency, record?: RecordAction): Promise<void> {
-  await store.write(async (records) => {
-    if (await records.agencies.find(agency.agencyId)) throw new AdminError(`Agency ${agency.agencyId} exists already.`);
-    await records.agencies.add(agency, clock());
-    await record?.(records, undefined);
+  await store.write(async (tx) => {
+    if (await tx.findAgency(agency.agencyId)) throw new AdminError(`Agency ${agency.agencyId} exists already.`);
+    await tx.insertAgency(agency, clock());
+    await record?.(tx, undefined);
   });
 }
 
@@ -32,8 +32,8 @@ export async function issueToken(
   expiresInMs: number | null,
   record?: RecordAction<IssuedToken>,
 ): Promise<IssuedToken> {
-  const issued = await store.write(async (records) => {
-    if (!(await records.agencies.find(agencyId)))
+  const issued = await store.write(async (tx) => {
+    if (!(await tx.findAgency(agencyId)))
       throw new AdminError(
         `No agency ${agencyId}; create it first with: airorder agency add --agency-id ${agencyId} --name NAME`,
       );
@@ -44,11 +44,11 @@ export async function issueToken(
       tokenId: `tok_${randomBytes(8).toString('hex')}`,
       expiresAt: expiresInMs === null ? null : new Date(Date.parse(now) + expiresInMs).toISOString(),
     };
-    await records.tokens.add(
+    await tx.insertToken(
       { tokenId: issued.tokenId, agencyId, tokenHash: hashToken(token), expiresAt: issued.expiresAt },
       now,
     );
-    await record?.(records, issued);
+    await record?.(tx, issued);
     return issued;
   });
   return issued;
@@ -59,10 +59,10 @@ export type TokenToRevoke = { tokenId: string } | { token: string };
 
 /** Revokes a token at once; revoking it again keeps the first revocation's time. */
 export async function revokeToken(store: Store, clock: Clock, which: TokenToRevoke): Promise<RevokedToken> {
-  const revoked = await store.write((records) =>
+  const revoked = await store.write((tx) =>
     'tokenId' in which
-      ? records.tokens.revokeById(which.tokenId, clock())
-      : records.tokens.revokeByHash(hashToken(which.token.trim()), clock()),
+      ? tx.revokeTokenWithId(which.tokenId, clock())
+      : tx.revokeTokenByHash(hashToken(which.token.trim()), clock()),
   );
   if (!revoked) throw new AdminError('tokenId' in which ? `No token ${which.tokenId}.` : 'No such token.');
   return revoked;
@@ -70,6 +70,6 @@ export async function revokeToken(store: Store, clock: Clock, which: TokenToRevo
 
 /** An agency's tokens, oldest first, without secrets. */
 export async function listTokens(store: Store, agencyId: string): Promise<TokenListing[]> {
-  if (!(await store.read.agencies.find(agencyId))) throw new AdminError(`No agency ${agencyId}.`);
-  return store.read.tokens.listing(agencyId);
+  if (!(await store.read.findAgency(agencyId))) throw new AdminError(`No agency ${agencyId}.`);
+  return store.read.listAgencyTokens(agencyId);
 }

@@ -9,7 +9,7 @@ import type { Actor, AuditEvent } from '../store/repositories/audit-repository.j
 import { bookingKey, type BookingKey } from '../store/stored-shapes.js';
 import { changeNotice } from '../events/booking-events.js';
 import type { AgencyEvent } from '../events/event-types.js';
-import type { Records, Store } from '../store/store.js';
+import type { Repositories, Store } from '../store/store.js';
 import type { Clock } from '../runtime/clock.js';
 
 export interface ChangeImportSummary {
@@ -106,7 +106,7 @@ export async function importChanges(
   records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
   onProgress: (read: number) => void = () => {},
   actor: Actor = OPERATOR_CHANGE_IMPORT,
-  record: (tx: Records, summary: ChangeImportSummary) => Promise<void> = async () => {},
+  record: (tx: Repositories, summary: ChangeImportSummary) => Promise<void> = async () => {},
 ): Promise<ChangeImportSummary> {
   return store.write(
     async (tx) => {
@@ -132,7 +132,7 @@ export async function importChanges(
 }
 
 async function writeBatch(
-  tx: Records,
+  tx: Repositories,
   batch: Pending[],
   now: string,
   summary: ChangeImportSummary,
@@ -143,9 +143,9 @@ async function writeBatch(
   const keys = batch.map(({ document }) => ({ orderId: document.orderId, reference: document.reference }));
   // A request acting on one of these bookings must not change it between the checks below and the
   // commit: the changes would be checked against a booking that is no longer so.
-  await tx.orders.lock(keys.map((key) => key.orderId));
-  const known = await tx.changes.stored(ids);
-  const { bookings, orders } = await tx.orders.bookingsByKey(keys);
+  await tx.lockOrders(keys.map((key) => key.orderId));
+  const known = await tx.storedChanges(ids);
+  const { bookings, orders } = await tx.loadBookings(keys);
 
   const accepted: (BookingKey & { change: AirlineChange })[] = [];
   const events: AuditEvent[] = [];
@@ -209,8 +209,8 @@ async function writeBatch(
   // One row of the audit log per order, its key into the order's trail, with the changes into the
   // orders' records, whose versions move on: a request that read these bookings before the changes
   // were recorded must decide again.
-  const trailKeys = await tx.audit.append(actor, events, now);
-  await tx.changes.add(accepted, now, trailKeys, orders);
-  await tx.events.append(announced, now);
+  const trailKeys = await tx.appendAuditEvents(actor, events, now);
+  await tx.insertChanges(accepted, now, trailKeys, orders);
+  await tx.appendEvents(announced, now);
   summary.imported += accepted.length;
 }

@@ -71,15 +71,17 @@ export async function applyDueDeadlines(
  */
 async function warnOrder(store: Store, clock: Clock, orderId: string, changes: readonly ChangeRef[]): Promise<number> {
   return store.write(async (tx) => {
-    const order = await tx.orders.lockedRow(orderId);
+    const order = await tx.lockOrderRow(orderId);
     if (!order) return 0;
-    const due = await tx.changes.stillToWarn(changes.map((change) => change.changeId));
+    const due = await tx.stillToWarn(changes.map((change) => change.changeId));
     if (due.size === 0) return 0;
     const now = clock();
     const announced: AgencyEvent[] = [];
     const warned: string[] = [];
     const resolved: string[] = [];
-    for (const booking of await tx.orders.bookings(orderId, [...new Set(changes.map((change) => change.reference))])) {
+    for (const booking of await tx.loadOrderBookings(orderId, [
+      ...new Set(changes.map((change) => change.reference)),
+    ])) {
       for (const change of booking.changes) {
         if (!due.has(change.changeId)) continue;
         if (change.status !== 'PENDING') {
@@ -90,8 +92,8 @@ async function warnOrder(store: Store, clock: Clock, orderId: string, changes: r
         announced.push(changeNotice('airline_change.deadline_approaching', order, booking, change));
       }
     }
-    await tx.changes.settleTimers(resolved);
-    await tx.changes.recordWarnings(warned, announced, now);
+    await tx.settleTimers(resolved);
+    await tx.recordWarnings(warned, announced, now);
     return announced.length;
   });
 }
@@ -103,11 +105,11 @@ async function warnOrder(store: Store, clock: Clock, orderId: string, changes: r
 async function settleResolved(store: Store, orderId: string, changeIds: readonly string[]): Promise<number> {
   return store.write(async (tx) => {
     const pending = new Set<string>();
-    for (const booking of await tx.orders.bookings(orderId)) {
+    for (const booking of await tx.loadOrderBookings(orderId)) {
       for (const change of booking.changes) if (change.status === 'PENDING') pending.add(change.changeId);
     }
     const settled = changeIds.filter((changeId) => !pending.has(changeId));
-    await tx.changes.settleTimers(settled);
+    await tx.settleTimers(settled);
     return settled.length;
   });
 }
@@ -135,7 +137,7 @@ export interface DeadlineRound {
 export async function deadlineRound(store: Store, clock: Clock, warningMs: number): Promise<DeadlineRound> {
   const round: DeadlineRound = { applied: 0, warned: 0 };
   for (;;) {
-    const passed = await store.read.changes.passedDeadlines(clock(), BATCH);
+    const passed = await store.read.passedDeadlines(clock(), BATCH);
     let progress = 0;
     for (const [orderId, changes] of byOrder(passed)) {
       const applied = await applyDueDeadlines(store, clock, orderId, [
@@ -153,7 +155,7 @@ export async function deadlineRound(store: Store, clock: Clock, warningMs: numbe
     if (passed.length < BATCH || progress === 0) break;
   }
   const now = clock();
-  const approaching = await store.read.changes.approachingDeadlines(
+  const approaching = await store.read.approachingDeadlines(
     now,
     new Date(Date.parse(now) + warningMs).toISOString(),
     10_000,

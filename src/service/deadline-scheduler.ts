@@ -37,7 +37,7 @@ export class DeadlineScheduler {
   async tick(): Promise<DeadlineRound | null> {
     const now = this.clock();
     const until = new Date(Date.parse(now) + LEASE_MS).toISOString();
-    const held = await this.store.write((tx) => tx.leases.claim(LEASE, this.holder, now, until));
+    const held = await this.store.write((tx) => tx.claimLease(LEASE, this.holder, now, until));
     if (!held) return null;
     const round = await deadlineRound(this.store, this.clock, this.warningMs);
     if (round.applied > 0 || round.warned > 0) this.log.info({ ...round }, 'deadlines');
@@ -55,6 +55,6 @@ export class DeadlineScheduler {
   /** Waits for the round under way, and lets another process take over at once. */
   async stop(): Promise<void> {
     await this.loop?.stop();
-    await this.store.write((tx) => tx.leases.release(LEASE, this.holder)).catch(() => {});
+    await this.store.write((tx) => tx.releaseLease(LEASE, this.holder)).catch(() => {});
   }
 }

@@ -1,6 +1,6 @@
 import { DocumentError } from '../documents/document-error.js';
 import type { Actor, AuditEvent } from '../store/repositories/audit-repository.js';
-import type { Records, Store } from '../store/store.js';
+import type { Repositories, Store } from '../store/store.js';
 import type { Clock } from '../runtime/clock.js';
 import type { PreparedOrder } from './order-preparation.js';
 
@@ -32,7 +32,7 @@ export async function importOrders(
   upsert: boolean,
   onProgress: (imported: number) => void = () => {},
   actor: Actor = OPERATOR_IMPORT,
-  record: (tx: Records, summary: ImportSummary) => Promise<void> = async () => {},
+  record: (tx: Repositories, summary: ImportSummary) => Promise<void> = async () => {},
 ): Promise<ImportSummary> {
   return store.write(
     async (tx) => {
@@ -52,7 +52,7 @@ export async function importOrders(
 }
 
 async function writeBatch(
-  tx: Records,
+  tx: Repositories,
   batch: PreparedOrder[],
   upsert: boolean,
   now: string,
@@ -63,7 +63,7 @@ async function writeBatch(
   if (batch.length === 0) return;
   for (const order of batch) {
     if (knownAgencies.has(order.agencyId)) continue;
-    if (!(await tx.agencies.find(order.agencyId))) {
+    if (!(await tx.findAgency(order.agencyId))) {
       throw new DocumentError(
         order.label,
         'agencyId',
@@ -83,8 +83,8 @@ async function writeBatch(
   const ids = batch.map((order) => order.orderId);
   // Orders to replace are locked first: a request refunding one of them meanwhile is waited for,
   // and the refund check below sees its refund.
-  await tx.orders.lock(ids);
-  const stored = await tx.orders.versions(ids);
+  await tx.lockOrders(ids);
+  const stored = await tx.storedOrderVersions(ids);
   const existing = new Map([...stored].map(([orderId, row]) => [orderId, row.createdAt]));
   const versions = new Map([...stored].map(([orderId, row]) => [orderId, row.version]));
   for (const { label, orderId } of batch) {
@@ -99,7 +99,7 @@ async function writeBatch(
   if (existing.size > 0) {
     const replaced = [...existing.keys()];
     // Replacing an order erases its refunds with it: its tickets could then be refunded again.
-    const refunded = await tx.orders.withRefunds(replaced);
+    const refunded = await tx.refundedOrders(replaced);
     const first = batch.find((order) => refunded.has(order.orderId));
     if (first) {
       throw new DocumentError(
@@ -110,7 +110,7 @@ async function writeBatch(
       );
     }
     // Bookings, changes and refunds go with the order.
-    await tx.orders.remove(replaced);
+    await tx.deleteOrders(replaced);
     summary.replaced += replaced.length;
   }
   const events: AuditEvent[] = batch.map((order) => ({
@@ -120,10 +120,10 @@ async function writeBatch(
     detail: { agencyId: order.agencyId, currency: order.currency, bookings: order.references },
   }));
   // Each order's row of the audit log goes into its record's trail; a replaced order's trail goes on.
-  const keys = await tx.audit.append(actor, events, now);
+  const keys = await tx.appendAuditEvents(actor, events, now);
   const trails = new Map(
     batch.map((order) => [order.orderId, [...(stored.get(order.orderId)?.trail ?? []), keys.get(order.orderId)!]]),
   );
-  await tx.orders.add(batch, now, versions, trails);
+  await tx.insertOrders(batch, now, versions, trails);
   summary.imported += batch.length;
 }

@@ -172,7 +172,7 @@ const DEADLINE_ROUNDS = 3;
 export async function runOperation(store: Store, clock: Clock, request: OperationRequest): Promise<OperationOutcome> {
   // A quote never changes once stored, so it is read before the order, outside the change.
   if (request.operation === 'refund' && request.refund && request.refund.quote === undefined) {
-    const quote = await store.read.refundQuotes.find(request.refund.quoteId, request.actor.agencyId);
+    const quote = await store.read.findRefundQuote(request.refund.quoteId, request.actor.agencyId);
     request = { ...request, refund: { ...request.refund, quote: quote?.orderId === request.orderId ? quote : null } };
   }
   for (let round = 1; ; round += 1) {

@@ -30,7 +30,7 @@ export async function retrieveOrder(
   clock: Clock,
   request: RetrievalRequest,
 ): Promise<RetrievedOrder | null> {
-  const read = () => store.snapshot((records) => records.orders.load(request.orderId, request.agencyId));
+  const read = () => store.snapshot((tx) => tx.loadOrder(request.orderId, request.agencyId));
   let order = await read();
   if (!order) return null;
   // A deadline that has passed is applied before the order is shown, as a change would apply it:

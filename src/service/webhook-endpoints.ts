@@ -48,7 +48,7 @@ export async function addEndpoint(
     throw error;
   }
   const endpoint = await store.write(async (tx) => {
-    if (!(await tx.agencies.find(input.agencyId)))
+    if (!(await tx.findAgency(input.agencyId)))
       throw new AdminError(
         `No agency ${input.agencyId}; create it first with: airorder agency add --agency-id ${input.agencyId} --name NAME`,
       );
@@ -64,32 +64,32 @@ export async function addEndpoint(
       previousSecretUntil: null,
       createdAt: clock(),
     };
-    await tx.webhooks.add(endpoint);
+    await tx.insertEndpoint(endpoint);
     return endpoint;
   });
   return { ...endpoint, warning };
 }
 
 async function existing(store: Store, endpointId: string): Promise<WebhookEndpoint> {
-  const endpoint = await store.read.webhooks.find(endpointId);
+  const endpoint = await store.read.findEndpoint(endpointId);
   if (!endpoint) throw new AdminError(`No webhook endpoint ${endpointId}; see: airorder webhook list`);
   return endpoint;
 }
 
 export function endpoints(store: Store, agencyId: string | null): Promise<WebhookEndpoint[]> {
-  return store.read.webhooks.list(agencyId);
+  return store.read.listEndpoints(agencyId);
 }
 
 export async function setEnabled(store: Store, endpointId: string, enabled: boolean): Promise<void> {
   await existing(store, endpointId);
   await store.write((tx) =>
-    tx.webhooks.setStatus(endpointId, enabled ? 'ENABLED' : 'DISABLED', enabled ? null : 'disabled by the operator'),
+    tx.setEndpointStatus(endpointId, enabled ? 'ENABLED' : 'DISABLED', enabled ? null : 'disabled by the operator'),
   );
 }
 
 export async function removeEndpoint(store: Store, endpointId: string): Promise<void> {
   await existing(store, endpointId);
-  await store.write((tx) => tx.webhooks.remove(endpointId));
+  await store.write((tx) => tx.deleteEndpoint(endpointId));
 }
 
 /** A new secret; the old one signs beside it for 24 hours, so receivers can switch without losing a delivery. */
@@ -101,12 +101,12 @@ export async function rotateSecret(
   const endpoint = await existing(store, endpointId);
   const secret = newSecret();
   const previousSecretUntil = new Date(Date.parse(clock()) + SECRET_OVERLAP_MS).toISOString();
-  await store.write((tx) => tx.webhooks.replaceSecret(endpointId, secret, endpoint.secret, previousSecretUntil));
+  await store.write((tx) => tx.replaceSecret(endpointId, secret, endpoint.secret, previousSecretUntil));
   return { secret, previousSecretUntil };
 }
 
 export function deliveries(store: Store, filter: DeliveryFilter): Promise<WebhookDelivery[]> {
-  return store.read.deliveries.list(filter);
+  return store.read.listDeliveries(filter);
 }
 
 /**
@@ -120,7 +120,7 @@ export async function redeliver(
   endpointId?: string,
   record?: RecordAction,
 ): Promise<string[]> {
-  const event = await store.read.events.load(eventId);
+  const event = await store.read.loadEvent(eventId);
   if (!event) throw new AdminError(`No event ${eventId} (events are kept 30 days).`);
   let targets: string[];
   if (endpointId !== undefined) {
@@ -131,7 +131,7 @@ export async function redeliver(
       );
     targets = [endpointId];
   } else {
-    targets = (await store.read.webhooks.list(event.agencyId))
+    targets = (await store.read.listEndpoints(event.agencyId))
       .filter(
         (endpoint) =>
           endpoint.status === 'ENABLED' && (endpoint.events.includes('*') || endpoint.events.includes(event.type)),
@@ -141,7 +141,7 @@ export async function redeliver(
       throw new AdminError(`Agency ${event.agencyId} has no enabled endpoint for ${event.type}.`);
   }
   await store.write(async (tx) => {
-    await tx.deliveries.queueRedelivery(eventId, event.agencyId, targets, clock());
+    await tx.queueRedelivery(eventId, event.agencyId, targets, clock());
     await record?.(tx, undefined);
   });
   return targets;

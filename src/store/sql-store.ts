@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Executor } from './executor.js';
-import { recordsOn, type Records } from './records.js';
+import { repositoriesOn, type Repositories } from './repositories.js';
 import type { Store, WriteOptions } from './store.js';
 import type { Database } from './tables.js';
 
@@ -20,16 +20,16 @@ export interface SqlEngine extends Omit<Store, 'read' | 'write' | 'snapshot'> {
 export interface SqlStore extends Store, SqlEngine {}
 
 export function storeOver(engine: SqlEngine): SqlStore {
-  const read = recordsOn(engine.reader);
+  const read = repositoriesOn(engine.reader);
   return Object.assign(engine, {
     read,
-    write: <T>(work: (records: Records) => Promise<T>, options?: WriteOptions) =>
-      engine.transaction((tx) => work(recordsOn(tx)), options),
-    snapshot: <T>(work: (records: Records) => Promise<T>) =>
+    write: <T>(work: (tx: Repositories) => Promise<T>, options?: WriteOptions) =>
+      engine.transaction((tx) => work(repositoriesOn(tx)), options),
+    snapshot: <T>(work: (tx: Repositories) => Promise<T>) =>
       engine.reader
         .transaction()
         .setIsolationLevel('repeatable read')
         .setAccessMode('read only')
-        .execute((tx) => work(recordsOn(tx))),
+        .execute((tx) => work(repositoriesOn(tx))),
   });
 }

@@ -1,23 +1,23 @@
 import type { ChangeOrder } from './order-change.js';
-import type { Records } from './records.js';
+import type { Repositories } from './repositories.js';
 
-export type { Records } from './records.js';
+export type { Repositories } from './repositories.js';
 
 /**
- * What the service asks of its database, in its own words: the records it keeps (records.ts), read
- * or written together, and the change of one order that every operation runs. Nothing here is SQL,
+ * What the service asks of its database, in its own words: the repositories' functions (repositories.ts),
+ * read or written together, and the change of one order that every operation runs. Nothing here is SQL,
  * a database handle or an engine; those stay in src/store/ (SqlStore, sql-store.ts).
  */
 export interface Store {
   /**
-   * The records as committed: never waits for a write (a second connection on SQLite; the pool on
+   * The repositories' functions on what is committed: never waits for a write (a second connection on SQLite; the pool on
    * PostgreSQL).
    */
-  readonly read: Records;
+  readonly read: Repositories;
   /** Runs `work` in one write transaction: everything it wrote is committed together, or nothing. */
-  write<T>(work: (records: Records) => Promise<T>, options?: WriteOptions): Promise<T>;
+  write<T>(work: (tx: Repositories) => Promise<T>, options?: WriteOptions): Promise<T>;
   /** Runs `work`'s reads at one instant (a read-only snapshot), for what must agree with itself. */
-  snapshot<T>(work: (records: Records) => Promise<T>): Promise<T>;
+  snapshot<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /**
    * Changes one order as the rules decide over what was read, atomically and only if the order is
    * still as read (order-change.ts): what every operation and deadline runs.

@@ -96,18 +96,18 @@ export class WebhookDispatcher {
     if (room <= 0) return 0;
     const now = this.clock();
     // Most seconds nothing is due: looked up on the read connection, with no write transaction.
-    if ((await this.store.read.deliveries.dueByEndpoint(now)).size === 0) return 0;
+    if ((await this.store.read.endpointsWithDueDeliveries(now)).size === 0) return 0;
     const leaseUntil = new Date(Date.parse(now) + this.settings.timeoutMs + LEASE_MARGIN_MS).toISOString();
     let backlog = false;
     const claimed = await this.store.write(async (tx) => {
       const work: { endpoint: WebhookEndpoint; delivery: ClaimedDelivery }[] = [];
-      for (const [endpointId, due] of await tx.deliveries.dueByEndpoint(now)) {
+      for (const [endpointId, due] of await tx.endpointsWithDueDeliveries(now)) {
         const free = Math.min(PER_ENDPOINT - (this.inFlight.get(endpointId) ?? 0), room - work.length);
         if (free < due) backlog = true;
         if (free <= 0) continue;
-        const endpoint = await tx.webhooks.find(endpointId);
+        const endpoint = await tx.findEndpoint(endpointId);
         if (!endpoint) continue;
-        for (const delivery of await tx.deliveries.claim(endpointId, this.owner, now, leaseUntil, free))
+        for (const delivery of await tx.claimDeliveries(endpointId, this.owner, now, leaseUntil, free))
           work.push({ endpoint, delivery });
       }
       return work;
@@ -208,7 +208,7 @@ export class WebhookDispatcher {
           ? 'failed'
           : 'retry';
     return this.store.write(async (tx) => {
-      const recorded = await tx.deliveries.recordAttempt(delivery.eventId, endpoint.endpointId, this.owner, {
+      const recorded = await tx.recordAttempt(delivery.eventId, endpoint.endpointId, this.owner, {
         status: outcome === 'delivered' ? 'DELIVERED' : outcome === 'retry' ? 'PENDING' : 'FAILED',
         nextAttemptAt: next === null ? at : new Date(next).toISOString(),
         lastStatus: result.status,
@@ -218,7 +218,7 @@ export class WebhookDispatcher {
       if (!recorded) return 'superseded';
       // The receiver says the endpoint is gone for good: no more attempts until the operator enables it again.
       if (outcome === 'disabled')
-        await tx.webhooks.setStatus(endpoint.endpointId, 'DISABLED', `the receiver answered 410 Gone at ${at}`);
+        await tx.setEndpointStatus(endpoint.endpointId, 'DISABLED', `the receiver answered 410 Gone at ${at}`);
       return outcome;
     });
   }

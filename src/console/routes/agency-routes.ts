@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AdminError, addAgency, issueToken } from '../../service/agency-admin.js';
 import { deliveries, endpoints, redeliver } from '../../service/webhook-endpoints.js';
-import type { Records } from '../../store/store.js';
+import type { Repositories } from '../../store/store.js';
 import { field, redirectTo, sendPage, sessionOf, type ConsoleDeps } from '../console-context.js';
 import { noticeOf } from '../notices.js';
 import { agenciesPage, agencyPage } from '../pages/agency-pages.js';
@@ -10,17 +10,17 @@ const AGENCY_ID = /^[^\s](.{0,62}[^\s])?$/;
 
 export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   /** The console's journal, written in the action's own transaction. */
-  const journal = (tx: Records, email: string, action: string, target: string) =>
-    tx.operatorActions.record({ email, action, target, reason: null }, deps.clock());
+  const journal = (tx: Repositories, email: string, action: string, target: string) =>
+    tx.insertOperatorAction({ email, action, target, reason: null }, deps.clock());
 
   const showAgency = async (
     agencyId: string,
     extra: { notice?: string | null; error?: string | null; issuedToken?: string | null },
   ) => {
-    const agency = await deps.store.read.agencies.find(agencyId);
+    const agency = await deps.store.read.findAgency(agencyId);
     if (!agency) return null;
     const [tokens, hooks, recent] = await Promise.all([
-      deps.store.read.tokens.ofAgency(agencyId),
+      deps.store.read.agencyTokens(agencyId),
       endpoints(deps.store, agencyId),
       deliveries(deps.store, { agencyId, limit: 50 }),
     ]);
@@ -40,7 +40,7 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       reply,
       agenciesPage({
         session: sessionOf(request),
-        agencies: await deps.store.read.agencies.list(),
+        agencies: await deps.store.read.listAgencies(),
         notice: noticeOf(request),
         error: null,
         form: {},
@@ -79,7 +79,7 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
         reply,
         agenciesPage({
           session,
-          agencies: await deps.store.read.agencies.list(),
+          agencies: await deps.store.read.listAgencies(),
           notice: null,
           error: error.message,
           form,
@@ -97,7 +97,7 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post('/agencies/:agencyId/tokens', async (request, reply) => {
     const { agencyId } = request.params as { agencyId: string };
-    if (!(await deps.store.read.agencies.find(agencyId))) return reply.callNotFound();
+    if (!(await deps.store.read.findAgency(agencyId))) return reply.callNotFound();
     const days = field(request, 'expiresInDays');
     const expiresInMs = days === '' ? null : Number(days) * 86_400_000;
     if (expiresInMs !== null && !(Number.isInteger(Number(days)) && Number(days) >= 1 && Number(days) <= 3650)) {
@@ -116,9 +116,9 @@ export function agencyRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post('/agencies/:agencyId/tokens/:tokenId/revoke', async (request, reply) => {
     const { agencyId, tokenId } = request.params as { agencyId: string; tokenId: string };
-    if (!(await deps.store.read.agencies.find(agencyId))) return reply.callNotFound();
+    if (!(await deps.store.read.findAgency(agencyId))) return reply.callNotFound();
     const revoked = await deps.store.write(async (tx) => {
-      const done = await tx.tokens.revoke(agencyId, tokenId, deps.clock());
+      const done = await tx.revokeTokenById(agencyId, tokenId, deps.clock());
       if (done) await journal(tx, sessionOf(request).email, 'token revoke', `${agencyId} ${tokenId}`);
       return done;
     });

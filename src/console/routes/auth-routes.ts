@@ -34,7 +34,7 @@ export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
         return sendPage(reply, loginPage({ csrfToken: expected, email, error }), result.limited ? 429 : 401);
       }
       const { sessionId } = await openSession(deps.store, deps.clock, result.email, (tx) =>
-        tx.operatorActions.record(
+        tx.insertOperatorAction(
           { email: result.email, action: 'sign in', target: request.ip, reason: null },
           deps.clock(),
         ),
@@ -53,7 +53,7 @@ export function logoutRoute(app: FastifyInstance, deps: ConsoleDeps): void {
   app.post('/logout', async (request, reply) => {
     const session = sessionOf(request);
     await closeSession(deps.store, session.sessionHash, (tx) =>
-      tx.operatorActions.record(
+      tx.insertOperatorAction(
         { email: session.email, action: 'sign out', target: request.ip, reason: null },
         deps.clock(),
       ),

@@ -9,7 +9,7 @@ const RECENT_IMPORTS = 10;
 async function listPage(deps: ConsoleDeps, request: FastifyRequest, error: string | null): Promise<string> {
   return importsPage({
     session: sessionOf(request),
-    imports: await settleInterrupted(deps, await deps.store.read.consoleImports.recent(RECENT_IMPORTS)),
+    imports: await settleInterrupted(deps, await deps.store.read.recentConsoleImports(RECENT_IMPORTS)),
     error,
   });
 }
@@ -18,7 +18,7 @@ async function listPage(deps: ConsoleDeps, request: FastifyRequest, error: strin
 export function importRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   /** The import, with a running one whose process is gone shown (and stored) as failed. */
   const findImport = async (importId: string) => {
-    const found = await deps.store.read.consoleImports.find(importId);
+    const found = await deps.store.read.findConsoleImport(importId);
     return found ? (await settleInterrupted(deps, [found]))[0]! : null;
   };
 

@@ -27,7 +27,7 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
       .slice(0, 100);
     const number = pageNumber(request);
     // One more than a page: whether there is a next page, without counting every match.
-    const found = await deps.store.read.orders.search(q, PAGE_SIZE + 1, (number - 1) * PAGE_SIZE);
+    const found = await deps.store.read.searchOrders(q, PAGE_SIZE + 1, (number - 1) * PAGE_SIZE);
     return sendPage(
       reply,
       ordersPage({
@@ -42,14 +42,14 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.get('/orders/:orderId', async (request, reply) => {
     const { orderId } = request.params as { orderId: string };
-    const order = await deps.store.read.orders.load(orderId);
+    const order = await deps.store.read.loadOrder(orderId);
     if (!order)
       return sendPage(
         reply,
         ordersPage({ session: sessionOf(request), q: orderId, page: 1, orders: [], more: false }),
         404,
       );
-    const trail = await deps.store.read.audit.trail(orderId);
+    const trail = await deps.store.read.auditTrail(orderId);
     return sendPage(
       reply,
       orderPage({
@@ -67,7 +67,7 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   const confirmation = async (request: FastifyRequest, error: string | null, reason: string) => {
     const { orderId, reference, action } = request.params as BookingParams;
-    const order = await deps.store.read.orders.load(orderId);
+    const order = await deps.store.read.loadOrder(orderId);
     const booking = order?.bookings.find((candidate) => candidate.reference === reference);
     if (!order || !booking || !ACTIONS[action]) return null;
     return confirmPage({
@@ -89,7 +89,7 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
   app.post('/orders/:orderId/bookings/:reference/:action', async (request, reply) => {
     const { orderId, reference, action } = request.params as BookingParams;
     const operation = ACTIONS[action];
-    const order = await deps.store.read.orders.load(orderId);
+    const order = await deps.store.read.loadOrder(orderId);
     if (!operation || !order) return reply.callNotFound();
     const reason = field(request, 'reason').trim();
     if (reason.length < 3 || reason.length > 500) {

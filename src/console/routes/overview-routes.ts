@@ -9,10 +9,10 @@ export function overviewRoutes(app: FastifyInstance, deps: ConsoleDeps, tally: R
     const now = deps.clock();
     const read = deps.store.read;
     const [changes, endpoints, refunds, actions, requests] = await Promise.all([
-      read.changes.pending(500),
-      read.webhooks.failing(),
-      read.orders.refundsSince(new Date(Date.parse(now) - 24 * 3_600_000).toISOString()),
-      read.operatorActions.recent(20),
+      read.pendingChanges(500),
+      read.failingEndpoints(),
+      read.refundsSince(new Date(Date.parse(now) - 24 * 3_600_000).toISOString()),
+      read.recentOperatorActions(20),
       tally.lastHour(),
     ]);
     return sendPage(

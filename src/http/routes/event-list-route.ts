@@ -24,7 +24,7 @@ export function eventListRoute(app: FastifyInstance, deps: OperationRouteDeps): 
       const query = (request.body as EventListBody).OrderEventListRQ.Query ?? {};
       const after = query.After ?? null;
       const page = await withTimeout(
-        deps.store.read.events.feed(request.agency!.agencyId, after, query.Limit ?? DEFAULT_LIMIT),
+        deps.store.read.listEvents(request.agency!.agencyId, after, query.Limit ?? DEFAULT_LIMIT),
         deps.requestTimeoutMs,
       );
       if (!page.cursorFound) {
