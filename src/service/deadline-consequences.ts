@@ -23,7 +23,7 @@ const DEADLINE_ACTOR: Actor = {
  * events. Decided on the order as it is stored, so a request or another process that got there
  * first leaves nothing to do. Returns how many bookings it changed.
  */
-export async function applyDueDeadlines(
+export async function applyDueActionDeadlines(
   store: Store,
   clock: Clock,
   orderId: string,
@@ -140,7 +140,7 @@ export async function deadlineRound(store: Store, clock: Clock, warningMs: numbe
     const passed = await store.read.passedDeadlines(clock(), BATCH);
     let progress = 0;
     for (const [orderId, changes] of byOrder(passed)) {
-      const applied = await applyDueDeadlines(store, clock, orderId, [
+      const applied = await applyDueActionDeadlines(store, clock, orderId, [
         ...new Set(changes.map((change) => change.reference)),
       ]);
       round.applied += applied;

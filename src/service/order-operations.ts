@@ -14,8 +14,8 @@ import { KeptResponseTaken, type OrderDecision, type OrderUpdate } from '../stor
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from '../runtime/clock.js';
-import type { Deadline } from './deadline.js';
-import { applyDueDeadlines } from './deadline-consequences.js';
+import type { TimeBudget } from '../runtime/time-budget.js';
+import { applyDueActionDeadlines } from './deadline-consequences.js';
 import { quoteAuditEvents, quoteToStore, refundQuoteRule, refundRule, type RefundInput } from './refund-operations.js';
 
 export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel' | 'refundQuote' | 'refund';
@@ -77,8 +77,8 @@ export interface OperationRequest {
   orderId: string;
   references: readonly string[];
   idempotency: OperationIdempotency | null;
-  /** The request's time limit: past it, nothing is committed. */
-  deadline?: Deadline;
+  /** The request's time budget: past it, nothing is committed. */
+  budget?: TimeBudget;
   /**
    * An operator's act in the console: what the console's journal calls it, and on what. When a
    * booking's outcome is a success, the journal's row (the actor's operatorEmail and reason) is
@@ -95,7 +95,7 @@ export type OperationRefusal =
   | 'idempotency-key-reused'
   /** Another request with the key, for another order, kept its response first. */
   | 'idempotency-key-in-use'
-  /** The request's deadline passed before its commit. */
+  /** The request's time budget ran out before its commit. */
   | 'out-of-time';
 
 export type OperationOutcome =
@@ -157,15 +157,15 @@ function refused(refusal: OperationRefusal): OrderDecision<OperationOutcome> {
   return { value: { kind: 'refused', refusal }, update: null };
 }
 
-/** Thrown while deciding when a requested booking has a deadline that has passed. */
-class DeadlinePassed extends Error {}
+/** Thrown while deciding when a requested booking has an action deadline that has passed. */
+class ActionDeadlinePassed extends Error {}
 
-/** How often a request applies passed deadlines and tries again (a deadline passes once, so twice is plenty). */
+/** How often a request applies passed action deadlines and tries again (a deadline passes once, so twice is plenty). */
 const DEADLINE_ROUNDS = 3;
 
 /**
- * Applies one operation to each requested booking of an order. A booking whose change's deadline
- * has passed gets the deadline's consequence first, in a change of its own, exactly as the
+ * Applies one operation to each requested booking of an order. A booking whose change's action
+ * deadline has passed gets the deadline's consequence first, in a change of its own, exactly as the
  * scheduler would have applied it: the outcome never depends on which came first. What happened is
  * the result, refusals included; how it is answered (HTTP statuses, the envelope) is the caller's.
  */
@@ -179,8 +179,8 @@ export async function runOperation(store: Store, clock: Clock, request: Operatio
     try {
       return await runOperationOnce(store, clock, request);
     } catch (error) {
-      if (!(error instanceof DeadlinePassed) || round >= DEADLINE_ROUNDS) throw error;
-      await applyDueDeadlines(store, clock, request.orderId, request.references);
+      if (!(error instanceof ActionDeadlinePassed) || round >= DEADLINE_ROUNDS) throw error;
+      await applyDueActionDeadlines(store, clock, request.orderId, request.references);
     }
   }
 }
@@ -190,14 +190,14 @@ export async function runOperation(store: Store, clock: Clock, request: Operatio
  * store's `changeOrder`: atomic, and decided on the order as it is when stored). Failed items change
  * nothing, so storing the change stores exactly what succeeded, together with the audit events,
  * the events and, under an Idempotency-Key, the response itself: a request is either wholly done
- * and replayable, or not done at all. Past `request.deadline` it is not done.
+ * and replayable, or not done at all. Past `request.budget` it is not done.
  */
 async function runOperationOnce(store: Store, clock: Clock, request: OperationRequest): Promise<OperationOutcome> {
   const idempotency: IdempotencyScope | null = request.idempotency
     ? { agencyId: request.actor.agencyId, operation: request.operation, key: request.idempotency.key }
     : null;
-  const deadline = request.deadline;
-  const timeLeft = deadline ? () => deadline.remainingMs() : undefined;
+  const budget = request.budget;
+  const timeLeft = budget ? () => budget.remainingMs() : undefined;
   try {
     return await store.changeOrder(
       {
@@ -209,7 +209,7 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
       },
       ({ order, bookings, kept }): OrderDecision<OperationOutcome> => {
         // Waiting for the store may have used up the request's time: the caller has answered already.
-        if (request.deadline?.expired) return refused('out-of-time');
+        if (request.budget?.expired) return refused('out-of-time');
         const now = clock();
         if (kept && request.idempotency && kept.expiresAt > now) {
           if (kept.requestHash !== request.idempotency.requestHash) return refused('idempotency-key-reused');
@@ -223,7 +223,7 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
           };
         }
         if (!order) return { value: { kind: 'order-not-found' }, update: null };
-        if (bookings.some((booking) => dueChanges(booking, now).length > 0)) throw new DeadlinePassed();
+        if (bookings.some((booking) => dueChanges(booking, now).length > 0)) throw new ActionDeadlinePassed();
         const { result, update } = applyRules(order, bookings, request, now);
         let response: CallerResponse | null = null;
         if (request.idempotency) {
@@ -237,10 +237,10 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
             expiresAt,
           };
         }
-        const changes =
+        const storesSomething =
           update.bookings.length > 0 || update.keep !== null || Boolean(update.operatorAction) || Boolean(update.quote);
-        if (changes && request.deadline && !request.deadline.claimCommit()) return refused('out-of-time');
-        return { value: { kind: 'processed', result, kept: response }, update: changes ? update : null };
+        if (storesSomething && request.budget && !request.budget.claimCommit()) return refused('out-of-time');
+        return { value: { kind: 'processed', result, kept: response }, update: storesSomething ? update : null };
       },
     );
   } catch (error) {

@@ -4,7 +4,7 @@ import type { Order } from '../domain/order.js';
 import { itemErrors } from '../errors/item-error.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from '../runtime/clock.js';
-import { applyDueDeadlines } from './deadline-consequences.js';
+import { applyDueActionDeadlines } from './deadline-consequences.js';
 import type { ItemResult } from './order-operations.js';
 
 export interface RetrievalRequest {
@@ -41,7 +41,7 @@ export async function retrieveOrder(
       (booking) => request.references.includes(booking.reference) && dueChanges(booking, now).length > 0,
     )
   ) {
-    await applyDueDeadlines(store, clock, request.orderId, request.references);
+    await applyDueActionDeadlines(store, clock, request.orderId, request.references);
     order = await read();
     if (!order) return null;
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test, mock } from 'node:test';
-import { withDeadline, withTimeout } from '../../src/http/with-timeout.js';
-import type { Deadline } from '../../src/service/deadline.js';
+import { withTimeBudget, withTimeout } from '../../src/http/with-timeout.js';
+import type { TimeBudget } from '../../src/runtime/time-budget.js';
 
 /**
  * The request time-out's length, on node:test's fake timers: settled or not at each millisecond that
@@ -36,10 +36,10 @@ test('withTimeout: pending one millisecond before the limit, 503 UNAVAILABLE at 
   await assert.rejects(answer, (error: { code?: string }) => error.code === 'UNAVAILABLE');
 });
 
-test('withDeadline: work that has not claimed its commit is answered 503 at the limit and told to roll back', async () => {
-  let seen: Deadline | null = null;
-  const answer = withDeadline((deadline) => {
-    seen = deadline;
+test('withTimeBudget: work that has not claimed its commit is answered 503 at the limit and told to roll back', async () => {
+  let seen: TimeBudget | null = null;
+  const answer = withTimeBudget((budget) => {
+    seen = budget;
     return new Promise(() => {});
   }, LIMIT_MS);
   answer.catch(() => {});
@@ -51,10 +51,10 @@ test('withDeadline: work that has not claimed its commit is answered 503 at the 
   assert.equal(seen!.claimCommit(), false, 'past the limit the work may not commit');
 });
 
-test('withDeadline: work that claimed its commit is answered as it turns out; a store that never answers is given up after the limit again', async () => {
+test('withTimeBudget: work that claimed its commit is answered as it turns out; a store that never answers is given up after the limit again', async () => {
   let finish: (value: string) => void = () => {};
-  const committed = withDeadline((deadline) => {
-    assert.equal(deadline.claimCommit(), true);
+  const committed = withTimeBudget((budget) => {
+    assert.equal(budget.claimCommit(), true);
     return new Promise<string>((resolve) => {
       finish = resolve;
     });
@@ -65,8 +65,8 @@ test('withDeadline: work that claimed its commit is answered as it turns out; a 
   assert.equal(await stateOf(committed), 'resolved');
   assert.equal(await committed, 'stored');
 
-  const stalled = withDeadline((deadline) => {
-    deadline.claimCommit();
+  const stalled = withTimeBudget((budget) => {
+    budget.claimCommit();
     return new Promise(() => {});
   }, LIMIT_MS);
   stalled.catch(() => {});

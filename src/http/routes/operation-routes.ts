@@ -13,7 +13,7 @@ import { refusalError } from '../error-mapping.js';
 import { readIdempotencyKey } from '../idempotency-key.js';
 import { OPERATIONS, type OperationWire } from '../operations.js';
 import { renderItems } from '../result-items.js';
-import { withDeadline } from '../with-timeout.js';
+import { withTimeBudget } from '../with-timeout.js';
 import { operationRouteOptions, type OperationRouteDeps } from './operation-hooks.js';
 
 export type { OperationRouteDeps } from './operation-hooks.js';
@@ -73,8 +73,8 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
       const respond = responder(operation, deps, request, reply);
       const key = readIdempotencyKey(request);
       const started = performance.now();
-      const outcome = await withDeadline(
-        (deadline) =>
+      const outcome = await withTimeBudget(
+        (budget) =>
           runOperation(deps.store, deps.clock, {
             operation: operation.name,
             actor: {
@@ -88,7 +88,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
             references: input.references!,
             // The response is made inside the change only when it is to be kept under the key.
             idempotency: key && { ...key, respond },
-            deadline,
+            budget,
             refund: refundInput(operation, request.body, deps),
           }),
         deps.requestTimeoutMs,

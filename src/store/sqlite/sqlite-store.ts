@@ -140,7 +140,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
   const noBusyWait = connection.prepare('pragma busy_timeout = 0');
   const busyWait = connection.prepare(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
   async function beginImmediate(conn: Executor): Promise<void> {
-    const deadline = Date.now() + BUSY_TIMEOUT_MS;
+    const giveUpAt = Date.now() + BUSY_TIMEOUT_MS;
     noBusyWait.run();
     try {
       for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
@@ -150,7 +150,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
         } catch (error) {
           if (
             !String((error as { code?: unknown } | null)?.code).startsWith('SQLITE_BUSY') ||
-            Date.now() + pause > deadline
+            Date.now() + pause > giveUpAt
           )
             throw error;
           await sleep(pause);

@@ -4,7 +4,7 @@
  * before the limit is waited for and answered as it turned out, so an answer is never contradicted
  * by what the store holds afterwards.
  */
-export class Deadline {
+export class TimeBudget {
   private passed = false;
   private committing = false;
   private readonly endsAt: number;
