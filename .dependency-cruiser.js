@@ -11,7 +11,7 @@
  */
 
 /** The store's modules that code outside src/store/ may take values from: the interface, opening, migrating. */
-const STORE_SURFACE = ['store', 'order-change', 'stored-shapes', 'sortable-id', 'open-store', 'migrator']
+const STORE_SURFACE = ['store', 'order-update', 'stored-shapes', 'sortable-id', 'open-store', 'migrator']
   .map((name) => `^src/store/${name}\\.ts$`)
   .join('|');
 
@@ -123,7 +123,7 @@ export default {
     {
       name: 'store-through-its-interface',
       comment:
-        "Outside src/store/, values come only from the store's interface (store.ts, order-change.ts, " +
+        "Outside src/store/, values come only from the store's interface (store.ts, order-update.ts, " +
         'stored-shapes.ts, sortable-id.ts) and from opening and migrating it (open-store.ts, migrator.ts); of any ' +
         'other module of the store, types only: the records (docs/decisions.md, "Layers").',
       severity: 'error',

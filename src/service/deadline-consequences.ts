@@ -3,7 +3,7 @@ import { bookingEvents, changeNotice } from '../events/booking-events.js';
 import type { AgencyEvent } from '../events/event-types.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
 import type { ChangeRef } from '../store/repositories/deadlines-repository.js';
-import type { OrderDecision, OrderUpdate } from '../store/order-change.js';
+import type { OrderDecision, OrderUpdate } from '../store/order-update.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from '../runtime/clock.js';
@@ -18,7 +18,7 @@ const DEADLINE_ACTOR: Actor = {
 
 /**
  * Applies the consequence of every passed deadline on the order's bookings (all of them, or the
- * named ones), as one change of the order (the store's `changeOrder`), as the agency's own call
+ * named ones), as one update of the order (the store's `updateOrder`), as the agency's own call
  * would: the accept or involuntary-cancel rules, audited as `system`/`deadline` and announced with
  * events. Decided on the order as it is stored, so a request or another process that got there
  * first leaves nothing to do. Returns how many bookings it changed.
@@ -29,7 +29,7 @@ export async function applyDueActionDeadlines(
   orderId: string,
   references?: readonly string[],
 ): Promise<number> {
-  return store.changeOrder(
+  return store.updateOrder(
     { orderId, agencyId: null, references: references ?? null, idempotency: null },
     ({ order, bookings }): OrderDecision<number> => {
       if (!order) return { value: 0, update: null };

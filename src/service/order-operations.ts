@@ -10,7 +10,7 @@ import { itemErrors } from '../errors/item-error.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
 import type { IdempotencyScope } from '../store/repositories/idempotency-repository.js';
 import type { OrderRow } from '../store/repositories/orders-repository.js';
-import { KeptResponseTaken, type OrderDecision, type OrderUpdate } from '../store/order-change.js';
+import { KeptResponseTaken, type OrderDecision, type OrderUpdate } from '../store/order-update.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from '../runtime/clock.js';
@@ -186,8 +186,8 @@ export async function runOperation(store: Store, clock: Clock, request: Operatio
 }
 
 /**
- * Applies one operation to each requested booking of an order, as one change of the order (the
- * store's `changeOrder`: atomic, and decided on the order as it is when stored). Failed items change
+ * Applies one operation to each requested booking of an order, as one update of the order (the
+ * store's `updateOrder`: atomic, and decided on the order as it is when stored). Failed items change
  * nothing, so storing the change stores exactly what succeeded, together with the audit events,
  * the events and, under an Idempotency-Key, the response itself: a request is either wholly done
  * and replayable, or not done at all. Past `request.budget` it is not done.
@@ -199,7 +199,7 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
   const budget = request.budget;
   const timeLeft = budget ? () => budget.remainingMs() : undefined;
   try {
-    return await store.changeOrder(
+    return await store.updateOrder(
       {
         orderId: request.orderId,
         agencyId: request.actor.agencyId,

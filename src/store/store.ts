@@ -1,11 +1,11 @@
-import type { ChangeOrder } from './order-change.js';
+import type { UpdateOrder } from './order-update.js';
 import type { Repositories } from './repositories.js';
 
 export type { Repositories } from './repositories.js';
 
 /**
  * What the service asks of its database, in its own words: the repositories' functions (repositories.ts),
- * read or written together, and the change of one order that every operation runs. Nothing here is SQL,
+ * read or written together, and the update of one order that every operation runs. Nothing here is SQL,
  * a database handle or an engine; those stay in src/store/ (SqlStore, sql-store.ts).
  */
 export interface Store {
@@ -20,9 +20,9 @@ export interface Store {
   snapshot<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
   /**
    * Changes one order as the rules decide over what was read, atomically and only if the order is
-   * still as read (order-change.ts): what every operation and deadline runs.
+   * still as read (order-update.ts): what every operation and deadline runs.
    */
-  readonly changeOrder: ChangeOrder;
+  readonly updateOrder: UpdateOrder;
   /** What the operator sees of the store in the start-up log line (which engine, how durable). */
   describe(): Record<string, string>;
   /**

@@ -76,7 +76,7 @@ export const postgresSql: EngineSql = {
         .execute(db);
     },
     async createRefusal(db) {
-      // Lets one statement refuse to be stored with an error of its choosing (order-change.ts).
+      // Lets one statement refuse to be stored with an error of its choosing (order-update.ts).
       await sql`create function airorder_refuse(reason text, code text) returns integer language plpgsql as $$
         begin
           raise exception '%', reason using errcode = code;

@@ -5,7 +5,7 @@ import type { Executor } from '../executor.js';
 import { registerEngineSql } from '../engine-sql.js';
 import { AuthNotifications } from './auth-notifications.js';
 import { postgresSql } from './engine-sql.js';
-import { OrderContention, postgresChangeOrder } from './order-change.js';
+import { OrderContention, postgresUpdateOrder } from './order-update.js';
 import type { Database } from '../tables.js';
 
 export interface PostgresOptions {
@@ -84,7 +84,7 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
       auth.changed();
       return result;
     },
-    changeOrder: postgresChangeOrder(pool),
+    updateOrder: postgresUpdateOrder(pool),
     describe: () => ({ store: 'postgres' }),
     authMarker: () => auth.marker(),
     async ping() {

@@ -11,7 +11,7 @@ export interface OperatorAction {
   occurredAt: string;
 }
 
-/** The statement that adds an act to the console's journal: alone, or with the change of an order it records (order-change.ts). */
+/** The statement that adds an act to the console's journal: alone, or with the change of an order it records (order-update.ts). */
 export function operatorActionInsert(action: Omit<OperatorAction, 'occurredAt'>, now: string): Statement {
   return {
     text: 'insert into operator_actions (action_id, email, action, target, reason, occurred_at) values (?, ?, ?, ?, ?, ?)',

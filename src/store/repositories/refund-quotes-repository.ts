@@ -3,7 +3,7 @@ import type { Executor } from '../executor.js';
 import type { Statement } from '../statement.js';
 import type { StoredRefundQuote } from '../stored-shapes.js';
 
-/** The statement that stores a new quote: alone, or with the change of the order it was made on (order-change.ts). */
+/** The statement that stores a new quote: alone, or with the change of the order it was made on (order-update.ts). */
 export function refundQuoteInsert(quote: StoredRefundQuote): Statement {
   return {
     text: 'insert into refund_quotes (quote_id, agency_id, order_id, created_at, expires_at, parts) values (?, ?, ?, ?, ?, ?)',

@@ -6,7 +6,7 @@ import { Kysely, SqliteDialect, sql, type SqliteDialectConfig } from 'kysely';
 import type { Durability } from '../../config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { groupCommit } from './group-commit.js';
-import { sqliteChangeOrder } from './order-change.js';
+import { sqliteUpdateOrder } from './order-update.js';
 import { registerEngineSql } from '../engine-sql.js';
 import { registerDirectSql } from '../raw-sql.js';
 import { sqliteSql } from './engine-sql.js';
@@ -192,7 +192,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
     db,
     reader,
     transaction,
-    changeOrder: sqliteChangeOrder(transaction),
+    updateOrder: sqliteUpdateOrder(transaction),
     describe: () => ({ store: 'sqlite', durability }),
     logFigures: () => checkpointer?.figures() ?? null,
     authMarker,

@@ -1,17 +1,17 @@
 import { engineSql } from '../engine-sql.js';
 import { runSql } from '../raw-sql.js';
 import { bookingsOf } from '../order-record.js';
-import { KeptResponseTaken, orderUpdateWrites, type ChangeOrder } from '../order-change.js';
+import { KeptResponseTaken, orderUpdateWrites, type UpdateOrder } from '../order-update.js';
 import { deleteKeptResponse, findKeptResponse, keepResponse } from '../repositories/idempotency-repository.js';
 import { loadStoredOrder } from '../repositories/orders-repository.js';
 import type { Executor } from '../executor.js';
 
 /**
- * A change of an order in one write transaction of the group commit. SQLite has one writer at a
+ * An update of an order in one write transaction of the group commit. SQLite has one writer at a
  * time, so what is read is still so when it is written: `decide` runs once. The order is one row:
  * read by its key, written back by one update (order-record.ts).
  */
-export function sqliteChangeOrder(transaction: <T>(work: (tx: Executor) => Promise<T>) => Promise<T>): ChangeOrder {
+export function sqliteUpdateOrder(transaction: <T>(work: (tx: Executor) => Promise<T>) => Promise<T>): UpdateOrder {
   return (scope, decide) =>
     transaction(async (tx) => {
       const stored = await loadStoredOrder(tx, scope.orderId, scope.agencyId ?? undefined);

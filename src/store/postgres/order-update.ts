@@ -6,21 +6,21 @@ import { storedOrderOf, type StoredOrder } from '../repositories/orders-reposito
 import {
   KeptResponseTaken,
   orderUpdateWrites,
-  type ChangeOrder,
-  type OrderChangeScope,
+  type UpdateOrder,
+  type OrderUpdateScope,
   type OrderSnapshot,
   type OrderUpdate,
-} from '../order-change.js';
+} from '../order-update.js';
 import { numbered, postgresSql } from './engine-sql.js';
 
 /**
- * Optimistic writes: a change of an order costs two round trips and no BEGIN or COMMIT.
+ * Optimistic writes: an update of an order costs two round trips and no BEGIN or COMMIT.
  * 1. One statement reads the order's row (its record and version, order-record.ts) and the
  *    response kept under the request's Idempotency-Key.
  * 2. The rules decide in TypeScript; one statement then writes everything (the record, audit trail,
  *    events, the kept response) in data-modifying WITH clauses, the record only if the order's
  *    version is still the one read. If it is not, the statement fails as a whole (its last line
- *    raises serialization_failure), nothing of it is stored, and the change is read and decided
+ *    raises serialization_failure), nothing of it is stored, and the update is read and decided
  *    again. The record's update changes no indexed column: PostgreSQL makes it in place (heap-only).
  * So a ticket is never refunded twice, and every request has one outcome.
  */
@@ -40,7 +40,7 @@ const LOST_RACE = new Set([CHANGED_MEANWHILE, '23505', '40P01']);
 /** For the service's own changes (deadlines): bounded by the statement time-out alone. */
 const NO_TIME_LIMIT_MS = 24 * 3_600_000;
 
-/** The request's time ran out before its change could be sent: nothing was stored (answered 503). */
+/** The request's time ran out before its update could be sent: nothing was stored (answered 503). */
 export class OutOfTime extends Error {
   readonly code = OUT_OF_TIME;
 }
@@ -59,7 +59,7 @@ export class OrderContention extends Error {
  * planned the read again at every call (about 160 µs, more than the read itself took); each shape
  * below is planned once per connection (docs/benchmarks.md).
  */
-function readQuery(scope: OrderChangeScope): { name: string; text: string; values: unknown[] } {
+function readQuery(scope: OrderUpdateScope): { name: string; text: string; values: unknown[] } {
   const values: unknown[] = [scope.orderId];
   const parameter = (value: unknown) => `$${values.push(value)}`;
   const agency = scope.agencyId === null ? '' : ` and o.agency_id = ${parameter(scope.agencyId)}`;
@@ -94,7 +94,7 @@ interface Read {
   version: string | null;
 }
 
-async function read(pool: pg.Pool, scope: OrderChangeScope): Promise<Read> {
+async function read(pool: pg.Pool, scope: OrderUpdateScope): Promise<Read> {
   const { rows } = await pool.query<ReadRow>(readQuery(scope));
   const row = rows[0]!;
   const stored =
@@ -140,7 +140,7 @@ function statementName(text: string): string | undefined {
  * or when the request's time ran out meanwhile: a request answered 503 stores nothing.
  */
 function writeStatement(
-  scope: OrderChangeScope,
+  scope: OrderUpdateScope,
   stored: StoredOrder,
   version: string,
   update: OrderUpdate,
@@ -202,7 +202,7 @@ function lostRace(error: unknown): boolean {
   return LOST_RACE.has(String((error as { code?: unknown } | null)?.code));
 }
 
-export function postgresChangeOrder(pool: pg.Pool): ChangeOrder {
+export function postgresUpdateOrder(pool: pg.Pool): UpdateOrder {
   return async (scope, decide) => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
       const { snapshot, stored, version } = await read(pool, scope);

@@ -11,8 +11,8 @@ import { recordWrite, type OrderRow, type StoredOrder } from './repositories/ord
 import { refundQuoteInsert } from './repositories/refund-quotes-repository.js';
 import type { StoredRefundQuote } from './stored-shapes.js';
 
-/** What a change of one order reads: the order of an agency (or of any, for the service itself) and some of its bookings. */
-export interface OrderChangeScope {
+/** What an update of one order reads: the order of an agency (or of any, for the service itself) and some of its bookings. */
+export interface OrderUpdateScope {
   orderId: string;
   /** Null: the service's own work (a deadline), on any agency's order. */
   agencyId: string | null;
@@ -73,10 +73,10 @@ export interface OrderDecision<T> {
 /**
  * Reads an order, lets `decide` apply the rules in TypeScript, and stores what it decided
  * atomically, only if the order is still as it was read; otherwise reads again and decides again.
- * `decide` may throw to abandon the change (nothing is stored) and may run more than once.
+ * `decide` may throw to abandon the update (nothing is stored) and may run more than once.
  */
-export type ChangeOrder = <T>(
-  scope: OrderChangeScope,
+export type UpdateOrder = <T>(
+  scope: OrderUpdateScope,
   decide: (snapshot: OrderSnapshot) => OrderDecision<T>,
 ) => Promise<T>;
 
