@@ -15,13 +15,13 @@ const PURGE_EVERY_MS = 10 * 60_000;
 /** How long events stay in the feed (and their deliveries in `webhook deliveries`). */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
-/** Idempotency keys live 24 hours and events 30 days; older ones are removed in the background. */
+/** Kept responses (under an Idempotency-Key) live 24 hours and events 30 days; older ones are removed in the background. */
 function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
   const timer = setInterval(() => {
     // In a transaction like any write: on SQLite its BEGIN waits for another process's write lock
     // without sleeping in this thread, which a plain DELETE would do, for up to 5 s.
     store
-      .write((tx) => tx.purgeExpiredResponses(new Date().toISOString()))
+      .write((tx) => tx.purgeExpiredKeptResponses(new Date().toISOString()))
       .then((count) => {
         if (count > 0) app.log.info({ count }, 'expired idempotency keys removed');
       })

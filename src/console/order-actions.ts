@@ -48,7 +48,7 @@ export async function actForAgency(
     },
     orderId: input.orderId,
     references: [input.reference],
-    idempotency: null,
+    keptResponse: null,
     operatorRecord: { action: JOURNAL_ACTION[input.action], target: `${input.orderId} ${input.reference}` },
   });
   if (outcome.kind !== 'processed') return { ok: false, message: `No order ${input.orderId}.` };

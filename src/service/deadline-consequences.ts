@@ -30,7 +30,7 @@ export async function applyDueActionDeadlines(
   references?: readonly string[],
 ): Promise<number> {
   return store.updateOrder(
-    { orderId, agencyId: null, references: references ?? null, idempotency: null },
+    { orderId, agencyId: null, references: references ?? null, keptResponseKey: null },
     ({ order, bookings }): OrderDecision<number> => {
       if (!order) return { value: 0, update: null };
       const now = clock();

@@ -8,7 +8,7 @@ import { bookingEvents } from '../events/booking-events.js';
 import type { EventActor } from '../events/event-types.js';
 import { itemErrors } from '../errors/item-error.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
-import type { IdempotencyScope } from '../store/repositories/idempotency-repository.js';
+import type { KeptResponseKey } from '../store/repositories/kept-responses-repository.js';
 import type { OrderRow } from '../store/repositories/orders-repository.js';
 import { KeptResponseTaken, type OrderDecision, type OrderUpdate } from '../store/order-update.js';
 import type { Store } from '../store/store.js';
@@ -21,7 +21,7 @@ import { quoteAuditEvents, quoteToStore, refundQuoteRule, refundRule, type Refun
 export type OperationName = 'cancel' | 'involuntaryAccept' | 'involuntaryCancel' | 'refundQuote' | 'refund';
 
 /** How long the first response to an Idempotency-Key is kept (docs/contract.md §8.1). */
-export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+export const KEPT_RESPONSE_TTL_MS = 24 * 3_600_000;
 
 const RULES: Record<OperationName, (booking: Booking, now: string, refund: RefundInput | undefined) => BookingOutcome> =
   {
@@ -64,7 +64,8 @@ export interface CallerResponse {
  */
 export type ResponsePort = (result: OperationResult) => CallerResponse;
 
-export interface OperationIdempotency {
+/** What a request with an Idempotency-Key brings for its kept response: the key, and the port that makes the response. */
+export interface KeptResponsePort {
   key: string;
   /** Tells a retry (the same body) from a reuse of the key with another body. */
   requestHash: string;
@@ -76,7 +77,7 @@ export interface OperationRequest {
   actor: Actor & { agencyId: string };
   orderId: string;
   references: readonly string[];
-  idempotency: OperationIdempotency | null;
+  keptResponse: KeptResponsePort | null;
   /** The request's time budget: past it, nothing is committed. */
   budget?: TimeBudget;
   /**
@@ -193,8 +194,8 @@ export async function runOperation(store: Store, clock: Clock, request: Operatio
  * and replayable, or not done at all. Past `request.budget` it is not done.
  */
 async function runOperationOnce(store: Store, clock: Clock, request: OperationRequest): Promise<OperationOutcome> {
-  const idempotency: IdempotencyScope | null = request.idempotency
-    ? { agencyId: request.actor.agencyId, operation: request.operation, key: request.idempotency.key }
+  const keptResponseKey: KeptResponseKey | null = request.keptResponse
+    ? { agencyId: request.actor.agencyId, operation: request.operation, key: request.keptResponse.key }
     : null;
   const budget = request.budget;
   const timeLeft = budget ? () => budget.remainingMs() : undefined;
@@ -204,15 +205,15 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
         orderId: request.orderId,
         agencyId: request.actor.agencyId,
         references: request.references,
-        idempotency,
+        keptResponseKey,
         timeLeft,
       },
       ({ order, bookings, kept }): OrderDecision<OperationOutcome> => {
         // Waiting for the store may have used up the request's time: the caller has answered already.
         if (request.budget?.expired) return refused('out-of-time');
         const now = clock();
-        if (kept && request.idempotency && kept.expiresAt > now) {
-          if (kept.requestHash !== request.idempotency.requestHash) return refused('idempotency-key-reused');
+        if (kept && request.keptResponse && kept.expiresAt > now) {
+          if (kept.requestHash !== request.keptResponse.requestHash) return refused('idempotency-key-reused');
           return {
             value: {
               kind: 'replayed',
@@ -226,11 +227,11 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
         if (bookings.some((booking) => dueChanges(booking, now).length > 0)) throw new ActionDeadlinePassed();
         const { result, update } = applyRules(order, bookings, request, now);
         let response: CallerResponse | null = null;
-        if (request.idempotency) {
-          response = request.idempotency.respond(result);
-          const expiresAt = new Date(Date.parse(now) + IDEMPOTENCY_TTL_MS).toISOString();
+        if (request.keptResponse) {
+          response = request.keptResponse.respond(result);
+          const expiresAt = new Date(Date.parse(now) + KEPT_RESPONSE_TTL_MS).toISOString();
           update.keep = {
-            requestHash: request.idempotency.requestHash,
+            requestHash: request.keptResponse.requestHash,
             status: response.status,
             body: response.body,
             requestId: request.actor.requestId ?? '',

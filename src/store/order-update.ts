@@ -5,7 +5,7 @@ import type { AgencyEvent } from '../events/event-types.js';
 import type { Statement } from './statement.js';
 import { auditWrite, type Actor, type AuditEvent } from './repositories/audit-repository.js';
 import { eventWrites } from './repositories/events-repository.js';
-import type { IdempotencyScope, KeptResponse } from './repositories/idempotency-repository.js';
+import type { KeptResponseKey, KeptResponse } from './repositories/kept-responses-repository.js';
 import { operatorActionInsert, type OperatorAction } from './repositories/operator-actions-repository.js';
 import { recordWrite, type OrderRow, type StoredOrder } from './repositories/orders-repository.js';
 import { refundQuoteInsert } from './repositories/refund-quotes-repository.js';
@@ -19,7 +19,7 @@ export interface OrderUpdateScope {
   /** The bookings to read; all of them when null. */
   references: readonly string[] | null;
   /** The Idempotency-Key the request carries, if any: its kept response is read with the order. */
-  idempotency: IdempotencyScope | null;
+  keptResponseKey: KeptResponseKey | null;
   /**
    * The request's time left: past it nothing may be stored, even where the store was kept waiting
    * (a lock) after the work claimed its commit.

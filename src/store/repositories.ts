@@ -26,7 +26,7 @@ import {
 } from './repositories/deadlines-repository.js';
 import { removeDemoActivity } from './repositories/demo-repository.js';
 import { appendEvents, listEvents, loadEvent, purgeEvents } from './repositories/events-repository.js';
-import { purgeExpiredResponses } from './repositories/idempotency-repository.js';
+import { purgeExpiredKeptResponses } from './repositories/kept-responses-repository.js';
 import { claimLease, releaseLease } from './repositories/leases-repository.js';
 import { insertOperatorAction, recentOperatorActions } from './repositories/operator-actions-repository.js';
 import {
@@ -144,7 +144,7 @@ const REPOSITORY_FUNCTIONS = {
   loadEvent,
   listEvents,
   purgeEvents,
-  purgeExpiredResponses,
+  purgeExpiredKeptResponses,
   claimLease,
   releaseLease,
   // Webhook endpoints and deliveries

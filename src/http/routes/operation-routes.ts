@@ -87,7 +87,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
             orderId,
             references: input.references!,
             // The response is made inside the change only when it is to be kept under the key.
-            idempotency: key && { ...key, respond },
+            keptResponse: key && { ...key, respond },
             budget,
             refund: refundInput(operation, request.body, deps),
           }),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { KeptResponse } from '../repositories/idempotency-repository.js';
+import type { KeptResponse } from '../repositories/kept-responses-repository.js';
 import { bookingsOf } from '../order-record.js';
 import { storedOrderOf, type StoredOrder } from '../repositories/orders-repository.js';
 import {
@@ -63,7 +63,7 @@ function readQuery(scope: OrderUpdateScope): { name: string; text: string; value
   const values: unknown[] = [scope.orderId];
   const parameter = (value: unknown) => `$${values.push(value)}`;
   const agency = scope.agencyId === null ? '' : ` and o.agency_id = ${parameter(scope.agencyId)}`;
-  const key = scope.idempotency;
+  const key = scope.keptResponseKey;
   const kept =
     key === null
       ? 'null::json'
@@ -162,8 +162,8 @@ function writeStatement(
     values.push(...part.parameters);
   });
   let kept = '1';
-  if (update.keep && scope.idempotency) {
-    const key = scope.idempotency;
+  if (update.keep && scope.keptResponseKey) {
+    const key = scope.keptResponseKey;
     // An expired response under the key is replaced; a live one (another request's, stored
     // meanwhile, for another order: one for this order moved its version on) is not, and nothing is
     // stored. The response is kept once every write is done (its WHERE reads them), as a
@@ -216,7 +216,7 @@ export function postgresUpdateOrder(pool: pg.Pool): UpdateOrder {
         return value;
       } catch (error) {
         if (String((error as { code?: unknown }).code) === KEY_TAKEN)
-          throw new KeptResponseTaken(scope.idempotency!.key);
+          throw new KeptResponseTaken(scope.keptResponseKey!.key);
         if (!lostRace(error)) throw error;
       }
     }

@@ -2,7 +2,7 @@ import { engineSql } from '../engine-sql.js';
 import { runSql } from '../raw-sql.js';
 import { bookingsOf } from '../order-record.js';
 import { KeptResponseTaken, orderUpdateWrites, type UpdateOrder } from '../order-update.js';
-import { deleteKeptResponse, findKeptResponse, keepResponse } from '../repositories/idempotency-repository.js';
+import { deleteKeptResponse, findKeptResponse, keepResponse } from '../repositories/kept-responses-repository.js';
 import { loadStoredOrder } from '../repositories/orders-repository.js';
 import type { Executor } from '../executor.js';
 
@@ -15,7 +15,7 @@ export function sqliteUpdateOrder(transaction: <T>(work: (tx: Executor) => Promi
   return (scope, decide) =>
     transaction(async (tx) => {
       const stored = await loadStoredOrder(tx, scope.orderId, scope.agencyId ?? undefined);
-      const kept = scope.idempotency ? await findKeptResponse(tx, scope.idempotency) : null;
+      const kept = scope.keptResponseKey ? await findKeptResponse(tx, scope.keptResponseKey) : null;
       const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
       const { value, update } = decide({ order: stored?.row ?? null, bookings, kept });
       if (!update || !stored) return value;
@@ -23,11 +23,11 @@ export function sqliteUpdateOrder(transaction: <T>(work: (tx: Executor) => Promi
       const writes = record ? [record, ...rest] : rest;
       // One writer, in process: the writes run in turn, at no round-trip cost.
       for (const write of writes) await runSql(tx, write.text, write.parameters);
-      if (update.keep && scope.idempotency) {
+      if (update.keep && scope.keptResponseKey) {
         // Only an expired response can be under the key here: a live one was read and replayed.
-        if (kept) await deleteKeptResponse(tx, scope.idempotency);
-        if (!(await keepResponse(tx, scope.idempotency, update.keep, update.now)))
-          throw new KeptResponseTaken(scope.idempotency.key);
+        if (kept) await deleteKeptResponse(tx, scope.keptResponseKey);
+        if (!(await keepResponse(tx, scope.keptResponseKey, update.keep, update.now)))
+          throw new KeptResponseTaken(scope.keptResponseKey.key);
       }
       return value;
     });

@@ -1,7 +1,14 @@
 import { runSql } from '../raw-sql.js';
 import type { Executor } from '../executor.js';
 
-export interface IdempotencyScope {
+/*
+ * Kept responses: the first response to a request with an Idempotency-Key, kept so that a retry is
+ * answered with it. They are the rows of the table `idempotency_keys` (its name since migration 002;
+ * renaming a table would need a migration of its own, and nothing outside src/store/ sees it).
+ */
+
+/** What a kept response is found by: the agency, the operation and the Idempotency-Key. */
+export interface KeptResponseKey {
   agencyId: string;
   operation: string;
   key: string;
@@ -26,7 +33,7 @@ interface KeptRow {
 const SCOPE = 'agency_id = ? and operation = ? and idempotency_key = ?';
 
 // Plain SQL text: a request with an Idempotency-Key runs these inside its transaction.
-export async function findKeptResponse(db: Executor, scope: IdempotencyScope): Promise<KeptResponse | null> {
+export async function findKeptResponse(db: Executor, scope: KeptResponseKey): Promise<KeptResponse | null> {
   const [row] = await runSql<KeptRow>(
     db,
     `select request_hash, response_status, response_body, request_id, expires_at from idempotency_keys where ${SCOPE}`,
@@ -43,14 +50,14 @@ export async function findKeptResponse(db: Executor, scope: IdempotencyScope): P
     : null;
 }
 
-export async function deleteKeptResponse(db: Executor, scope: IdempotencyScope): Promise<void> {
+export async function deleteKeptResponse(db: Executor, scope: KeptResponseKey): Promise<void> {
   await runSql(db, `delete from idempotency_keys where ${SCOPE}`, [scope.agencyId, scope.operation, scope.key]);
 }
 
 /** Returns false when another request stored a response under this key first. */
 export async function keepResponse(
   db: Executor,
-  scope: IdempotencyScope,
+  scope: KeptResponseKey,
   response: KeptResponse,
   now: string,
 ): Promise<boolean> {
@@ -74,7 +81,7 @@ export async function keepResponse(
 }
 
 /** Removes responses past their expiry; returns how many. */
-export async function purgeExpiredResponses(db: Executor, now: string): Promise<number> {
+export async function purgeExpiredKeptResponses(db: Executor, now: string): Promise<number> {
   const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
