@@ -16,7 +16,10 @@ import { csrfRefused, page } from './layout.js';
 import { installRequestTally, RequestTally } from './request-tally.js';
 import { UPLOAD_LIMITS } from './upload-reader.js';
 
-/** Pages, their style sheet and script from this origin only (the script reads an import's progress from it); no inline code, no frames, forms only to the console. */
+/**
+ * Pages, their style sheet and script from this origin only (the script reads an import's progress
+ * from it); no inline code, no frames, forms only to the console.
+ */
 export const CONSOLE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 

@@ -185,7 +185,8 @@ async function writeBatch(
         label,
         'orderId',
         `${document.orderId} was stored before imports bounded its amounts: in booking ${booking.reference}, ` +
-          `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.row.currency)}; correct the order and import it again (orders import --upsert)`,
+          `${pathText(pathOf(sum.path))} ${unsafeSumProblem(sum, orders.get(document.orderId)!.row.currency)}; ` +
+          'correct the order and import it again (orders import --upsert)',
         document.orderId,
       );
     }

@@ -120,7 +120,11 @@ export function documentOperation(operation: OperationWire, schema: FastifySchem
                 maxLength: 255,
                 pattern: IDEMPOTENCY_KEY_PATTERN,
                 description:
-                  'Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409.',
+                  'Optional, 1 to 255 printable ASCII characters, the first and the last not a space ' +
+                  '(HTTP drops white space around a header value), scoped to the agency and the operation. ' +
+                  'The first response is kept for 24 hours: a repeat with the same body gets it again with ' +
+                  '`Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; ' +
+                  'while the first still runs, it waits or gets 409.',
               },
             },
           },

@@ -33,7 +33,9 @@ const ORDER_QUERY = {
           description: 'One reference alone, read as a one-element array.',
         },
       ],
-      description: `1 to ${MAX_REFERENCES} booking references, each 5 to 8 letters or digits, case-insensitive; duplicates are collapsed, request order is kept.`,
+      description:
+        `1 to ${MAX_REFERENCES} booking references, each 5 to 8 letters or digits, case-insensitive; ` +
+        `duplicates are collapsed, request order is kept.`,
     },
   },
 } as const;
@@ -98,7 +100,9 @@ export function refundQuoteRequestSchema(rootKey: string) {
               description: 'One passenger alone, read as a one-element array.',
             },
           ],
-          description: `The passengers to refund, 1 to ${MAX_PASSENGERS} PassengerIDs of each requested booking; every passenger still in the booking when absent.`,
+          description:
+            `The passengers to refund, 1 to ${MAX_PASSENGERS} PassengerIDs of each requested booking; every ` +
+            `passenger still in the booking when absent.`,
         },
       },
     } as const,

@@ -71,7 +71,8 @@ const involuntaryCancelItem = {
     RefundText: {
       type: 'string',
       description:
-        'Per ticket `TicketNumber:<n> QuoteType:<FULL|PARTIAL> RefundAmount:<amount>`, joined by single spaces; QuoteType is FULL when no coupon of the ticket was flown, PARTIAL otherwise.',
+        'Per ticket `TicketNumber:<n> QuoteType:<FULL|PARTIAL> RefundAmount:<amount>`, joined by single ' +
+        'spaces; QuoteType is FULL when no coupon of the ticket was flown, PARTIAL otherwise.',
     },
     RefundPaxWiseFare: {
       type: 'array',
@@ -95,7 +96,9 @@ const voluntaryRefundItem = {
     RefundText: {
       type: 'string',
       description:
-        'Per ticket `TicketNumber:<n> QuoteType:<VOID|FULL> RefundAmount:<amount>`, joined by single spaces: VOID when the ticket is voided in its void window, FULL when it is refunded by its fare rules.',
+        'Per ticket `TicketNumber:<n> QuoteType:<VOID|FULL> RefundAmount:<amount>`, joined by single ' +
+        'spaces: VOID when the ticket is voided in its void window, FULL when it is refunded by its ' +
+        'fare rules.',
     },
     RefundPaxWiseFare: {
       type: 'array',

@@ -67,7 +67,8 @@ function readQuery(scope: OrderUpdateScope): { name: string; text: string; value
   const kept =
     key === null
       ? 'null::json'
-      : `(select row_to_json(k) from idempotency_keys k where k.agency_id = ${parameter(key.agencyId)} and k.operation = ${parameter(key.operation)} and k.idempotency_key = ${parameter(key.key)})`;
+      : `(select row_to_json(k) from idempotency_keys k where k.agency_id = ${parameter(key.agencyId)} ` +
+        `and k.operation = ${parameter(key.operation)} and k.idempotency_key = ${parameter(key.key)})`;
   const text = `select o.order_id, o.agency_id, o.version, o.record, ${kept} as kept
   from (select 1) as one left join order_records o on o.order_id = $1${agency}`;
   const shape = `${scope.agencyId === null ? '' : 'a'}${key === null ? '' : 'k'}`;
@@ -168,11 +169,15 @@ function writeStatement(
     // meanwhile, for another order: one for this order moved its version on) is not, and nothing is
     // stored. The response is kept once every write is done (its WHERE reads them), as a
     // transaction keeps it last: a request that another one finishes first is the one refused.
-    clauses.push(`kept as (insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, response_status, response_body, request_id, created_at, expires_at)
+    clauses.push(
+      'kept as (insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, ' +
+        'response_status, response_body, request_id, created_at, expires_at)' +
+        `
       select ?, ?, ?, ?, ?::integer, ?, ?, ?, ? where ${[...counts].join(' + ')} >= 0 on conflict (agency_id, operation, idempotency_key) do update set
       request_hash = excluded.request_hash, response_status = excluded.response_status, response_body = excluded.response_body,
       request_id = excluded.request_id, created_at = excluded.created_at, expires_at = excluded.expires_at
-      where idempotency_keys.expires_at <= excluded.created_at returning 1)`);
+      where idempotency_keys.expires_at <= excluded.created_at returning 1)`,
+    );
     values.push(
       key.agencyId,
       key.operation,

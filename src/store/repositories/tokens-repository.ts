@@ -42,7 +42,8 @@ export async function findActiveToken(db: Executor, tokenHash: string): Promise<
     email: string | null;
   }>(
     db,
-    'select t.token_id, t.expires_at, t.revoked_at, a.agency_id, a.name, a.iata_number, a.email from access_tokens t join agencies a on a.agency_id = t.agency_id where t.token_hash = ?',
+    'select t.token_id, t.expires_at, t.revoked_at, a.agency_id, a.name, a.iata_number, a.email ' +
+      'from access_tokens t join agencies a on a.agency_id = t.agency_id where t.token_hash = ?',
     [tokenHash],
   );
   if (!row || row.revoked_at !== null) return null;
@@ -105,7 +106,9 @@ export async function listAgencyTokens(db: Executor, agencyId: string): Promise<
     revoked_at: string | null;
   }>(
     db,
-    'select t.token_id, t.created_at, t.expires_at, u.last_used_at, t.revoked_at from access_tokens t left join token_last_use u on u.token_id = t.token_id where t.agency_id = ? order by t.created_at, t.token_id',
+    'select t.token_id, t.created_at, t.expires_at, u.last_used_at, t.revoked_at ' +
+      'from access_tokens t left join token_last_use u on u.token_id = t.token_id ' +
+      'where t.agency_id = ? order by t.created_at, t.token_id',
     [agencyId],
   );
   return rows.map((row) => ({
@@ -127,7 +130,9 @@ export async function recordTokenUses(db: Executor, uses: readonly TokenUse[]): 
   for (const use of uses) {
     await runSql(
       db,
-      'insert into token_last_use (token_id, last_used_at) values (?, ?) on conflict (token_id) do update set last_used_at = excluded.last_used_at where token_last_use.last_used_at < excluded.last_used_at',
+      'insert into token_last_use (token_id, last_used_at) values (?, ?) ' +
+        'on conflict (token_id) do update set last_used_at = excluded.last_used_at ' +
+        'where token_last_use.last_used_at < excluded.last_used_at',
       [use.tokenId, use.usedAt],
     );
   }
