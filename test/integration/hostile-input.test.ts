@@ -917,6 +917,20 @@ function checkAnswer(plan: Plan, response: SocketResponse | null): any {
  * The console's per-minute request counters (docs/console.md) move with every request, whatever
  * its outcome, and hold nothing else: a minute, an outcome code and a count.
  */
+/**
+ * When an issued token was last used: written for any request that presented it, whatever the answer,
+ * at most once a minute per process (batched), so a batch may or may not see that write. Only the
+ * time of tokens that exist may change; nothing else of the row.
+ */
+function isTokenLastUse(row: Record<string, unknown>, tables: TableRows): boolean {
+  const tokens = (tables.get('access_tokens') ?? []).map((line) => String(JSON.parse(line).token_id));
+  return (
+    Object.keys(row).sort().join(',') === 'last_used_at,token_id' &&
+    tokens.includes(String(row.token_id)) &&
+    !Number.isNaN(Date.parse(String(row.last_used_at)))
+  );
+}
+
 function isRequestCounter(row: Record<string, unknown>): boolean {
   return (
     Object.keys(row).sort().join(',') === 'code,minute,requests' &&
@@ -1016,6 +1030,7 @@ async function runBatch(batch: Parts[]): Promise<void> {
     if (change.table === 'idempotency_keys')
       return isAdded && answered200.has(String(row.request_id)) && row.response_status === '200';
     if (change.table === 'request_counts') return isRequestCounter(row);
+    if (change.table === 'token_last_use') return isTokenLastUse(row, after);
     return false;
   };
   const unexpected = [
@@ -1330,6 +1345,7 @@ describe('hostile input to the three operations', () => {
       const row = change.row;
       if (change.table === 'idempotency_keys') return false;
       if (change.table === 'request_counts') return !isRequestCounter(row);
+      if (change.table === 'token_last_use') return !isTokenLastUse(row, now);
       if (change.table === 'orders' || change.table === 'order_records' || change.table === 'audit_log')
         return row.order_id !== ORDER_ID;
       if (change.table === 'change_tallies') return false;
