@@ -4,6 +4,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliSandbox, ServeProcess } from '../../test/helpers/cli.js';
+import { isAlive } from '../process-alive.js';
 
 export type SlotState = 'up' | 'stopped' | 'down';
 
@@ -122,7 +123,7 @@ export class Fleet {
     // Gone means gone: not even a zombie or a stray child answering to the pid.
     for (const slot of this.slots) {
       for (const ran of slot.history) {
-        if (ran.child.pid !== undefined && alive(ran.child.pid))
+        if (ran.child.pid !== undefined && isAlive(ran.child.pid))
           problems.push(`pid ${ran.child.pid} of slot ${slot.index} is still alive`);
       }
     }
@@ -140,14 +141,5 @@ export class Fleet {
           .map((line) => `slot ${slot.index} pid ${ran.child.pid}: ${line.slice(0, 600)}`),
       ),
     );
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isAlive } from '../../scripts/process-alive.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -379,15 +380,6 @@ function descendants(root: number): number[] {
   return found;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function send(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(pid, signal);
@@ -405,10 +397,10 @@ async function endSession(session: ChildProcess): Promise<void> {
   const pid = session.pid!;
   const started = descendants(pid);
   for (const child of started) send(child, 'SIGTERM');
-  for (let waited = 0; waited < 15000 && started.some(alive); waited += 100) {
+  for (let waited = 0; waited < 15000 && started.some(isAlive); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  for (const child of started.filter(alive)) send(child, 'SIGKILL');
+  for (const child of started.filter(isAlive)) send(child, 'SIGKILL');
   if (session.exitCode === null && session.signalCode === null) {
     const exited = new Promise((resolve) => session.once('exit', resolve));
     session.stdin?.end();
