@@ -1,64 +1,68 @@
-// Mutation testing (docs/testing.md, "Mutation testing"): `npm run mutate`. Each test file runs
-// in its own node process (the TAP runner) on the instrumented sources, so only tests that start
-// the service in-process (test/helpers/test-service.ts) or call the code directly can kill a
-// mutant; the CLI tests run the built dist and are left out. TEST_STORE picks the store the
-// integration files run on (scripts/mutate.ts runs this once per store).
+// Mutation testing (docs/testing.md, "Mutation testing"): `npm run mutate` (scripts/mutate.ts) runs
+// Stryker once per area below (MUTATE_AREA), each with the test files that exercise it. Each test
+// file runs in its own node process (the TAP runner) on the instrumented sources, so only tests
+// that start the service in-process (test/helpers/test-service.ts) or call the code directly can
+// kill a mutant; tests that run the built CLI (test/cli, console.test.ts) see no mutant and are
+// left out. TEST_STORE picks the store the integration files run on: the version check is run on
+// SQLite and on PostgreSQL.
+const unit = (...names) => names.map((name) => `test/unit/${name}.test.ts`);
+const integration = (...names) => names.map((name) => `test/integration/${name}.test.ts`);
+
+export const AREAS = {
+  domain: {
+    mutate: ['src/domain/**/*.ts'],
+    testFiles: unit('coupon-reassignment', 'currencies', 'deadline-consequence', 'money', 'order-sums', 'refunds', 'transitions', 'voluntary-refunds'),
+  },
+  'webhook-delivery': {
+    mutate: ['src/webhook-delivery/**/*.ts'],
+    testFiles: [...unit('retry-schedule', 'address-ranges'), ...integration('webhooks-guard', 'webhooks')],
+  },
+  'envelope-errors': {
+    mutate: ['src/http/envelope.ts', 'src/http/error-mapping.ts', 'src/http/error-handler.ts'],
+    testFiles: integration('errors', 'wire-format'),
+  },
+  'console-sessions-csrf': {
+    // requireSession, requireLoginCookie, requireCsrf (console-gate.ts): where the session and CSRF rules are applied.
+    mutate: ['src/console/sessions.ts', 'src/console/csrf-check.ts', 'src/console/console-gate.ts:53-87'],
+    testFiles: integration('console-refusals', 'console-acts'),
+  },
+  'version-check': {
+    mutate: [
+      'src/store/order-change.ts',
+      'src/store/sqlite/order-change.ts',
+      'src/store/postgres/order-change.ts',
+      // recordWrite: the update that moves the version on, only if it is still the one read.
+      'src/store/repositories/orders-repository.ts:159-168',
+    ],
+    testFiles: integration('order-version', 'concurrency'),
+  },
+};
+
+const area = process.env.MUTATE_AREA ?? 'domain';
 const store = process.env.TEST_STORE ?? 'sqlite';
-
-/** The version check of an order's write, run on both stores. */
-export const versionCheck = [
-  'src/store/order-change.ts',
-  'src/store/sqlite/order-change.ts',
-  'src/store/postgres/order-change.ts',
-  // recordWrite: the update that moves the version on, only if it is still the one read.
-  'src/store/repositories/orders-repository.ts:159-168',
-];
-
-const everywhere = [
-  'src/domain/**/*.ts',
-  'src/webhook-delivery/**/*.ts',
-  'src/http/envelope.ts',
-  'src/http/error-mapping.ts',
-  'src/http/error-handler.ts',
-  'src/console/sessions.ts',
-  'src/console/csrf-check.ts',
-  // requireSession, requireLoginCookie, requireCsrf: where the session and CSRF rules are applied.
-  'src/console/console-gate.ts:53-87',
-  ...versionCheck,
-];
-
-const unit = [
-  'address-ranges', 'coupon-reassignment', 'currencies', 'deadline-consequence', 'money', 'order-sums',
-  'refunds', 'retry-schedule', 'transitions', 'voluntary-refunds',
-].map((name) => `test/unit/${name}.test.ts`);
-
-// Fastest first: a mutant's covering files run in this order until one fails.
-const integration = [
-  'order-version', 'wire-format', 'webhooks-guard', 'errors', 'console-refusals', 'console-acts', 'webhooks',
-  'cancel', 'involuntary-accept', 'involuntary-cancel', 'voluntary-refunds', 'concurrency', 'console',
-].map((name) => `test/integration/${name}.test.ts`);
+if (!AREAS[area]) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREAS).join(', ')}; got ${area}`);
+const run = `${area}-${store}`;
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'tap',
   plugins: ['@stryker-mutator/tap-runner'],
   tap: {
-    testFiles: store === 'sqlite' ? [...unit, ...integration] : integration,
+    testFiles: AREAS[area].testFiles,
     nodeArgs: ['--import', 'tsx', '--test-reporter=tap'],
     forceBail: true,
   },
-  mutate: store === 'sqlite' ? everywhere : versionCheck,
+  mutate: AREAS[area].mutate,
   coverageAnalysis: 'perTest',
-  checkers: [],
   concurrency: 2,
   timeoutMS: 60_000,
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 20,
   incremental: true,
-  incrementalFile: `reports/stryker-incremental-${store}.json`,
+  incrementalFile: `reports/stryker-incremental-${run}.json`,
   reporters: ['clear-text', 'progress-append-only', 'json', 'html'],
-  jsonReporter: { fileName: `reports/mutation-${store}.json` },
-  htmlReporter: { fileName: `reports/mutation-${store}.html` },
+  jsonReporter: { fileName: `reports/mutation-${run}.json` },
+  htmlReporter: { fileName: `reports/mutation-${run}.html` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
