@@ -11,7 +11,16 @@ const integration = (...names) => names.map((name) => `test/integration/${name}.
 export const AREAS = {
   domain: {
     mutate: ['src/domain/**/*.ts'],
-    testFiles: unit('coupon-reassignment', 'currencies', 'deadline-consequence', 'money', 'order-sums', 'refunds', 'transitions', 'voluntary-refunds'),
+    testFiles: unit(
+      'coupon-reassignment',
+      'currencies',
+      'deadline-consequence',
+      'money',
+      'order-sums',
+      'refunds',
+      'transitions',
+      'voluntary-refunds',
+    ),
   },
   'webhook-delivery': {
     mutate: ['src/webhook-delivery/**/*.ts'],

@@ -19,18 +19,30 @@ const RUNS: { area: string; store: 'sqlite' | 'postgres' }[] = [
 
 function stryker(env: Record<string, string>, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('node_modules/.bin/stryker', ['run', 'stryker.config.mjs', ...args], { stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawn('node_modules/.bin/stryker', ['run', 'stryker.config.mjs', ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+    });
     child.once('error', reject);
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
-interface Tally { killed: number; survived: number; timeout: number; noCoverage: number; ignored: number; errors: number }
+interface Tally {
+  killed: number;
+  survived: number;
+  timeout: number;
+  noCoverage: number;
+  ignored: number;
+  errors: number;
+}
 
 /** The statuses of a run's mutants, from Stryker's JSON report (mutation-testing-report-schema). */
 function tallyOf(reportFile: string): Tally | null {
   if (!fs.existsSync(reportFile)) return null;
-  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as { files: Record<string, { mutants: { status: string }[] }> };
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as {
+    files: Record<string, { mutants: { status: string }[] }>;
+  };
   const tally: Tally = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, ignored: 0, errors: 0 };
   for (const file of Object.values(report.files)) {
     for (const { status } of file.mutants) {
@@ -49,17 +61,22 @@ function tallyOf(reportFile: string): Tally | null {
 function score(tally: Tally): string {
   const detected = tally.killed + tally.timeout;
   const valid = detected + tally.survived + tally.noCoverage;
-  return valid === 0 ? 'n/a' : `${(100 * detected / valid).toFixed(2)} %`;
+  return valid === 0 ? 'n/a' : `${((100 * detected) / valid).toFixed(2)} %`;
 }
 
 function line(name: string, tally: Tally): string {
   const valid = tally.killed + tally.timeout + tally.survived + tally.noCoverage;
-  return `${name.padEnd(32)} ${String(valid).padStart(5)} mutants  ${String(tally.killed).padStart(5)} killed  ${String(tally.timeout).padStart(3)} timeout  `
-    + `${String(tally.survived).padStart(3)} survived  ${String(tally.noCoverage).padStart(3)} no coverage  ${score(tally)}\n`;
+  return (
+    `${name.padEnd(32)} ${String(valid).padStart(5)} mutants  ${String(tally.killed).padStart(5)} killed  ${String(tally.timeout).padStart(3)} timeout  ` +
+    `${String(tally.survived).padStart(3)} survived  ${String(tally.noCoverage).padStart(3)} no coverage  ${score(tally)}\n`
+  );
 }
 
 async function main(): Promise<number> {
-  const areas = (process.env.MUTATE_AREAS ?? Object.keys(AREAS).join(',')).split(',').map((area) => area.trim()).filter(Boolean);
+  const areas = (process.env.MUTATE_AREAS ?? Object.keys(AREAS).join(','))
+    .split(',')
+    .map((area) => area.trim())
+    .filter(Boolean);
   const unknown = areas.filter((area) => !(area in AREAS));
   if (unknown.length > 0) {
     process.stderr.write(`MUTATE_AREAS may list ${Object.keys(AREAS).join(', ')}; got ${unknown.join(', ')}\n`);
