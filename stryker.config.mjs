@@ -33,7 +33,7 @@ export const AREAS = {
   'console-sessions-csrf': {
     // requireSession, requireLoginCookie, requireCsrf (console-gate.ts): where the session and CSRF rules are applied.
     mutate: ['src/console/sessions.ts', 'src/console/csrf-check.ts', 'src/console/console-gate.ts:53-87'],
-    testFiles: integration('console-refusals', 'console-acts'),
+    testFiles: integration('console-sessions', 'console-refusals', 'console-acts'),
   },
   'version-check': {
     mutate: [
