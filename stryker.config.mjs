@@ -43,7 +43,14 @@ export const AREAS = {
       // recordWrite: the update that moves the version on, only if it is still the one read.
       'src/store/repositories/orders-repository.ts:159-168',
     ],
-    testFiles: integration('order-version', 'concurrency'),
+    testFiles: integration(
+      'order-version-race',
+      'order-version',
+      'concurrency',
+      'voluntary-refunds',
+      'console-acts',
+      'idempotency',
+    ),
   },
 };
 
