@@ -32,7 +32,7 @@ export const AREAS = {
   },
   'console-sessions-csrf': {
     // requireSession, requireLoginCookie, requireCsrf (console-gate.ts): where the session and CSRF rules are applied.
-    mutate: ['src/console/sessions.ts', 'src/console/csrf-check.ts', 'src/console/console-gate.ts:53-87'],
+    mutate: ['src/console/sessions.ts', 'src/console/csrf-check.ts', 'src/console/console-gate.ts:66-102'],
     testFiles: integration('console-sessions', 'console-refusals', 'console-acts'),
   },
   'version-check': {
@@ -41,7 +41,7 @@ export const AREAS = {
       'src/store/sqlite/order-change.ts',
       'src/store/postgres/order-change.ts',
       // recordWrite: the update that moves the version on, only if it is still the one read.
-      'src/store/repositories/orders-repository.ts:159-168',
+      'src/store/repositories/orders-repository.ts:221-231',
     ],
     testFiles: integration(
       'order-version-race',
