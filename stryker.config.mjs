@@ -24,7 +24,10 @@ export const AREAS = {
   },
   'webhook-delivery': {
     mutate: ['src/webhook-delivery/**/*.ts'],
-    testFiles: [...unit('retry-schedule', 'address-ranges'), ...integration('webhooks-guard', 'webhooks')],
+    testFiles: [
+      ...unit('retry-schedule', 'address-guard', 'webhook-sender'),
+      ...integration('webhooks-guard', 'webhooks'),
+    ],
   },
   'envelope-errors': {
     mutate: ['src/http/envelope.ts', 'src/http/error-mapping.ts', 'src/http/error-handler.ts'],
