@@ -15,19 +15,13 @@ export const AREAS = {
       'coupon-reassignment',
       'currencies',
       'deadline-consequence',
+      'domain-edges',
       'money',
       'order-sums',
       'refunds',
       'transitions',
       'voluntary-refunds',
     ),
-  },
-  'webhook-delivery': {
-    mutate: ['src/webhook-delivery/**/*.ts'],
-    testFiles: [
-      ...unit('retry-schedule', 'address-guard', 'webhook-sender'),
-      ...integration('webhooks-guard', 'webhooks'),
-    ],
   },
   'envelope-errors': {
     mutate: ['src/http/envelope.ts', 'src/http/error-mapping.ts', 'src/http/error-handler.ts'],
@@ -55,6 +49,13 @@ export const AREAS = {
       'idempotency',
     ),
   },
+  'webhook-delivery': {
+    mutate: ['src/webhook-delivery/**/*.ts'],
+    testFiles: [
+      ...unit('retry-schedule', 'address-guard', 'webhook-sender'),
+      ...integration('webhooks-guard', 'webhooks'),
+    ],
+  },
 };
 
 const area = process.env.MUTATE_AREA ?? 'domain';
@@ -74,7 +75,7 @@ export default {
   mutate: AREAS[area].mutate,
   coverageAnalysis: 'perTest',
   concurrency: 2,
-  timeoutMS: 60_000,
+  timeoutMS: 20_000,
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 20,
   incremental: true,

@@ -11,11 +11,11 @@ import fs from 'node:fs';
 import { AREAS } from '../stryker.config.mjs';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
 
-/** The runs: each area on SQLite, and the version check on PostgreSQL too. */
-const RUNS: { area: string; store: 'sqlite' | 'postgres' }[] = [
-  ...Object.keys(AREAS).map((area) => ({ area, store: 'sqlite' as const })),
-  { area: 'version-check', store: 'postgres' },
-];
+/** The runs: each area on SQLite, and the version check on PostgreSQL too, right after its SQLite run. */
+const RUNS: { area: string; store: 'sqlite' | 'postgres' }[] = Object.keys(AREAS).flatMap((area) => [
+  { area, store: 'sqlite' as const },
+  ...(area === 'version-check' ? [{ area, store: 'postgres' as const }] : []),
+]);
 
 function stryker(env: Record<string, string>, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
