@@ -33,13 +33,14 @@ export const AREAS = {
     testFiles: integration('console-sessions', 'console-refusals', 'console-acts'),
   },
   'version-check': {
+    // What both stores share, and each store's own write: its own run mutates it (the other
+    // store's code is never loaded there).
     mutate: [
       'src/store/order-change.ts',
-      'src/store/sqlite/order-change.ts',
-      'src/store/postgres/order-change.ts',
       // recordWrite: the update that moves the version on, only if it is still the one read.
       'src/store/repositories/orders-repository.ts:221-231',
     ],
+    perStore: { sqlite: ['src/store/sqlite/order-change.ts'], postgres: ['src/store/postgres/order-change.ts'] },
     testFiles: integration(
       'order-version-race',
       'order-version',
@@ -72,7 +73,7 @@ export default {
     nodeArgs: ['--import', 'tsx', '--test-reporter=tap'],
     forceBail: true,
   },
-  mutate: AREAS[area].mutate,
+  mutate: [...AREAS[area].mutate, ...(AREAS[area].perStore?.[store] ?? [])],
   coverageAnalysis: 'perTest',
   concurrency: 2,
   timeoutMS: 20_000,
