@@ -54,7 +54,7 @@ export const AREAS = {
     mutate: ['src/webhook-delivery/**/*.ts'],
     testFiles: [
       ...unit('retry-schedule', 'address-guard', 'webhook-sender'),
-      ...integration('webhooks-guard', 'webhooks'),
+      ...integration('webhook-outcomes', 'webhooks-guard', 'webhooks'),
     ],
   },
 };
