@@ -30,7 +30,7 @@ export const AREAS = {
   'console-sessions-csrf': {
     // requireSession, requireLoginCookie, requireCsrf (console-gate.ts): where the session and CSRF rules are applied.
     mutate: ['src/console/sessions.ts', 'src/console/csrf-check.ts', 'src/console/console-gate.ts:66-102'],
-    testFiles: integration('console-sessions', 'console-refusals', 'console-acts'),
+    testFiles: integration('console-sessions', 'console-refusals'),
   },
   'version-check': {
     // What both stores share, and each store's own write: its own run mutates it (the other
@@ -41,14 +41,7 @@ export const AREAS = {
       'src/store/repositories/orders-repository.ts:221-231',
     ],
     perStore: { sqlite: ['src/store/sqlite/order-change.ts'], postgres: ['src/store/postgres/order-change.ts'] },
-    testFiles: integration(
-      'order-version-race',
-      'order-version',
-      'concurrency',
-      'voluntary-refunds',
-      'console-acts',
-      'idempotency',
-    ),
+    testFiles: integration('order-version-race', 'order-version', 'voluntary-refunds', 'console-acts', 'idempotency'),
   },
   'webhook-delivery': {
     mutate: ['src/webhook-delivery/**/*.ts'],
