@@ -25,7 +25,7 @@ export const AREAS = {
   },
   'envelope-errors': {
     mutate: ['src/http/envelope.ts', 'src/http/error-mapping.ts', 'src/http/error-handler.ts'],
-    testFiles: [...unit('error-mapping', 'envelope'), ...integration('errors', 'wire-format')],
+    testFiles: [...unit('error-mapping', 'envelope'), ...integration('error-handler', 'errors', 'wire-format')],
   },
   'console-sessions-csrf': {
     // requireSession, requireLoginCookie, requireCsrf (console-gate.ts): where the session and CSRF rules are applied.
