@@ -196,3 +196,25 @@ test('the sign-in form needs its cookie and the same token; a GET needs no token
   assert.equal(signedIn.status, 303);
   assert.equal((await browser.request('/console')).status, 200);
 });
+
+test('a GET needs no token, whatever X-CSRF-Token says', async () => {
+  const { browser } = await signedIn();
+  const page = await browser.request('/console', { headers: { 'x-csrf-token': 'not-the-token' } });
+  assert.equal(page.status, 200);
+});
+
+test('signing out ends the session: its row is removed and its cookie opens nothing', async () => {
+  const { browser, hash } = await signedIn();
+  const token = csrfOf((await browser.request('/console')).text);
+  const id = browser.cookies.get('airorder_console')!;
+  const out = await browser.request('/console/logout', { form: { _csrf: token } });
+  assert.equal(out.status, 303);
+  assert.equal(await lastSeen(hash), null);
+  const again = await fetch(`${service.baseUrl}/console`, {
+    headers: { cookie: `airorder_console=${id}` },
+    redirect: 'manual',
+  });
+  assert.equal(again.status, 303);
+  assert.equal(again.headers.get('location'), '/console/login');
+  await again.text();
+});
