@@ -41,7 +41,7 @@ export const AREAS = {
       'src/store/repositories/orders-repository.ts:221-231',
     ],
     perStore: { sqlite: ['src/store/sqlite/order-change.ts'], postgres: ['src/store/postgres/order-change.ts'] },
-    testFiles: integration('order-version-race', 'order-version', 'voluntary-refunds', 'idempotency'),
+    testFiles: integration('order-version-race', 'order-version', 'idempotency'),
   },
   'webhook-delivery': {
     mutate: ['src/webhook-delivery/**/*.ts'],

@@ -95,7 +95,8 @@ async function main(): Promise<number> {
         cluster ??= await startPostgresCluster();
         env.TEST_POSTGRES_URL = cluster.url;
       }
-      exitCode ||= await stryker(env, args);
+      const code = await stryker(env, args);
+      exitCode ||= code;
     }
   } finally {
     await cluster?.stop();
