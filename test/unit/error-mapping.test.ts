@@ -199,6 +199,16 @@ test('another error marked 4xx keeps its status and says what it was; 3xx, 5xx a
     message: 'An internal error occurred; nothing was changed.',
     headers: {},
   };
+  assert.deepEqual(
+    answer({ statusCode: 405 }),
+    {
+      code: 'REQUEST_REFUSED',
+      status: 405,
+      message: 'The request was refused (405).',
+      headers: {},
+    },
+    'a thrown object without a message',
+  );
   assert.deepEqual(answer(fastifyError('FST_SOMETHING', 'a redirect', 399)), internal);
   assert.deepEqual(answer(fastifyError('FST_SOMETHING', 'ours', 500)), internal);
   assert.deepEqual(answer(fastifyError(undefined, 'no status')), internal);
