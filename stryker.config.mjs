@@ -36,11 +36,11 @@ export const AREAS = {
     // What both stores share, and each store's own write: its own run mutates it (the other
     // store's code is never loaded there).
     mutate: [
-      'src/store/order-change.ts',
+      'src/store/order-update.ts',
       // recordWrite: the update that moves the version on, only if it is still the one read.
       'src/store/repositories/orders-repository.ts:221-231',
     ],
-    perStore: { sqlite: ['src/store/sqlite/order-change.ts'], postgres: ['src/store/postgres/order-change.ts'] },
+    perStore: { sqlite: ['src/store/sqlite/order-update.ts'], postgres: ['src/store/postgres/order-update.ts'] },
     testFiles: integration('order-version-race', 'order-version', 'idempotency'),
   },
   'webhook-delivery': {
