@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', '.tmp/', 'packages/*/dist/'] },
+  { ignores: ['dist/', 'node_modules/', 'data/', '.tmp/', 'packages/*/dist/', '.stryker-tmp/', 'reports/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
