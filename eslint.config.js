@@ -1,12 +1,17 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import css from '@eslint/css';
+
+const CODE = ['**/*.{js,mjs,cjs,ts,mts,cts}'];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', '.tmp/', 'packages/*/dist/', '.stryker-tmp/', 'reports/'] },
-  js.configs.recommended,
-  ...tseslint.configs.recommended,
+  // Code: JavaScript and TypeScript. The style sheet below is another language, with its own rules.
+  { ...js.configs.recommended, files: CODE },
+  ...tseslint.configs.recommended.map((config) => ({ ...config, files: config.files ?? CODE })),
   {
+    files: CODE,
     languageOptions: {
       globals: {
         process: 'readonly',
@@ -42,6 +47,17 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'packages/*/test/**/*.ts', 'scripts/chaos/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
+  {
+    // The console's style sheet (src/console/assets/console.css): CSS that parses, known properties and values.
+    files: ['**/*.css'],
+    plugins: { css },
+    language: 'css/css',
+    extends: [css.configs.recommended],
+    rules: {
+      // Browsers without the system's monospace font fall back to the next one in the list.
+      'css/use-baseline': ['error', { allowPropertyValues: { 'font-family': ['ui-monospace'] } }],
+    },
+  },
   // Layout is Prettier's (`npm run format`); ESLint keeps to what code means.
-  prettier,
+  { ...prettier, files: CODE },
 );
