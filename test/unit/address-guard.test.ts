@@ -74,6 +74,11 @@ test('an IPv4-mapped IPv6 address is judged as the IPv4 address it carries, in e
     assert.equal(isPublicAddress(address), true, address);
 });
 
+test('only an address that begins ::ffff: is IPv4-mapped: a public IPv6 address whose last 32 bits read as a private IPv4 one stays public', () => {
+  for (const address of ['2606:4700::ffff:10.0.0.1', '2606:4700::ffff:a00:1', '2a00:1450::ffff:127.0.0.1'])
+    assert.equal(isPublicAddress(address), true, address);
+});
+
 test('what is not an address is not public', () => {
   for (const text of ['', 'localhost', 'example.com', '256.0.0.1', '1.2.3', '::ffff:8.8.8.8.8', ' 8.8.8.8'])
     assert.equal(isPublicAddress(text), false, JSON.stringify(text));
