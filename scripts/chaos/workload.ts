@@ -5,12 +5,11 @@
  */
 import {
   acceptRQ,
-  booking,
   cancelRQ,
   change,
+  familyBooking,
   involuntaryCancelRQ,
   order,
-  passenger,
   segment,
 } from '../../test/helpers/documents.js';
 
@@ -120,35 +119,7 @@ export function planWorkload(
         const stored: ChaosBooking = { agencyId, orderId, reference, changeId, tickets, role, deadline };
         mine.push(stored);
         workload.bookings.push(stored);
-        return booking(
-          reference,
-          [segment('S1', 1), segment('S2', 8)],
-          [
-            passenger('P1', {
-              ticketNumber: tickets[0],
-              baseFare: '120.10',
-              taxes: '30.00',
-              coupons: [
-                { segmentId: 'S1', status: 'USED', value: '75.05' },
-                { segmentId: 'S2', value: '75.05' },
-              ],
-            }),
-            passenger(
-              'P2',
-              {
-                ticketNumber: tickets[1],
-                baseFare: '120.10',
-                taxes: '30.00',
-                coupons: [
-                  { segmentId: 'S1', value: '75.05' },
-                  { segmentId: 'S2', value: '75.05' },
-                ],
-              },
-              'CHD',
-            ),
-            passenger('P3', null, 'INF'),
-          ],
-        );
+        return familyBooking(reference, [tickets[0]!, tickets[1]!]);
       });
       workload.orders.push(order(orderId, agencyId, 'EUR', documents));
       const acted = mine.filter((target) => target.role === 'client');

@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import type { Passenger } from '../../src/domain/order.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
-import { booking, change, order, passenger, segment } from './documents.js';
+import { change, familyBooking, order } from './documents.js';
 
 export interface RaceBooking {
   orderId: string;
@@ -41,35 +41,7 @@ export function raceFixture(prefix: string, agencyId: string, orderCount: number
       ];
       fixture.bookings.push({ orderId, reference, tickets });
       fixture.changes.push(change(`AIC-${reference}`, orderId, reference, ['S2'], [], 'FLIGHT_CANCELLATION'));
-      return booking(
-        reference,
-        [segment('S1', 1), segment('S2', 8)],
-        [
-          passenger('P1', {
-            ticketNumber: tickets[0],
-            baseFare: '120.10',
-            taxes: '30.00',
-            coupons: [
-              { segmentId: 'S1', status: 'USED', value: '75.05' },
-              { segmentId: 'S2', value: '75.05' },
-            ],
-          }),
-          passenger(
-            'P2',
-            {
-              ticketNumber: tickets[1],
-              baseFare: '120.10',
-              taxes: '30.00',
-              coupons: [
-                { segmentId: 'S1', value: '75.05' },
-                { segmentId: 'S2', value: '75.05' },
-              ],
-            },
-            'CHD',
-          ),
-          passenger('P3', null, 'INF'),
-        ],
-      );
+      return familyBooking(reference, [tickets[0]!, tickets[1]!]);
     });
     fixture.orders.push(order(orderId, agencyId, 'EUR', bookings));
   }

@@ -12,7 +12,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import type { ServeProcess } from './cli.js';
 import { seededRandom } from './seeded-random.js';
-import { booking, cancelRQ, change, involuntaryCancelRQ, order, passenger, segment } from './documents.js';
+import { cancelRQ, change, familyBooking, involuntaryCancelRQ, order } from './documents.js';
 
 export type CrashOperation = 'cancel' | 'involuntaryCancel';
 
@@ -87,35 +87,7 @@ export function crashPlan(options: CrashPlanOptions): CrashFixture {
       const changeId = random() < 0.875 ? `AIC-${reference}` : null;
       if (changeId) fixture.changes.push(change(changeId, orderId, reference, ['S2'], [], 'FLIGHT_CANCELLATION'));
       fixture.bookings.push({ orderId, reference, tickets, changeId, role });
-      return booking(
-        reference,
-        [segment('S1', 1), segment('S2', 8)],
-        [
-          passenger('P1', {
-            ticketNumber: tickets[0],
-            baseFare: '120.10',
-            taxes: '30.00',
-            coupons: [
-              { segmentId: 'S1', status: 'USED', value: '75.05' },
-              { segmentId: 'S2', value: '75.05' },
-            ],
-          }),
-          passenger(
-            'P2',
-            {
-              ticketNumber: tickets[1],
-              baseFare: '120.10',
-              taxes: '30.00',
-              coupons: [
-                { segmentId: 'S1', value: '75.05' },
-                { segmentId: 'S2', value: '75.05' },
-              ],
-            },
-            'CHD',
-          ),
-          passenger('P3', null, 'INF'),
-        ],
-      );
+      return familyBooking(reference, [tickets[0]!, tickets[1]!]);
     });
     fixture.orders.push(order(orderId, 'AG1', 'EUR', bookings));
   }

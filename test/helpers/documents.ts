@@ -48,6 +48,30 @@ export function booking(
   return { gdsBookingReference, status, segments, passengers };
 }
 
+/**
+ * A family's booking over two segments (S1 on day 1, flown on the adult's ticket; S2 on day 8):
+ * an adult and a child, each with a ticket of 120.10 + 30.00, and an infant without one.
+ */
+export function familyBooking(reference: string, [adultTicket, childTicket]: [string, string]) {
+  const coupons = (firstFlown: boolean) => [
+    { segmentId: 'S1', ...(firstFlown ? { status: 'USED' } : {}), value: '75.05' },
+    { segmentId: 'S2', value: '75.05' },
+  ];
+  return booking(
+    reference,
+    [segment('S1', 1), segment('S2', 8)],
+    [
+      passenger('P1', { ticketNumber: adultTicket, baseFare: '120.10', taxes: '30.00', coupons: coupons(true) }),
+      passenger(
+        'P2',
+        { ticketNumber: childTicket, baseFare: '120.10', taxes: '30.00', coupons: coupons(false) },
+        'CHD',
+      ),
+      passenger('P3', null, 'INF'),
+    ],
+  );
+}
+
 export function order(orderId: string, agencyId: string, currency: string, bookings: object[]) {
   return { orderId, agencyId, currency, bookings };
 }
