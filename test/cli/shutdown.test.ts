@@ -122,8 +122,10 @@ async function start(way: StartWay, workers: number, output: Output): Promise<Se
     PORT: String(port),
     HOST: '127.0.0.1',
     SHUTDOWN_GRACE_MS: String(GRACE_MS),
-    // npx may link the project's own package into its cache first: never ask.
+    // npx may link the project's own package into its cache first: never ask, and never run its
+    // `prepare` (npm run build) then, which would rewrite dist/ under the tests running beside this one.
     npm_config_yes: 'true',
+    npm_config_ignore_scripts: 'true',
     npm_config_update_notifier: 'false',
   });
   const workerArgs = workers > 1 ? ['--workers', String(workers)] : [];
