@@ -47,7 +47,7 @@ export const AREAS = {
     mutate: ['src/webhook-delivery/**/*.ts'],
     testFiles: [
       ...unit('retry-schedule', 'address-guard', 'webhook-sender'),
-      ...integration('webhook-outcomes', 'webhooks-guard', 'webhooks'),
+      ...integration('webhook-outcomes', 'webhook-dispatcher', 'webhooks-guard', 'webhooks'),
     ],
   },
 };

@@ -87,7 +87,7 @@ export class WebhookDispatcher {
    */
   tick(): Promise<number> {
     const claimed = this.claims.then(() => this.claim());
-    this.claims = claimed.catch(() => 0);
+    this.claims = claimed.catch(() => undefined);
     return claimed;
   }
 

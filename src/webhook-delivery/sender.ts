@@ -20,6 +20,14 @@ export type AttemptResult =
   | { delivered: true; status: number; ms: number }
   | { delivered: false; status: number | null; error: string; ms: number };
 
+/** 2xx: delivered. Any other status is not; a redirect is named as such, since it is never followed. */
+function judged(status: number, ms: number): AttemptResult {
+  const statusClass = Math.floor(status / 100);
+  if (statusClass === 2) return { delivered: true, status, ms };
+  const error = statusClass === 3 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`;
+  return { delivered: false, status, error, ms };
+}
+
 /**
  * POSTs one delivery. A 2xx answered in full within `timeoutMs` is delivered; anything else (a
  * time-out, a refused or broken connection, a redirect, which is never followed, another status, a
@@ -28,26 +36,24 @@ export type AttemptResult =
 export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeoutMs: number): Promise<AttemptResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
+  // One time-out for the whole attempt, counted from its start: the host's resolution counts
+  // against it, so a stalled resolver cannot make the attempt outlive its lease, after which another
+  // process could make the same attempt.
+  const timeUp = AbortSignal.timeout(timeoutMs);
   let target;
-  // The host's resolution counts against the same time-out: a stalled resolver must not make the
-  // attempt outlive its lease, after which another process could make the same attempt.
-  let resolveTimer: NodeJS.Timeout | undefined;
   try {
     target = await Promise.race([
       vetTarget(attempt.url, policy),
-      new Promise<never>((_resolve, reject) => {
-        resolveTimer = setTimeout(
-          () => reject(new RefusedUrl(`its host did not resolve within ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      }),
+      new Promise<never>((_resolve, reject) =>
+        timeUp.addEventListener('abort', () =>
+          reject(new RefusedUrl(`its host did not resolve within ${timeoutMs} ms`)),
+        ),
+      ),
     ]);
   } catch (error) {
     if (error instanceof RefusedUrl)
       return { delivered: false, status: null, error: `refused: ${error.message}`, ms: ms() };
     throw error;
-  } finally {
-    clearTimeout(resolveTimer);
   }
   // Node asks for every address when it tries them in turn (happy eyeballs), or for one.
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -61,20 +67,26 @@ export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeout
   };
   const client = target.url.protocol === 'https:' ? https : http;
   return new Promise<AttemptResult>((resolve) => {
-    let settled = false;
+    // The first outcome wins: a later one (the stream's error after a cut-off) resolves nothing,
+    // and the request is already destroyed.
     const finish = (result: AttemptResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
       request.destroy();
       resolve(result);
     };
+    // The time-out destroys the request (its `signal`), which ends here too, whether or not an answer had begun.
+    const broken = (status: number | null, error: NodeJS.ErrnoException) =>
+      finish(
+        timeUp.aborted
+          ? { delivered: false, status: null, error: `no answer within ${timeoutMs} ms`, ms: ms() }
+          : { delivered: false, status, error: error.code ?? error.message, ms: ms() },
+      );
     const request = client.request(
       target.url,
       {
         method: 'POST',
         lookup: pinned,
         agent: false,
+        signal: timeUp,
         headers: {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(attempt.body),
@@ -90,36 +102,13 @@ export async function sendAttempt(attempt: Attempt, policy: GuardPolicy, timeout
         response.on('data', (chunk: Buffer) => {
           read += chunk.length;
           // The answer is read to its end, so that "answered" means answered; one that goes on and on is cut off.
-          if (read > MAX_ANSWER_BYTES)
-            finish(
-              status >= 200 && status < 300
-                ? { delivered: true, status, ms: ms() }
-                : { delivered: false, status, error: `HTTP ${status}`, ms: ms() },
-            );
+          if (read > MAX_ANSWER_BYTES) finish(judged(status, ms()));
         });
-        response.on('end', () =>
-          finish(
-            status >= 200 && status < 300
-              ? { delivered: true, status, ms: ms() }
-              : {
-                  delivered: false,
-                  status,
-                  error:
-                    status >= 300 && status < 400 ? `HTTP ${status} (redirects are not followed)` : `HTTP ${status}`,
-                  ms: ms(),
-                },
-          ),
-        );
-        response.on('error', (error) => finish({ delivered: false, status, error: error.message, ms: ms() }));
+        response.on('end', () => finish(judged(status, ms())));
+        response.on('error', (error) => broken(status, error));
       },
     );
-    const timer = setTimeout(
-      () => finish({ delivered: false, status: null, error: `no answer within ${timeoutMs} ms`, ms: ms() }),
-      Math.max(0, timeoutMs - ms()),
-    );
-    request.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ delivered: false, status: null, error: error.code ?? error.message, ms: ms() }),
-    );
+    request.on('error', (error) => broken(null, error));
     request.end(attempt.body);
   });
 }

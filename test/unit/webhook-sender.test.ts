@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { GuardPolicy } from '../../src/webhook-delivery/address-guard.js';
 import { sendAttempt, type Attempt } from '../../src/webhook-delivery/sender.js';
@@ -34,6 +39,14 @@ before(async () => {
         response.writeHead(Number(value));
         const timer = setInterval(() => response.write(Buffer.alloc(16 * 1024, 'x')), 2);
         response.on('close', () => clearInterval(timer));
+      } else if (kind === 'hold') {
+        // Answers 200, sends so many bytes of its body, and never ends it.
+        response.writeHead(200);
+        response.write(Buffer.alloc(Number(value), 'x'));
+      } else if (kind === 'broken') {
+        // Promises 100 bytes, sends 10, and drops the connection.
+        response.writeHead(200, { 'content-length': '100' });
+        response.write(Buffer.alloc(10, 'x'), () => response.socket?.destroy());
       } else if (kind === 'silent') {
         // Never answers.
       } else {
@@ -104,6 +117,30 @@ test('an answer that goes on past 64 KiB is judged on its status without waiting
   // The time-out is far off: only the cut-off ends these attempts.
   assert.deepEqual(await send(`${base}/endless/200`, 60_000), { delivered: true, status: 200 });
   assert.deepEqual(await send(`${base}/endless/500`, 60_000), { delivered: false, status: 500, error: 'HTTP 500' });
+  assert.deepEqual(await send(`${base}/endless/300`, 60_000), {
+    delivered: false,
+    status: 300,
+    error: 'HTTP 300 (redirects are not followed)',
+  });
+  // One byte past 64 KiB is enough to judge it; exactly 64 KiB is not: the answer must still end.
+  assert.deepEqual(await send(`${base}/hold/${64 * 1024 + 1}`, 60_000), { delivered: true, status: 200 });
+  assert.deepEqual(await send(`${base}/hold/${64 * 1024}`, 300), {
+    delivered: false,
+    status: null,
+    error: 'no answer within 300 ms',
+  });
+});
+
+test('an answer begun but not ended within the time-out: not delivered, no status', async () => {
+  assert.deepEqual(await send(`${base}/hold/10`, 300), {
+    delivered: false,
+    status: null,
+    error: 'no answer within 300 ms',
+  });
+});
+
+test('an answer whose connection breaks before its end: not delivered, its status and the error named', async () => {
+  assert.deepEqual(await send(`${base}/broken`), { delivered: false, status: 200, error: 'ECONNRESET' });
 });
 
 test('no answer within the time-out: not delivered, no status', async () => {
@@ -170,4 +207,70 @@ test('a host name is connected to at the address the guard checked, not resolved
   assert.equal(lookups, 1);
   assert.equal(received[0]?.url, '/pinned');
   assert.equal(received[0]?.headers.host, `receiver.invalid:${port}`);
+});
+
+test('a host is reached the same when Node asks its lookup for one address (family autoselection off)', async () => {
+  received.length = 0;
+  const port = (server.address() as AddressInfo).port;
+  const pinned: GuardPolicy = { ...OPEN, lookup: async () => [{ address: '127.0.0.1', family: 4 }] };
+  net.setDefaultAutoSelectFamily(false);
+  try {
+    assert.deepEqual(await send(`http://receiver.invalid:${port}/one`, 5_000, pinned), {
+      delivered: true,
+      status: 200,
+    });
+  } finally {
+    net.setDefaultAutoSelectFamily(true);
+  }
+  assert.equal(received[0]?.url, '/one');
+});
+
+test('an https receiver is spoken to over TLS and its certificate verified: a self-signed one is refused', async () => {
+  // A throwaway self-signed certificate for 127.0.0.1, made by openssl for this test.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-tls-'));
+  const keyFile = path.join(dir, 'key.pem');
+  const certFile = path.join(dir, 'cert.pem');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
+  let handshakes = 0;
+  const tls = https.createServer(
+    { key: fs.readFileSync(keyFile), cert: fs.readFileSync(certFile) },
+    (_request, response) => {
+      response.writeHead(200);
+      response.end();
+    },
+  );
+  tls.on('secureConnection', () => (handshakes += 1));
+  await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}/hook`;
+    assert.deepEqual(await send(url), { delivered: false, status: null, error: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    // The receiver's certificate ended the handshake on the sender's side: no request was sent.
+    assert.equal(handshakes, 0);
+  } finally {
+    tls.closeAllConnections();
+    await new Promise((resolve) => tls.close(resolve));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
