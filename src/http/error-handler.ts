@@ -60,7 +60,7 @@ export function installErrorHandler(
 ): void {
   app.setErrorHandler((error, request, reply) => {
     if (clientLeft(error, request)) {
-      request.outcomeCode = 'CLIENT_CLOSED';
+      // This line stands in for the request's own line, which is written when an answer has gone out (docs/operations.md, "Logs").
       request.log.info({ code: 'CLIENT_CLOSED' }, 'the client closed its connection before its answer');
       reply.raw.destroy();
       return reply;

@@ -58,3 +58,19 @@ test('outside the operations the error body is the plain one: a path out of /doc
     Errors: [{ Code: 'REQUEST_REFUSED', Message: 'The request is for something the service does not serve.' }],
   });
 });
+
+test('a refused event list has no result per booking, even when its query names an order and references', async () => {
+  const refused = await service.post(
+    '/AirOrderEventList',
+    JSON.stringify({
+      OrderEventListRQ: { Query: { OrderID: 'ORD-EH1', GdsBookingReference: ['EHB001'], Limit: 'many' } },
+    }),
+    bearer(token),
+  );
+  assert.equal(refused.status, 400);
+  const body = JSON.parse(refused.text) as { OrderEventListRS: { Events: unknown[]; Errors: unknown[] } };
+  assert.deepEqual(body.OrderEventListRS.Events, []);
+  assert.deepEqual(body.OrderEventListRS.Errors, [
+    { Code: 'INVALID_REQUEST', Message: 'OrderEventListRQ.Query.Limit must be a whole number from 1 to 500.' },
+  ]);
+});

@@ -410,10 +410,16 @@ describe('request ids and logs', () => {
       JSON.stringify(failures[0]),
     );
     // Some of the twenty were cut short while their answer was on its way: the case at hand happened.
-    assert.ok(
-      service.logs.some((line) => line.code === 'CLIENT_CLOSED'),
-      'a request whose client left before its answer',
-    );
+    const left = service.logs.filter((line) => line.msg === 'the client closed its connection before its answer');
+    assert.ok(left.length > 0, 'a request whose client left before its answer');
+    for (const line of left) {
+      assert.deepEqual([line.level, line.code, typeof line.requestId], [30, 'CLIENT_CLOSED', 'string']);
+      // It stands in for the request's own line: no answer went out, so there is none.
+      assert.deepEqual(
+        service.logs.filter((other) => other.msg === 'request' && other.requestId === line.requestId),
+        [],
+      );
+    }
   });
 
   test('no token and no e-mail address appears anywhere in the log', async () => {
