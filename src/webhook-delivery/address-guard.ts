@@ -80,22 +80,15 @@ export interface VettedTarget {
   addresses: { address: string; family: 4 | 6 }[];
 }
 
-/** An IPv4-mapped address (`::ffff:127.0.0.1`) is judged as IPv4; the other forms fall in ::/96, refused. */
-function embeddedIpv4(address: string): string | null {
-  const match = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (match) return match[1]!;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return null;
-  const high = parseInt(hex[1]!, 16);
-  const low = parseInt(hex[2]!, 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-}
-
+/**
+ * Whether an address is public. Node's BlockList judges an IPv4-mapped IPv6 address
+ * (`::ffff:127.0.0.1`, or `::ffff:7f00:1`) by the IPv4 rules, so `[::ffff:10.0.0.1]` is refused as
+ * 10.0.0.1 is; the other ways of writing IPv4 in IPv6 fall in ::/96 or ::ffff:0:0:0/96, refused.
+ */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return false;
-  const v4 = family === 6 ? embeddedIpv4(address) : address;
-  return v4 !== null ? !NOT_PUBLIC.check(v4, 'ipv4') : !NOT_PUBLIC.check(address, 'ipv6');
+  return !NOT_PUBLIC.check(address, family === 6 ? 'ipv6' : 'ipv4');
 }
 
 /** Reads the URL and checks what does not need the network: scheme, credentials, form. */
