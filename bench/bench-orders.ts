@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { once } from 'node:events';
+import { benchDay, roundTrip } from './bench-itinerary.js';
 
 export const BENCH_AGENCY = 'BENCH1';
 export type Pool = 'cancel' | 'accept' | 'involuntaryCancel';
@@ -21,30 +22,11 @@ export function reference(pool: Pool, index: number): string {
   return PREFIX[pool] + index.toString(36).toUpperCase().padStart(6, '0');
 }
 
-function booking(pool: Pool, index: number, day: string) {
+function booking(pool: Pool, index: number) {
   const ticket = (passenger: number) => `2${POOLS.indexOf(pool)}${String(index * 2 + passenger).padStart(11, '0')}`;
   return {
     gdsBookingReference: reference(pool, index),
-    segments: [
-      {
-        segmentId: 'S1',
-        carrier: 'LH',
-        flightNumber: '400',
-        origin: 'FRA',
-        destination: 'JFK',
-        departure: `2027-01-${day}T10:00:00Z`,
-        arrival: `2027-01-${day}T18:55:00Z`,
-      },
-      {
-        segmentId: 'S2',
-        carrier: 'LH',
-        flightNumber: '401',
-        origin: 'JFK',
-        destination: 'FRA',
-        departure: `2027-02-${day}T20:00:00Z`,
-        arrival: `2027-02-${day}T23:55:00Z`,
-      },
-    ],
+    segments: roundTrip(index),
     passengers: [
       {
         passengerId: 'P1',
@@ -75,17 +57,16 @@ function booking(pool: Pool, index: number, day: string) {
 }
 
 function orderDocument(index: number) {
-  const day = String(1 + (index % 28)).padStart(2, '0');
   return {
     orderId: orderId(index),
     agencyId: BENCH_AGENCY,
     currency: 'EUR',
-    bookings: POOLS.map((pool) => booking(pool, index, day)),
+    bookings: POOLS.map((pool) => booking(pool, index)),
   };
 }
 
 function changeDocuments(index: number) {
-  const day = String(1 + (index % 28)).padStart(2, '0');
+  const day = benchDay(index);
   const common = { orderId: orderId(index), detectedAt: '2026-11-20T08:00:00Z', removedSegments: ['S1'] };
   return [
     {

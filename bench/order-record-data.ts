@@ -5,7 +5,8 @@
  */
 import v8 from 'node:v8';
 import zlib from 'node:zlib';
-import type { AirlineChange, Booking, Order, Passenger, Segment } from '../src/domain/order.js';
+import type { AirlineChange, Booking, Order, Passenger } from '../src/domain/order.js';
+import { benchDay, roundTrip } from './bench-itinerary.js';
 
 export const RECORD_AGENCY = 'BENCH1';
 
@@ -17,30 +18,6 @@ export interface OrderRecord extends Order {
 
 export function recordOrderId(index: number): string {
   return `BO-${String(index).padStart(8, '0')}`;
-}
-
-function segments(index: number): Segment[] {
-  const day = String(1 + (index % 28)).padStart(2, '0');
-  return [
-    {
-      segmentId: 'S1',
-      carrier: 'LH',
-      flightNumber: '400',
-      origin: 'FRA',
-      destination: 'JFK',
-      departure: `2027-01-${day}T10:00:00Z`,
-      arrival: `2027-01-${day}T18:55:00Z`,
-    },
-    {
-      segmentId: 'S2',
-      carrier: 'LH',
-      flightNumber: '401',
-      origin: 'JFK',
-      destination: 'FRA',
-      departure: `2027-02-${day}T20:00:00Z`,
-      arrival: `2027-02-${day}T23:55:00Z`,
-    },
-  ];
 }
 
 function passengers(index: number, slot: number): Passenger[] {
@@ -66,7 +43,7 @@ function passengers(index: number, slot: number): Passenger[] {
 }
 
 function change(index: number, slot: number, kind: AirlineChange['kind']): AirlineChange {
-  const day = String(1 + (index % 28)).padStart(2, '0');
+  const day = benchDay(index);
   return {
     changeId: `BC-${index}-${slot}`,
     kind,
@@ -97,7 +74,7 @@ function booking(index: number, slot: number, kind: AirlineChange['kind']): Book
     reference: `R${slot}${index.toString(36).toUpperCase().padStart(5, '0')}`,
     status: 'CONFIRMED',
     cancellation: null,
-    segments: segments(index),
+    segments: roundTrip(index),
     passengers: passengers(index, slot),
     changes: [change(index, slot, kind)],
     refunds: [],
