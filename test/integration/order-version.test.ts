@@ -159,3 +159,22 @@ for (const { name, orderId, changes, make } of operations) {
     );
   });
 }
+
+test('a cancel of a booking already cancelled, kept under its Idempotency-Key, changes nothing of the order: neither its version nor its update time', async () => {
+  const [first] = await twoBookingOrder('VER-KEPT', false);
+  instant += 60_000;
+  await api('/AirOrderCancel', cancelRQ('VER-KEPT', [first]), 'OrderViewRS', 'Response');
+  const cancelled = await versionOf('VER-KEPT');
+
+  instant += 60_000;
+  const key = { ...bearer(token), 'idempotency-key': 'ver-kept-refusal' };
+  const again = await service.post('/AirOrderCancel', cancelRQ('VER-KEPT', [first]), key);
+  assert.equal(again.status, 200, again.text);
+  assert.deepEqual(
+    [again.body.OrderViewRS.Response[0].Status, again.body.OrderViewRS.Response[0].BookingStatus],
+    ['SUCCESS', 'CANCELED'],
+  );
+  const replayed = await service.post('/AirOrderCancel', cancelRQ('VER-KEPT', [first]), key);
+  assert.equal(replayed.headers.get('idempotent-replayed'), 'true', 'the answer was kept');
+  assert.deepEqual(await versionOf('VER-KEPT'), cancelled);
+});
