@@ -289,6 +289,16 @@ describe('request time-out (REQUEST_TIMEOUT_MS=300)', () => {
       });
       assert.match(timedOut.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
       assertSecurityHeaders(timedOut.headers, 'a 503');
+      // The operator learns of it from a warning, not an error: the service did not fail.
+      const warned = service.logs.filter((line) => line.msg === 'store unavailable');
+      assert.deepEqual(
+        warned.map((line) => [line.level, typeof line.cause]),
+        [[40, 'string']],
+      );
+      assert.deepEqual(
+        service.logs.filter((line) => (line.level as number) >= 50),
+        [],
+      );
     } finally {
       await hold.release();
     }
