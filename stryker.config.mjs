@@ -56,6 +56,7 @@ export const AREAS = {
       'voluntary-refunds',
       'metrics',
       'involuntary-accept',
+      'deadlines',
       'errors',
       'limits',
     ),
