@@ -6,7 +6,7 @@
 import type { Segment } from '../src/domain/order.js';
 
 /** The day of the month (01 to 28) of order `index`'s flights. */
-export function benchDay(index: number): string {
+function benchDay(index: number): string {
   return String(1 + (index % 28)).padStart(2, '0');
 }
 
@@ -32,4 +32,18 @@ export function roundTrip(index: number): Segment[] {
       arrival: `2027-02-${day}T23:55:00Z`,
     },
   ];
+}
+
+/** The first leg retimed by the airline: the replacement segment of the benchmarks' schedule changes. */
+export function retimedFirstLeg(index: number): Segment {
+  const day = benchDay(index);
+  return {
+    segmentId: 'S1B',
+    carrier: 'LH',
+    flightNumber: '402',
+    origin: 'FRA',
+    destination: 'JFK',
+    departure: `2027-01-${day}T14:00:00Z`,
+    arrival: `2027-01-${day}T22:55:00Z`,
+  };
 }

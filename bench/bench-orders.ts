@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import { once } from 'node:events';
-import { benchDay, roundTrip } from './bench-itinerary.js';
+import { retimedFirstLeg, roundTrip } from './bench-itinerary.js';
 
 export const BENCH_AGENCY = 'BENCH1';
 export type Pool = 'cancel' | 'accept' | 'involuntaryCancel';
@@ -66,7 +66,6 @@ function orderDocument(index: number) {
 }
 
 function changeDocuments(index: number) {
-  const day = benchDay(index);
   const common = { orderId: orderId(index), detectedAt: '2026-11-20T08:00:00Z', removedSegments: ['S1'] };
   return [
     {
@@ -74,17 +73,7 @@ function changeDocuments(index: number) {
       changeId: `BA-${index}`,
       gdsBookingReference: reference('accept', index),
       kind: 'SCHEDULE_CHANGE',
-      addedSegments: [
-        {
-          segmentId: 'S1B',
-          carrier: 'LH',
-          flightNumber: '402',
-          origin: 'FRA',
-          destination: 'JFK',
-          departure: `2027-01-${day}T14:00:00Z`,
-          arrival: `2027-01-${day}T22:55:00Z`,
-        },
-      ],
+      addedSegments: [retimedFirstLeg(index)],
     },
     {
       ...common,

@@ -6,7 +6,7 @@
 import v8 from 'node:v8';
 import zlib from 'node:zlib';
 import type { AirlineChange, Booking, Order, Passenger } from '../src/domain/order.js';
-import { benchDay, roundTrip } from './bench-itinerary.js';
+import { retimedFirstLeg, roundTrip } from './bench-itinerary.js';
 
 export const RECORD_AGENCY = 'BENCH1';
 
@@ -43,26 +43,12 @@ function passengers(index: number, slot: number): Passenger[] {
 }
 
 function change(index: number, slot: number, kind: AirlineChange['kind']): AirlineChange {
-  const day = benchDay(index);
   return {
     changeId: `BC-${index}-${slot}`,
     kind,
     detectedAt: '2026-11-20T08:00:00Z',
     removedSegments: ['S1'],
-    addedSegments:
-      kind === 'FLIGHT_CANCELLATION'
-        ? []
-        : [
-            {
-              segmentId: 'S1B',
-              carrier: 'LH',
-              flightNumber: '402',
-              origin: 'FRA',
-              destination: 'JFK',
-              departure: `2027-01-${day}T14:00:00Z`,
-              arrival: `2027-01-${day}T22:55:00Z`,
-            },
-          ],
+    addedSegments: kind === 'FLIGHT_CANCELLATION' ? [] : [retimedFirstLeg(index)],
     status: 'PENDING',
     actionDeadline: '2026-11-27T08:00:00Z',
     consequenceOfInaction: 'ACCEPT',

@@ -15,6 +15,7 @@ import { addEndpoint } from '../../src/service/webhook-endpoints.js';
 import { WebhookDispatcher } from '../../src/webhook-delivery/dispatcher.js';
 import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { until } from '../helpers/webhook-receiver.js';
 
 const OPEN = { allowHttp: true, allowPrivateNetworks: true };
 const TIMEOUT_MS = 10_000;
@@ -85,12 +86,9 @@ after(async () => {
   await service.close();
 });
 
-/** Waits (without asserting any time) until `holds` is true. */
-async function until(holds: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let tries = 0; !(await holds()); tries += 1) {
-    if (tries > 2_000) throw new Error(`still waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+/** Waits until `holds` is true (the shared poll, with a generous limit: no time is asserted). */
+async function settled(holds: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  assert.ok(await until(holds, 20_000), `still waiting for ${what}`);
 }
 
 interface Line {
@@ -163,7 +161,7 @@ test('one endpoint: four attempts at once, leased to this process; an attempt th
   const { endpointIds } = await agencyWith(receiver.url, 1, 6);
   const run = dispatcher();
   assert.equal(await run.made.tick(), 4);
-  await until(() => receiver.held === 4, 'four held attempts');
+  await settled(() => receiver.held === 4, 'four held attempts');
   const leased = (await rows(endpointIds)).filter((row) => row.lease_owner !== null);
   assert.equal(leased.length, 4);
   const leaseUntil = new Date(Date.parse(run.clock.now) + LEASE_MS).toISOString();
@@ -176,7 +174,7 @@ test('one endpoint: four attempts at once, leased to this process; an attempt th
 
   receiver.release(1);
   // The fifth is claimed as the first ends, with no tick: four at once again, never five.
-  await until(() => receiver.received === 5 && receiver.held === 4, 'the fifth attempt');
+  await settled(() => receiver.received === 5 && receiver.held === 4, 'the fifth attempt');
   receiver.open();
   await run.made.settle();
   // settle() waited for the claims that followed the attempts' ends, and for what they started.
@@ -192,7 +190,7 @@ test('no backlog, no claim as attempts end: a delivery that falls due meanwhile 
   const { endpointIds, cancel } = await agencyWith(receiver.url, 1, 4);
   const run = dispatcher();
   assert.equal(await run.made.tick(), 4, 'four due, four claimed: nothing left for want of room');
-  await until(() => receiver.held === 4, 'four held attempts');
+  await settled(() => receiver.held === 4, 'four held attempts');
   await cancel();
   receiver.release();
   await run.made.settle();
@@ -211,7 +209,7 @@ test('at most 64 attempts at once in a process, across endpoints; the rest as ro
   const { endpointIds } = await agencyWith(receiver.url, 17, 4);
   const run = dispatcher();
   assert.equal(await run.made.tick(), 64);
-  await until(() => receiver.held === 64, '64 held attempts');
+  await settled(() => receiver.held === 64, '64 held attempts');
   assert.equal(await run.made.tick(), 0, 'no room left in the process');
   receiver.open();
   await run.made.settle();
@@ -224,10 +222,10 @@ test("a lease that ran out: the process holding the delivery now records and cou
   const { endpointIds } = await agencyWith(receiver.url, 1, 1);
   const first = dispatcher();
   assert.equal(await first.made.tick(), 1);
-  await until(() => receiver.held === 1, "the first process's attempt");
+  await settled(() => receiver.held === 1, "the first process's attempt");
   const second = dispatcher(service.store, new Date(Date.parse(first.clock.now) + LEASE_MS).toISOString());
   assert.equal(await second.made.tick(), 1, 'claimed again once the lease ran out');
-  await until(() => receiver.held === 2, "the second process's attempt");
+  await settled(() => receiver.held === 2, "the second process's attempt");
   receiver.release(1);
   await first.made.settle();
   receiver.release();
@@ -262,11 +260,11 @@ test('a store that fails: claims and records that fail are logged and outlived; 
   const { store, state } = breakable(service.store);
   const run = dispatcher(store);
   assert.equal(await run.made.tick(), 4);
-  await until(() => receiver.held === 4, 'four held attempts');
+  await settled(() => receiver.held === 4, 'four held attempts');
   state.broken = true;
   // An attempt ends: its outcome cannot be recorded, and the claim that follows (a backlog of two) fails.
   receiver.release(1);
-  await until(() => run.lines.length >= 2, 'two warnings');
+  await settled(() => run.lines.length >= 2, 'two warnings');
   assert.deepEqual(run.lines.map((line) => [line.level, line.message, line.detail.cause]).sort(), [
     ['warn', 'webhook attempt not recorded; retried when its lease ends', 'the store is away (test)'],
     ['warn', 'webhook claims failed; trying again', 'the store is away (test)'],
@@ -282,13 +280,13 @@ test('a store that fails: claims and records that fail are logged and outlived; 
   const lines = run.lines.length;
   run.clock.now = new Date(Date.parse(run.clock.now) + LEASE_MS).toISOString();
   run.made.start();
-  await until(() => run.lines.length > lines, 'a failed claim of the loop');
+  await settled(() => run.lines.length > lines, 'a failed claim of the loop');
   assert.deepEqual(run.lines.slice(lines).map((line) => [line.message, line.detail.cause])[0], [
     'webhook claims failed; trying again',
     'the store is away (test)',
   ]);
   state.broken = false;
-  await until(async () => count(await rows(endpointIds), 'DELIVERED') === 6, 'every delivery, by the loop');
+  await settled(async () => count(await rows(endpointIds), 'DELIVERED') === 6, 'every delivery, by the loop');
   await run.made.stop(5_000);
   assert.equal(receiver.received, 4 + 6, 'the four attempts that could not be recorded were made again');
 });
@@ -301,7 +299,7 @@ test(
     const { endpointIds } = await agencyWith(receiver.url, 1, 6);
     const run = dispatcher();
     run.made.start();
-    await until(() => receiver.held === 4, 'four attempts of the loop');
+    await settled(() => receiver.held === 4, 'four attempts of the loop');
     // The attempts hang: stop gives up on them after its grace.
     await run.made.stop(200);
     assert.equal(receiver.held, 4);
