@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import css from '@eslint/css';
+import lookups from './lint/no-plain-object-lookup.js';
 
 const CODE = ['**/*.{js,mjs,cjs,ts,mts,cts}'];
 
@@ -26,6 +27,13 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       'no-constant-condition': ['error', { checkLoops: false }],
     },
+  },
+  {
+    // Names from outside (URLs, bodies, files) never index a plain object: docs/security.md, "Lookups by name".
+    files: ['src/**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { airorder: lookups },
+    rules: { 'airorder/no-plain-object-lookup': 'error' },
   },
   {
     // The console's script (src/console/assets/), run by the browser as a classic script, not by Node.

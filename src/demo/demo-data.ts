@@ -11,8 +11,10 @@ export const DEMO_AGENCY = {
   email: 'ops@demo-travel.example',
 } as const;
 
+type Carrier = 'LH' | 'BA' | 'NH' | 'KU' | 'LX' | 'AA';
+
 interface Route {
-  carrier: string;
+  carrier: Carrier;
   origin: string;
   destination: string;
   hours: number;
@@ -28,15 +30,17 @@ const ROUTES: Route[] = [
   { carrier: 'AA', origin: 'JFK', destination: 'MIA', hours: 3, via: 'CLT' },
 ];
 /** `taxCode`: the government tax of the departure country, beside the carrier's surcharge YQ. */
-const CURRENCIES: Record<string, { currency: string; fare: number; taxes: number; decimals: number; taxCode: string }> =
-  {
-    LH: { currency: 'EUR', fare: 45_000, taxes: 12_050, decimals: 2, taxCode: 'DE' },
-    BA: { currency: 'GBP', fare: 61_000, taxes: 18_999, decimals: 2, taxCode: 'GB' },
-    NH: { currency: 'JPY', fare: 98_000, taxes: 14_300, decimals: 0, taxCode: 'SW' },
-    KU: { currency: 'KWD', fare: 145_500, taxes: 22_125, decimals: 3, taxCode: 'KW' },
-    LX: { currency: 'CHF', fare: 88_000, taxes: 9_870, decimals: 2, taxCode: 'CH' },
-    AA: { currency: 'USD', fare: 19_900, taxes: 4_567, decimals: 2, taxCode: 'US' },
-  };
+const CURRENCIES: Record<
+  Carrier,
+  { currency: string; fare: number; taxes: number; decimals: number; taxCode: string }
+> = {
+  LH: { currency: 'EUR', fare: 45_000, taxes: 12_050, decimals: 2, taxCode: 'DE' },
+  BA: { currency: 'GBP', fare: 61_000, taxes: 18_999, decimals: 2, taxCode: 'GB' },
+  NH: { currency: 'JPY', fare: 98_000, taxes: 14_300, decimals: 0, taxCode: 'SW' },
+  KU: { currency: 'KWD', fare: 145_500, taxes: 22_125, decimals: 3, taxCode: 'KW' },
+  LX: { currency: 'CHF', fare: 88_000, taxes: 9_870, decimals: 2, taxCode: 'CH' },
+  AA: { currency: 'USD', fare: 19_900, taxes: 4_567, decimals: 2, taxCode: 'US' },
+};
 
 /**
  * What a voluntary refund needs, made from the ticket's serial rather than drawn from the seeded
@@ -137,7 +141,7 @@ export function demoData(count: number, clockNow = Date.now()): DemoData {
   for (let index = 1; index <= count; index += 1) {
     const orderId = `DEMO-${String(index).padStart(6, '0')}`;
     const route = random.pick(ROUTES);
-    const pricing = CURRENCIES[route.carrier]!;
+    const pricing = CURRENCIES[route.carrier];
     const bookingCount = random.next() < 0.2 ? 2 : 1;
     const bookings = [];
     for (let b = 0; b < bookingCount; b += 1) {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../errors/api-error.js';
+import { ownProperty } from '../own-property.js';
 import type { Clock } from '../runtime/clock.js';
 import { hashToken, tokenFromHeader } from './access-token.js';
 import type { TokenLookup } from './token-lookup.js';
@@ -22,8 +23,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function checkSender(request: FastifyRequest, rootKey: string): void {
   const agency = request.agency;
   if (!agency) return;
-  const body = request.body as Record<string, Record<string, unknown>>;
-  const party = body[rootKey]?.Party;
+  const root = isObject(request.body) ? ownProperty(request.body, rootKey) : undefined;
+  const party = isObject(root) ? root.Party : undefined;
   const sender =
     isObject(party) && isObject(party.Sender) && isObject(party.Sender.TravelAgencySender)
       ? party.Sender.TravelAgencySender

@@ -63,13 +63,10 @@ export function jsonText(body: unknown): string {
       value.forEach((item, index) => inner.push(...(index > 0 ? [{ text: ',' }] : []), { value: item }));
     } else {
       // Code-unit order, not locale order: the same on every machine.
-      Object.keys(value)
-        .sort()
-        .forEach((key, index) =>
-          inner.push(
-            { text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` },
-            { value: (value as Record<string, unknown>)[key] },
-          ),
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .forEach(([key, member], index) =>
+          inner.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: member }),
         );
     }
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];

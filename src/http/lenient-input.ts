@@ -1,4 +1,5 @@
 import { normaliseReferences } from '../domain/booking-references.js';
+import { ownProperty } from '../own-property.js';
 import type { EnvelopeInput } from './request-context.js';
 import {
   isBookingReferenceList,
@@ -20,8 +21,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * the OpenAPI document does.
  */
 export function relaxRequestBody(body: unknown, rootKey: string): void {
-  if (!isObject(body) || !isObject(body[rootKey])) return;
-  const root = body[rootKey];
+  const root = isObject(body) ? ownProperty(body, rootKey) : undefined;
+  if (!isObject(root)) return;
   if (isObject(root.Query) && typeof root.Query.GdsBookingReference === 'string') {
     root.Query.GdsBookingReference = [root.Query.GdsBookingReference];
   }
@@ -38,7 +39,8 @@ const VERSION = new RegExp(REFERENCE_VERSION_PATTERN);
 
 /** Reads what the response envelope echoes, tolerating anything else being wrong with the body. */
 export function readEnvelopeInput(body: unknown, rootKey: string): EnvelopeInput {
-  const root = isObject(body) && isObject(body[rootKey]) ? body[rootKey] : {};
+  const given = isObject(body) ? ownProperty(body, rootKey) : undefined;
+  const root = isObject(given) ? given : {};
   const version = isObject(root.Document) ? root.Document.ReferenceVersion : undefined;
   const query = isObject(root.Query) ? root.Query : {};
   const readable = isOrderId(query.OrderID) && isBookingReferenceList(query.GdsBookingReference);

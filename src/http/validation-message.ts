@@ -1,4 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { ownProperty } from '../own-property.js';
 import { FIELD_RULES } from './schemas/field-rules.js';
 
 /** Turns the first schema violation into a message that names the field path, e.g. `OrderCancelRQ.Query.OrderID`. */
@@ -23,6 +24,6 @@ export function validationMessage(issue: FastifySchemaValidationError, rootKey: 
     return `${path ? `${path}.` : ''}${String(params.missingProperty)} is required.`;
   }
   const field = [...segments].reverse().find((segment) => !/^\d+$/.test(segment)) ?? '';
-  const rule = FIELD_RULES[field];
+  const rule = ownProperty(FIELD_RULES, field) as string | undefined;
   return `${path} ${rule ?? issue.message ?? 'is invalid'}.`;
 }

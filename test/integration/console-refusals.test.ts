@@ -2,7 +2,7 @@
  * What the console refuses, over HTTP on both stores: bodies it does not read (JSON, text, multipart
  * outside the import, compressed) are 415 and never a 500; an unknown agency is 404; a notice in the
  * URL is one of the console's own, never the URL's words; a path out of /docs/static never serves a
- * file nor answers 500. None of these writes an error-level log line. A signed-in upload with its
+ * file nor answers 500; an act the URL names that is not the console's own is 404. None of these writes an error-level log line. A signed-in upload with its
  * token, in the form's first field or in X-CSRF-Token, still imports.
  */
 import assert from 'node:assert/strict';
@@ -193,6 +193,26 @@ test('issuing or revoking a token of an unknown agency is 404', async () => {
   assert.deepEqual(
     await runSql(service.store.db, "select token_id from access_tokens where agency_id = 'NOPE'", []),
     [],
+  );
+  assertNoErrorLogged();
+});
+
+test("an act a URL names that is not the console's own (constructor, __proto__, toString) is 404, shown or sent, and changes nothing", async () => {
+  const versionBefore = await runSql(service.store.db, "select version from orders where order_id = 'ORD-R1'", []);
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'refund']) {
+    const path = `/console/orders/ORD-R1/bookings/REF001/${name}`;
+    const shown = await browser.request(path);
+    assert.equal(shown.status, 404, `GET ${name}`);
+    assert.match(shown.text, /There is no such page/);
+    const sent = await browser.request(path, { form: { _csrf: csrf, reason: 'trying a name' } });
+    assert.equal(sent.status, 404, `POST ${name}`);
+    assert.match(sent.text, /There is no such page/);
+  }
+  // The console's own acts are still found.
+  assert.equal((await browser.request('/console/orders/ORD-R1/bookings/REF001/accept')).status, 200);
+  assert.deepEqual(
+    await runSql(service.store.db, "select version from orders where order_id = 'ORD-R1'", []),
+    versionBefore,
   );
   assertNoErrorLogged();
 });

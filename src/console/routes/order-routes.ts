@@ -7,7 +7,11 @@ import { confirmPage } from '../pages/confirm-page.js';
 import { orderPage } from '../pages/order-page.js';
 import { ordersPage, PAGE_SIZE } from '../pages/orders-page.js';
 
-const ACTIONS: Record<string, ConsoleAction> = { accept: 'involuntaryAccept', cancel: 'involuntaryCancel' };
+/** The acts a URL may name; any other name (`constructor`, `__proto__` among them) is not found. */
+const ACTIONS = new Map<string, ConsoleAction>([
+  ['accept', 'involuntaryAccept'],
+  ['cancel', 'involuntaryCancel'],
+]);
 
 interface BookingParams {
   orderId: string;
@@ -69,12 +73,13 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     const { orderId, reference, action } = request.params as BookingParams;
     const order = await deps.store.read.loadOrder(orderId);
     const booking = order?.bookings.find((candidate) => candidate.reference === reference);
-    if (!order || !booking || !ACTIONS[action]) return null;
+    const operation = ACTIONS.get(action);
+    if (!order || !booking || !operation) return null;
     return confirmPage({
       session: sessionOf(request),
       order,
       booking,
-      action: ACTIONS[action],
+      action: operation,
       quote: refundQuote(booking),
       error,
       reason,
@@ -88,7 +93,7 @@ export function orderRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
 
   app.post('/orders/:orderId/bookings/:reference/:action', async (request, reply) => {
     const { orderId, reference, action } = request.params as BookingParams;
-    const operation = ACTIONS[action];
+    const operation = ACTIONS.get(action);
     const order = await deps.store.read.loadOrder(orderId);
     if (!operation || !order) return reply.callNotFound();
     const reason = field(request, 'reason').trim();

@@ -34,11 +34,11 @@ type Content = { content?: Record<string, { schema?: unknown }> };
  * that the document shows each shape once (every status of an operation shares its envelope).
  */
 function nameOperationSchemas(document: OpenApiObject): OpenApiObject {
-  const schemas: Record<string, unknown> = { ...document.components?.schemas };
+  const schemas = new Map<string, unknown>(Object.entries(document.components?.schemas ?? {}));
   const refer = (holder: Content | undefined, name: string) => {
     const media = holder?.content?.['application/json'];
     if (!media?.schema) return;
-    schemas[name] ??= media.schema;
+    if (!schemas.has(name)) schemas.set(name, media.schema);
     media.schema = { $ref: `#/components/schemas/${name}` };
   };
   for (const pathItem of Object.values(document.paths ?? {})) {
@@ -49,7 +49,7 @@ function nameOperationSchemas(document: OpenApiObject): OpenApiObject {
         refer(response, `${operation.operationId}Response`);
     }
   }
-  return { ...document, components: { ...document.components, schemas } };
+  return { ...document, components: { ...document.components, schemas: Object.fromEntries(schemas) } };
 }
 
 /**

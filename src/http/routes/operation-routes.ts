@@ -7,6 +7,7 @@ import {
   type OperationResult,
   type ResponsePort,
 } from '../../service/order-operations.js';
+import { ownProperty } from '../../own-property.js';
 import { newQuoteId, type RefundInput } from '../../service/refund-operations.js';
 import { buildEnvelope } from '../envelope.js';
 import { refusalError } from '../error-mapping.js';
@@ -48,9 +49,10 @@ function refundInput(
   deps: OperationRouteDeps,
 ): RefundInput | undefined {
   if (operation.name !== 'refundQuote' && operation.name !== 'refund') return undefined;
-  const query = (body as Record<string, { Query: { PassengerID?: string[]; QuoteID?: string } }>)[
-    operation.requestRoot
-  ]!.Query;
+  const root = ownProperty(body as object, operation.requestRoot) as {
+    Query: { PassengerID?: string[]; QuoteID?: string };
+  };
+  const query = root.Query;
   if (operation.name === 'refund')
     return { settings: deps.refundSettings, quoteId: query.QuoteID!, passengerIds: null };
   // Passengers named twice are asked for once, as references are.
