@@ -170,8 +170,12 @@ export function buildCli(): Command {
     .option('--upsert', 'replace orders whose orderId exists already')
     .action(async (file: string, options: { upsert?: boolean }) => {
       printJson(
-        await importFile(global(), file, 'orders', preparedInThread, (store, batches, progress) =>
-          importOrders(store, clock, batches, options.upsert ?? false, progress),
+        await importFile(
+          global(),
+          file,
+          'orders',
+          (input) => preparedInThread(input, clock()),
+          (store, batches, progress) => importOrders(store, clock, batches, options.upsert ?? false, progress),
         ),
       );
     });

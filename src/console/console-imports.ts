@@ -228,10 +228,11 @@ async function runImport(
 async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: ProgressWriter): Promise<unknown> {
   // Reading: every record checked as the import will check it, so a bad one fails before anything is stored.
   let read = 0;
+  const importedAt = deps.clock();
   const check =
     upload.kind === 'orders'
       ? (record: RawRecord) => {
-          prepareOrder(record);
+          prepareOrder(record, importedAt);
         }
       : (record: RawRecord) => {
           readEach([record], readChangeDocument);
@@ -264,7 +265,7 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
     const summary = await importOrders(
       deps.store,
       deps.clock,
-      preparedHere(recordsOf(upload.filePath)),
+      preparedHere(recordsOf(upload.filePath), importedAt),
       upload.upsert,
       stored,
       actor,

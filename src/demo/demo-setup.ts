@@ -38,7 +38,10 @@ export async function setUpDemo(store: Store, clock: Clock, count: number): Prom
   await importOrders(
     store,
     clock,
-    preparedHere(data.orders.map((value, index) => ({ label: `demo order ${index + 1}`, value }))),
+    preparedHere(
+      data.orders.map((value, index) => ({ label: `demo order ${index + 1}`, value })),
+      clock(),
+    ),
     false,
   );
   await importChanges(store, clock, readRecords(JSON.stringify(data.changes)));

@@ -1,6 +1,7 @@
 import { isKnownCurrency } from '../domain/currencies.js';
 import { LARGEST_MINOR, splitEvenly } from '../domain/money.js';
 import { couponTotal, ticketTotal, unsafeOrderSum, unsafeSumProblem } from '../domain/order-sums.js';
+import { ISSUE_CLOCK_SKEW_MS } from '../domain/voluntary-quote.js';
 import {
   BOOKING_STATUSES,
   COUPON_STATUSES,
@@ -162,8 +163,32 @@ function checkTicketNumbers(bookings: readonly Booking[]): void {
   }
 }
 
-/** Checks an order document (docs/contract.md §11) and turns it into a domain order, amounts in minor units. */
-export function readOrderDocument(value: unknown): Order {
+/**
+ * A ticket is issued before it is imported: an `issuedAt` later than the import's time (beyond the
+ * clocks' skew) would keep the ticket in its void window, everything back, for as long as that time
+ * is ahead (docs/contract.md §11).
+ */
+function checkIssueTimes(bookings: readonly Booking[], importedAt: number): void {
+  const latest = importedAt + ISSUE_CLOCK_SKEW_MS;
+  for (let bookingIndex = 0; bookingIndex < bookings.length; bookingIndex += 1) {
+    const passengers = bookings[bookingIndex]!.passengers;
+    for (let passengerIndex = 0; passengerIndex < passengers.length; passengerIndex += 1) {
+      const issuedAt = passengers[passengerIndex]!.ticket?.issuedAt;
+      if (issuedAt === undefined || Date.parse(issuedAt) <= latest) continue;
+      const passengerPath = child(child(child('bookings', bookingIndex), 'passengers'), passengerIndex);
+      throw new FieldError(
+        child(child(passengerPath, 'ticket'), 'issuedAt'),
+        `is later than the import (${new Date(importedAt).toISOString()}) by more than the ${ISSUE_CLOCK_SKEW_MS / 60_000} minutes clocks may differ: a ticket is issued before it is imported, got ${issuedAt}`,
+      );
+    }
+  }
+}
+
+/**
+ * Checks an order document (docs/contract.md §11) and turns it into a domain order, amounts in minor
+ * units. `importedAt` (ms since the epoch) is when the import began, by the service's clock.
+ */
+export function readOrderDocument(value: unknown, importedAt: number): Order {
   const raw = object(value, '');
   const currency = text(raw.currency, 'currency', /^[A-Z]{3}$/, 'must be an ISO 4217 code such as EUR');
   if (!isKnownCurrency(currency)) throw new FieldError('currency', `is not an ISO 4217 currency: ${currency}`);
@@ -176,6 +201,7 @@ export function readOrderDocument(value: unknown): Order {
     'gdsBookingReference',
   );
   checkTicketNumbers(bookings);
+  checkIssueTimes(bookings, importedAt);
   const order: Order = {
     orderId: text(raw.orderId, 'orderId', ORDER_ID, 'must be 1 to 64 letters, digits or - _ . /'),
     agencyId: text(raw.agencyId, 'agencyId', AGENCY_ID, 'must be 1 to 64 characters without surrounding spaces'),

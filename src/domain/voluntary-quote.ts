@@ -33,9 +33,23 @@ export interface QuoteSettings {
 
 type Quoted<T> = { ok: true; value: T } | { ok: false; error: ItemError };
 
+/**
+ * How far a ticket's `issuedAt` may lie ahead of the service's clock: the issuing system's clock and
+ * ours may differ by this much. A ticket issued later than that has not been issued yet, for us: an
+ * import refuses it, and it is never voided (docs/contract.md §11).
+ */
+export const ISSUE_CLOCK_SKEW_MS = 5 * 60_000;
+
 /** When the ticket's void window ends (ms since the epoch), or null when it was loaded without `issuedAt`. */
 export function voidWindowEnd(ticket: Ticket, voidWindowMs: number): number | null {
   return ticket.issuedAt === undefined ? null : Date.parse(ticket.issuedAt) + voidWindowMs;
+}
+
+/** Within its void window at `now`: issued, by our clock less the skew, and not longer ago than the window. */
+function voidable(ticket: Ticket, now: number, voidWindowMs: number): boolean {
+  if (ticket.issuedAt === undefined) return false;
+  const issued = Date.parse(ticket.issuedAt);
+  return issued <= now + ISSUE_CLOCK_SKEW_MS && now < issued + voidWindowMs;
 }
 
 /**
@@ -54,9 +68,8 @@ export function quoteTicket(
   if (!ticket.coupons.every((coupon) => coupon.status === 'OPEN')) {
     return { ok: false, error: itemErrors.ticketRefunded(ticket.ticketNumber) };
   }
-  const windowEnd = voidWindowEnd(ticket, voidWindowMs);
   const base = { passengerId, ticketNumber: ticket.ticketNumber };
-  if (windowEnd !== null && now < windowEnd) {
+  if (voidable(ticket, now, voidWindowMs)) {
     const { taxes, taxLines } = refundableTaxes(ticket, true);
     return {
       ok: true,

@@ -6,6 +6,8 @@ export const BATCHES_AHEAD = 4;
 /** What the thread is started with: the file to read, or `-` for standard input. */
 export interface PreparerData {
   file: string;
+  /** When the import began, by the service's clock. */
+  importedAt: string;
 }
 
 /** The writer took a batch: the thread may prepare one more. */

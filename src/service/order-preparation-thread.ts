@@ -18,16 +18,16 @@ function failure(message: string, code?: string, stack?: string): Error {
 }
 
 /**
- * The order documents of FILE (or standard input for `-`) read, checked and prepared on a second
+ * The order documents of FILE (or standard input for `-`), imported from `importedAt` on, read, checked and prepared on a second
  * thread, in batches, while this one writes the batches before: reading JSON and checking the
  * documents was half of an import's time. The thread stays at most a few batches ahead, so memory
  * stays flat whatever the input's size, and the first bad record ends the batches with the same
  * DocumentError that preparing them here would throw.
  */
-export function preparedInThread(file: string): PreparedInput {
+export function preparedInThread(file: string, importedAt: string): PreparedInput {
   let bytesRead = 0;
   async function* batches(): AsyncGenerator<PreparedOrder[]> {
-    const worker = new Worker(WORKER, { workerData: { file } satisfies PreparerData });
+    const worker = new Worker(WORKER, { workerData: { file, importedAt } satisfies PreparerData });
     const arrived: FromPreparer[] = [];
     let wake: (() => void) | null = null;
     const arrive = (message: FromPreparer) => {

@@ -11,7 +11,7 @@ import { preparedHere, type PreparedOrder } from './order-preparation.js';
 import { BATCHES_AHEAD, type FromPreparer, type PreparerData } from './order-preparation-messages.js';
 
 const port = parentPort!;
-const { file } = workerData as PreparerData;
+const { file, importedAt } = workerData as PreparerData;
 const post = (message: FromPreparer) => port.postMessage(message);
 
 let unacknowledged = 0;
@@ -35,7 +35,7 @@ async function send(batch: PreparedOrder[]): Promise<void> {
 }
 
 try {
-  for await (const batch of preparedHere(streamRecords(input))) await send(batch);
+  for await (const batch of preparedHere(streamRecords(input), importedAt)) await send(batch);
   post({ type: 'done' });
 } catch (error) {
   post(

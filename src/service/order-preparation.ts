@@ -20,8 +20,10 @@ export interface PreparedOrder {
 /** How many orders are written at a time (one multi-row statement per table). */
 export const IMPORT_BATCH = 500;
 
-export function prepareOrder(record: RawRecord): PreparedOrder {
-  const [order] = readEach([record], readOrderDocument);
+/** `importedAt`: when the import began, by the service's clock (an ISO instant). */
+export function prepareOrder(record: RawRecord, importedAt: string): PreparedOrder {
+  const importTime = Date.parse(importedAt);
+  const [order] = readEach([record], (value) => readOrderDocument(value, importTime));
   return {
     label: record.label,
     orderId: order!.orderId,
@@ -35,10 +37,11 @@ export function prepareOrder(record: RawRecord): PreparedOrder {
 /** Records prepared on this thread, in batches: for imports small enough not to need another. */
 export async function* preparedHere(
   records: Iterable<RawRecord> | AsyncIterable<RawRecord>,
+  importedAt: string,
 ): AsyncGenerator<PreparedOrder[]> {
   let batch: PreparedOrder[] = [];
   for await (const record of records) {
-    batch.push(prepareOrder(record));
+    batch.push(prepareOrder(record, importedAt));
     if (batch.length >= IMPORT_BATCH) {
       yield batch;
       batch = [];

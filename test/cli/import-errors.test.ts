@@ -95,6 +95,32 @@ describe('orders import: every error names the record and the field, and stores 
     );
   });
 
+  test("a ticket issued later than the import, beyond the clocks' 5 minutes, in the file or from the console alike", async () => {
+    await rejects(
+      ['orders', 'import'],
+      asJsonArray([good('OK-I1'), withTicket('FUTURE-1', 'EUR', { issuedAt: '2099-01-01T00:00:00Z' })]),
+      /^error: record 2 \(order FUTURE-1\): bookings\[0\]\.passengers\[0\]\.ticket\.issuedAt is later than the import \(\d{4}-\d\d-\d\dT[\d:.]+Z\) by more than the 5 minutes clocks may differ: a ticket is issued before it is imported, got 2099-01-01T00:00:00Z$/,
+    );
+    const tenMinutesAhead = new Date(Date.now() + 10 * 60_000).toISOString();
+    await rejects(
+      ['orders', 'import'],
+      asNdjson([withTicket('FUTURE-2', 'EUR', { issuedAt: tenMinutesAhead })]),
+      `line 1 (order FUTURE-2): bookings[0].passengers[0].ticket.issuedAt is later than the import`,
+    );
+    // Within the clocks' skew, and in the past, a ticket is imported.
+    const twoMinutesAhead = new Date(Date.now() + 2 * 60_000).toISOString();
+    await sandbox.ok(['orders', 'import', '-'], {
+      stdin: asNdjson([
+        withTicket('SKEWED-1', 'EUR', { issuedAt: twoMinutesAhead }),
+        withTicket('ISSUED-1', 'EUR', { issuedAt: '2026-01-01T00:00:00Z' }),
+      ]),
+    });
+    assert.deepEqual(
+      sandbox.query("select order_id from orders where order_id in ('SKEWED-1', 'ISSUED-1') order by order_id"),
+      [{ order_id: 'ISSUED-1' }, { order_id: 'SKEWED-1' }],
+    );
+  });
+
   test('invalid JSON, as NDJSON names the line', async () => {
     const content = `${JSON.stringify(good('OK-J1'))}\n\n{"orderId": "OK-J2",\n${JSON.stringify(good('OK-J3'))}\n`;
     await rejects(['orders', 'import'], content, /^error: line 3: is not valid JSON/);

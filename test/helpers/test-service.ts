@@ -153,7 +153,7 @@ async function startIn(
       return (await issueToken(store, clock, agencyId, expiresInMs)).token;
     },
     async importOrders(documents, upsert = false) {
-      await importOrders(store, clock, preparedHere(readRecords(JSON.stringify(documents))), upsert);
+      await importOrders(store, clock, preparedHere(readRecords(JSON.stringify(documents)), clock()), upsert);
     },
     async importChanges(documents) {
       await importChanges(store, clock, readRecords(JSON.stringify(documents)));

@@ -360,6 +360,27 @@ test('a void inside the window gives everything back and voids the coupons; the 
   now = START;
 });
 
+test('a ticket issued after the import is refused; one the clock has not reached yet (stored by a clock ahead) is refunded by its rules, never voided', async () => {
+  const future = ticket('2201234567897', '100.00', '20.00', {
+    issuedAt: '2099-01-01T00:00:00Z',
+    fareRules: { refundable: false },
+  });
+  await assert.rejects(importOne('VR-FUTURE', 'EUR', [future]), /ticket\.issuedAt is later than the import/);
+  assertFailed((await quote('VR-FUTURE', ['ABC123'])).rs.Result[0], 'ORDER_NOT_FOUND');
+
+  // An order stored while the clock was ahead: at our time its ticket is not issued yet.
+  now = Date.parse('2099-01-01T00:00:00Z');
+  await importOne('VR-AHEAD', 'EUR', [{ ...future, ticketNumber: '2201234567898' }]);
+  now = START;
+  const ahead = await quoted('VR-AHEAD');
+  assert.equal(ahead.RefundText, 'TicketNumber:2201234567898 QuoteType:FULL RefundAmount:20.00');
+  // Within the clocks' five minutes it is issued, and in its void window.
+  await importOne('VR-SKEW', 'EUR', [
+    { ...future, ticketNumber: '2201234567899', issuedAt: new Date(now + 4 * 60_000).toISOString() },
+  ]);
+  assert.equal((await quoted('VR-SKEW')).RefundText, 'TicketNumber:2201234567899 QuoteType:VOID RefundAmount:120.00');
+});
+
 test('one passenger of three, then the other two: the booking is CANCELED only then', async () => {
   const rules = { fareRules: { refundable: true, penalty: '10.00' } };
   await importOne('VR-PAX', 'EUR', [
