@@ -121,3 +121,18 @@ test("the counts of ended windows are removed on a timer, by the service's clock
   // No sign-in comes: the timer alone removes them.
   assert.ok(await until(async () => (await attemptRows()) === 0, 10_000), `rows left: ${await attemptRows()}`);
 });
+
+test('the addresses of one IPv6 /64 share one limit; another /64 has its own, and IPv4 peers mapped to IPv6 count as IPv4', async () => {
+  // A host may take any address of its /64: twenty wrong passwords, each from an address of its own.
+  for (let attempt = 1; attempt <= FAILURES_PER_ADDRESS; attempt += 1)
+    assert.equal(
+      await signInFrom(service.app, `2001:db8:1:2::${attempt.toString(16)}`, `v6-${attempt}@airline.example`, 'wrong!'),
+      401,
+    );
+  assert.equal(await signInFrom(service.app, '2001:db8:1:2:ffff:ffff:ffff:ffff', EMAIL, PASSWORD), 429);
+  assert.equal(await signInFrom(service.app, '2001:db8:1:3::1', EMAIL, PASSWORD), 303, 'the next /64');
+  // 192.0.2.50 seen on a socket bound to `::` is still one IPv4 address, not part of a block of all IPv4.
+  await lockAddress('::ffff:192.0.2.50');
+  assert.equal(await signInFrom(service.app, '192.0.2.50', EMAIL, PASSWORD), 429, 'the same address, unmapped');
+  assert.equal(await signInFrom(service.app, '::ffff:192.0.2.51', EMAIL, PASSWORD), 303, 'its neighbour');
+});
