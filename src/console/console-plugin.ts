@@ -9,6 +9,8 @@ import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { closeIfBodyUnread, refuseCompressedBody, requireCsrf, requireSession } from './console-gate.js';
 import { sendPage, type ConsoleDeps } from './console-context.js';
 import { ImportRunner } from './console-imports.js';
+import { RememberedRefusals } from './remembered-refusals.js';
+import { SignInPurge } from './sign-in-purge.js';
 import { CsrfRefusal } from './csrf-check.js';
 import { FORM_LIMIT_BYTES, readUrlEncodedForm } from './form-body.js';
 import { html } from './html.js';
@@ -67,6 +69,11 @@ export async function registerConsole(app: FastifyInstance, deps: ConsoleDeps): 
   const imports = new ImportRunner(deps, app.log);
   // Before the store closes: an import under way is finished, and its outcome recorded.
   app.addHook('onClose', async () => imports.settle());
+  // Sign-in counts are dropped once their window ends, by a timer, not only as sign-ins come (sign-in-purge.ts).
+  const refusals = new RememberedRefusals();
+  const purge = new SignInPurge(deps.store, deps.clock, refusals, app.log);
+  purge.start();
+  app.addHook('onClose', async () => purge.stop());
   await app.register(
     async (scope) => {
       scope.addHook('onRoute', (route) => {
@@ -105,7 +112,7 @@ export async function registerConsole(app: FastifyInstance, deps: ConsoleDeps): 
       scope.get('/assets/console.js', async (_request, reply) =>
         reply.type('text/javascript; charset=utf-8').header('cache-control', 'max-age=300').send(CONSOLE_JS),
       );
-      authRoutes(scope, deps);
+      authRoutes(scope, deps, refusals);
       await scope.register(async (secured) => {
         secured.addHook('onRequest', requireSession(deps));
         await secured.register(async (forms) => {

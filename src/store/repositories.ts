@@ -65,7 +65,7 @@ import {
   requestCountsSince,
 } from './repositories/request-counts-repository.js';
 import {
-  countSignInAttempts,
+  countSignInAttempt,
   purgeSignInAttempts,
   takeBackSignInAttempts,
 } from './repositories/sign-in-attempts-repository.js';
@@ -173,7 +173,7 @@ const REPOSITORY_FUNCTIONS = {
   deleteSession,
   deleteSessionsOf,
   deleteIdleSessions,
-  countSignInAttempts,
+  countSignInAttempt,
   takeBackSignInAttempts,
   purgeSignInAttempts,
   insertOperatorAction,

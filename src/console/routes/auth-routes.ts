@@ -5,10 +5,11 @@ import { loginPage } from '../pages/login-page.js';
 import { requireCsrf, requireLoginCookie } from '../console-gate.js';
 import { LOGIN_FORM_LIMIT_BYTES } from '../form-body.js';
 import { closeSession, openSession, randomSecret } from '../sessions.js';
+import type { RememberedRefusals } from '../remembered-refusals.js';
 import { signIn } from '../sign-in.js';
 
 /** Sign-in: a form with `email` and `password`, guarded by a double-submit token until there is a session. */
-export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
+export function authRoutes(app: FastifyInstance, deps: ConsoleDeps, refusals: RememberedRefusals): void {
   app.get('/login', async (request, reply) => {
     const token = randomSecret();
     void reply.header('set-cookie', cookieHeader(request, LOGIN_COOKIE, token, '/console/login'));
@@ -22,7 +23,7 @@ export function authRoutes(app: FastifyInstance, deps: ConsoleDeps): void {
     async (request, reply) => {
       const expected = readCookie(request, LOGIN_COOKIE)!;
       const email = field(request, 'email');
-      const result = await signIn(deps.store, deps.clock, {
+      const result = await signIn(deps.store, deps.clock, refusals, {
         email,
         password: field(request, 'password'),
         address: request.ip,
