@@ -154,6 +154,7 @@ export async function purgeExpiredKeptResponses(db: Executor, now: string): Prom
   );
   const perAgency = new Map<string, number>();
   for (const { agency_id: agencyId } of gone) perAgency.set(agencyId, (perAgency.get(agencyId) ?? 0) + 1);
-  for (const agencyId of [...perAgency.keys()].sort()) await countKeptResponses(db, agencyId, -perAgency.get(agencyId)!);
+  for (const agencyId of [...perAgency.keys()].sort())
+    await countKeptResponses(db, agencyId, -perAgency.get(agencyId)!);
   return gone.length;
 }
