@@ -102,6 +102,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
         ? new RateLimiter(config.rateLimitPerSecond, config.rateLimitBurst)
         : null,
     requestTimeoutMs: config.requestTimeoutMs,
+    keptResponsesPerAgency: config.keptResponsesPerAgency,
     refundSettings: { voidWindowMs: config.voidWindowMs, quoteTtlMs: config.refundQuoteTtlMs },
   };
   operationRoutes(app, operationDeps);

@@ -33,6 +33,11 @@ export interface Config {
   /** Per access token; 0 turns rate limiting off. */
   readonly rateLimitPerSecond: number;
   readonly rateLimitBurst: number;
+  /**
+   * How many kept responses (under an Idempotency-Key, for 24 hours) an agency may have at once;
+   * past it, a request under a new key is answered 429 IDEMPOTENCY_KEYS_EXHAUSTED (docs/security.md).
+   */
+  readonly keptResponsesPerAgency: number;
   /** A request not answered by then is answered 503 UNAVAILABLE. */
   readonly requestTimeoutMs: number;
   /** A request not received in full (headers and body) by then is answered 408 REQUEST_TIMEOUT. */
@@ -80,6 +85,7 @@ const DEFAULTS = {
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
   RATE_LIMIT_PER_SECOND: '50',
   RATE_LIMIT_BURST: '100',
+  KEPT_RESPONSES_PER_AGENCY: '50000',
   REQUEST_TIMEOUT_MS: '15000',
   RECEIVE_TIMEOUT_MS: '30000',
   DEADLINE_WARNING: '24h',
@@ -198,6 +204,7 @@ export function loadConfig(
     ),
     rateLimitPerSecond: integer('RATE_LIMIT_PER_SECOND', read('RATE_LIMIT_PER_SECOND'), 0, 1_000_000),
     rateLimitBurst: integer('RATE_LIMIT_BURST', read('RATE_LIMIT_BURST'), 0, 1_000_000),
+    keptResponsesPerAgency: integer('KEPT_RESPONSES_PER_AGENCY', read('KEPT_RESPONSES_PER_AGENCY'), 1, 10_000_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS'), 100, 600_000),
     receiveTimeoutMs: integer('RECEIVE_TIMEOUT_MS', read('RECEIVE_TIMEOUT_MS'), 1000, 600_000),
     deadlineWarningMs: duration('DEADLINE_WARNING', read('DEADLINE_WARNING')),

@@ -188,6 +188,15 @@ export async function checkRun(
       );
   }
 
+  // Each agency's count of kept responses (the cap's, migration 015) is the number of rows it has.
+  const counted = await db.selectFrom('kept_response_counts').select(['agency_id', 'kept']).execute();
+  const rowsOf = group([...kept.values()], (row) => row.agency_id);
+  for (const agencyId of new Set([...rowsOf.keys(), ...counted.map((row) => row.agency_id)])) {
+    const rows = rowsOf.get(agencyId)?.length ?? 0;
+    const count = Number(counted.find((row) => row.agency_id === agencyId)?.kept ?? 0);
+    if (rows !== count) fail(`kept responses of ${agencyId}: ${rows} rows, counted ${count}`);
+  }
+
   // Each feed: every event of the agency once, in one order, the reader's view a prefix of it with nothing inserted behind it.
   const eventsOf = group(eventRows, (row) => row.agency_id);
   for (const agencyId of workload.agencies) {

@@ -35,6 +35,8 @@ export const errors = {
   routeNotFound: (method: string, path: string) => new ApiError('ROUTE_NOT_FOUND', `No route ${method} ${path}.`),
   idempotencyKeyReused: () => new ApiError('IDEMPOTENCY_KEY_REUSED'),
   idempotencyKeyInUse: () => new ApiError('IDEMPOTENCY_KEY_IN_USE', undefined, { 'retry-after': '1' }),
+  idempotencyKeysExhausted: (retryAfterSeconds: number) =>
+    new ApiError('IDEMPOTENCY_KEYS_EXHAUSTED', undefined, { 'retry-after': String(retryAfterSeconds) }),
   rateLimited: (headers: Record<string, string>) => new ApiError('RATE_LIMITED', undefined, headers),
   refused: (status: number, message: string) => new ApiError('REQUEST_REFUSED', message, {}, status),
   internal: () => new ApiError('INTERNAL_ERROR'),

@@ -15,6 +15,11 @@ export const REQUEST_ERRORS = {
     status: 409,
     message: 'Another request with this Idempotency-Key is being processed; retry shortly.',
   },
+  IDEMPOTENCY_KEYS_EXHAUSTED: {
+    status: 429,
+    message:
+      'This agency keeps as many responses under Idempotency-Keys as it may; retry a new key after the delay in Retry-After, or send the request without one.',
+  },
   REQUEST_TIMEOUT: { status: 408, message: 'The request was not received in full in time.' },
   REQUEST_HEADER_TOO_LARGE: { status: 431, message: 'The request headers are too large.' },
   REQUEST_REFUSED: { status: 403, message: 'The request was refused.' },

@@ -10,7 +10,7 @@ export const STORE_RETRY_AFTER_SECONDS = 1;
  * The catalogue's answer to a request the service refused as a whole (it did nothing of it). A request
  * out of time has its 503 already (with-timeout.ts); the same error stands here should it come first.
  */
-export function refusalError(refusal: OperationRefusal): ApiError {
+export function refusalError(refusal: OperationRefusal, retryAfterSeconds = STORE_RETRY_AFTER_SECONDS): ApiError {
   switch (refusal) {
     case 'idempotency-key-reused':
       return errors.idempotencyKeyReused();
@@ -18,6 +18,8 @@ export function refusalError(refusal: OperationRefusal): ApiError {
       return errors.idempotencyKeyInUse();
     case 'out-of-time':
       return errors.unavailable(STORE_RETRY_AFTER_SECONDS);
+    case 'kept-responses-exhausted':
+      return errors.idempotencyKeysExhausted(retryAfterSeconds);
   }
 }
 

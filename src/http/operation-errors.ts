@@ -25,7 +25,11 @@ const READ_ERRORS: readonly RequestErrorCode[] = [
   'INTERNAL_ERROR',
   'UNAVAILABLE',
 ];
-const IDEMPOTENCY_ERRORS: readonly RequestErrorCode[] = ['IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'];
+const IDEMPOTENCY_ERRORS: readonly RequestErrorCode[] = [
+  'IDEMPOTENCY_KEY_IN_USE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEYS_EXHAUSTED',
+];
 
 /** The request-level codes an operation can answer; the idempotency ones only where a key is taken. */
 export function requestErrorsOf(operation: OperationWire): RequestErrorCode[] {

@@ -10,7 +10,12 @@ import { itemErrors } from '../errors/item-error.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
 import type { KeptResponseKey } from '../store/repositories/kept-responses-repository.js';
 import type { OrderRow } from '../store/repositories/orders-repository.js';
-import { KeptResponseTaken, type OrderDecision, type OrderUpdate } from '../store/order-update.js';
+import {
+  KeptResponsesExhausted,
+  KeptResponseTaken,
+  type OrderDecision,
+  type OrderUpdate,
+} from '../store/order-update.js';
 import type { Store } from '../store/store.js';
 import { bookingAuditEvents } from './audit-events.js';
 import type { Clock } from '../runtime/clock.js';
@@ -78,6 +83,11 @@ export interface OperationRequest {
   orderId: string;
   references: readonly string[];
   keptResponse: KeptResponsePort | null;
+  /**
+   * How many kept responses the agency may have (KEPT_RESPONSES_PER_AGENCY): past it, a request under
+   * a new key is refused, and one under a key already kept is still answered. No cap when absent.
+   */
+  keptResponsesPerAgency?: number;
   /** The request's time budget: past it, nothing is committed. */
   budget?: TimeBudget;
   /**
@@ -97,14 +107,16 @@ export type OperationRefusal =
   /** Another request with the key, for another order, kept its response first. */
   | 'idempotency-key-in-use'
   /** The request's time budget ran out before its commit. */
-  | 'out-of-time';
+  | 'out-of-time'
+  /** Its key is new, and the agency keeps as many responses as it may: `retryAfterSeconds` until one expires. */
+  | 'kept-responses-exhausted';
 
 export type OperationOutcome =
   /** `kept`: the response kept under the Idempotency-Key, when the request had one. */
   | { kind: 'processed'; result: OperationResult; kept: CallerResponse | null }
   | { kind: 'replayed'; response: CallerResponse; originalRequestId: string }
   | { kind: 'order-not-found' }
-  | { kind: 'refused'; refusal: OperationRefusal };
+  | { kind: 'refused'; refusal: OperationRefusal; retryAfterSeconds?: number };
 
 /** The rules on each requested booking, and what storing them takes. */
 function applyRules(
@@ -206,6 +218,7 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
         agencyId: request.actor.agencyId,
         references: request.references,
         keptResponseKey,
+        keptResponsesPerAgency: request.keptResponsesPerAgency,
         timeLeft,
       },
       ({ order, bookings, kept }): OrderDecision<OperationOutcome> => {
@@ -247,6 +260,15 @@ async function runOperationOnce(store: Store, clock: Clock, request: OperationRe
   } catch (error) {
     // Another request with this key, for another order, finished first: ours is undone.
     if (error instanceof KeptResponseTaken) return { kind: 'refused', refusal: 'idempotency-key-in-use' };
+    if (error instanceof KeptResponsesExhausted) {
+      // Whole seconds, at least one: a retry at the moment given finds the oldest response expired.
+      const waitMs = Date.parse(error.until) - Date.parse(clock());
+      return {
+        kind: 'refused',
+        refusal: 'kept-responses-exhausted',
+        retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+      };
+    }
     throw error;
   }
 }

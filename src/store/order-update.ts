@@ -21,6 +21,11 @@ export interface OrderUpdateScope {
   /** The Idempotency-Key the request carries, if any: its kept response is read with the order. */
   keptResponseKey: KeptResponseKey | null;
   /**
+   * How many kept responses the key's agency may have (KEPT_RESPONSES_PER_AGENCY): a response under a
+   * new key is kept only below it. No cap when absent.
+   */
+  keptResponsesPerAgency?: number;
+  /**
    * The request's time left: past it nothing may be stored, even where the store was kept waiting
    * (a lock) after the work claimed its commit.
    */
@@ -63,6 +68,22 @@ export class KeptResponseTaken extends Error {
     super(`a response was kept under Idempotency-Key ${key} meanwhile`);
   }
 }
+
+/**
+ * The request's agency has as many kept responses as it may, and its key is a new one: nothing of the
+ * request is stored. `until`: when the agency's oldest kept response expires.
+ */
+export class KeptResponsesExhausted extends Error {
+  constructor(
+    agencyId: string,
+    readonly until: string,
+  ) {
+    super(`agency ${agencyId} has as many kept responses as it may until ${until}`);
+  }
+}
+
+/** No cap: the most a count column holds. */
+export const NO_KEPT_RESPONSE_CAP = 2_147_483_647;
 
 /** A decision over a snapshot: a value to return and, when something changes, what to store. */
 export interface OrderDecision<T> {

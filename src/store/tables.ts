@@ -93,6 +93,12 @@ export interface IdempotencyKeysTable {
   expires_at: string;
 }
 
+/** How many kept responses each agency has (migration 015): the cap on them reads one row. */
+export interface KeptResponseCountsTable {
+  agency_id: string;
+  kept: number;
+}
+
 export interface AuditEventsTable {
   event_id: string;
   order_id: string;
@@ -197,6 +203,7 @@ export interface Database {
   airline_changes: AirlineChangesTable;
   refunds: RefundsTable;
   idempotency_keys: IdempotencyKeysTable;
+  kept_response_counts: KeptResponseCountsTable;
   audit_events: AuditEventsTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;

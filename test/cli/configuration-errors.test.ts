@@ -60,6 +60,14 @@ describe('a bad setting stops every command with one line naming it', () => {
     );
   });
 
+  test('KEPT_RESPONSES_PER_AGENCY: at least one kept response, whole numbers only', async () => {
+    for (const value of ['0', '-5', '50k', '10000001'])
+      assert.equal(
+        await stops(['migrate'], { KEPT_RESPONSES_PER_AGENCY: value }),
+        `error: KEPT_RESPONSES_PER_AGENCY must be a whole number from 1 to 10000000, got "${value}".`,
+      );
+  });
+
   test('METRICS_ALLOW: an entry that is not an address or a CIDR range stops the command, naming the entry', async () => {
     const listing = 'must list addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,fd00::/8';
     for (const [value, entry] of [

@@ -61,7 +61,8 @@ const THIRTEENTH_TABLES = [
   'event_log',
   'events_before_013',
 ].sort();
-const APP_TABLES = [...THIRTEENTH_TABLES, 'refund_quotes'].sort();
+const FOURTEENTH_TABLES = [...THIRTEENTH_TABLES, 'refund_quotes'].sort();
+const APP_TABLES = [...FOURTEENTH_TABLES, 'kept_response_counts'].sort();
 const MIGRATIONS = [
   '001-initial-schema',
   '002-idempotency-and-audit',
@@ -77,6 +78,7 @@ const MIGRATIONS = [
   '012-audit-log',
   '013-event-log',
   '014-refund-quotes',
+  '015-kept-response-counts',
 ];
 
 function views(): string[] {
@@ -133,6 +135,16 @@ test('migrate creates the schema, rollback removes it, and migrate runs again cl
     plan("select order_id, version, json(record) from order_records where order_id = 'X'"),
     /USING INDEX sqlite_autoindex_order_records_1|PRIMARY KEY/,
   );
+
+  // An agency's oldest kept response, and its expired ones, are found by the index of 015.
+  assert.match(
+    plan("select min(expires_at) from idempotency_keys where agency_id = 'AG1' and expires_at > '2026-11-25'"),
+    /idempotency_keys_agency_expiry_idx/,
+  );
+  const rollbackCounts = await sandbox.run(['migrate', '--rollback']);
+  assert.equal(rollbackCounts.code, 0, rollbackCounts.stderr);
+  assert.equal(rollbackCounts.stdout, 'Down 015-kept-response-counts\n');
+  assert.deepEqual(appTables(), FOURTEENTH_TABLES);
 
   const rollbackQuotes = await sandbox.run(['migrate', '--rollback']);
   assert.equal(rollbackQuotes.code, 0, rollbackQuotes.stderr);

@@ -30,7 +30,10 @@ test(
     const here = sandbox();
     const former = await buildFormerDatabase(here, 60);
     const upgraded = await here.ok(['migrate']);
-    assert.equal(upgraded.stdout, 'Up 011-order-records\nUp 012-audit-log\nUp 013-event-log\nUp 014-refund-quotes\n');
+    assert.equal(
+      upgraded.stdout,
+      'Up 011-order-records\nUp 012-audit-log\nUp 013-event-log\nUp 014-refund-quotes\nUp 015-kept-response-counts\n',
+    );
     // Not a terminal: plain lines, from the first (nothing copied yet) to the last.
     assert.deepEqual(
       progressCounts(upgraded.stderr),

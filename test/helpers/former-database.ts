@@ -268,6 +268,7 @@ export async function buildFormerDatabase(sandbox: CliSandbox, count: number): P
   } finally {
     await stop(server);
   }
+  assert.equal((await sandbox.ok(['migrate', '--rollback'])).stdout, 'Down 015-kept-response-counts\n');
   assert.equal((await sandbox.ok(['migrate', '--rollback'])).stdout, 'Down 014-refund-quotes\n');
   assert.equal((await sandbox.ok(['migrate', '--rollback'])).stdout, 'Down 013-event-log\n');
   assert.equal((await sandbox.ok(['migrate', '--rollback'])).stdout, 'Down 012-audit-log\n');

@@ -43,14 +43,15 @@ const CHANGING_ERRORS: Record<string, string[]> = {
   413: ['PAYLOAD_TOO_LARGE'],
   415: ['UNSUPPORTED_MEDIA_TYPE'],
   422: ['IDEMPOTENCY_KEY_REUSED'],
-  429: ['RATE_LIMITED'],
+  429: ['RATE_LIMITED', 'IDEMPOTENCY_KEYS_EXHAUSTED'],
   500: ['INTERNAL_ERROR'],
   503: ['UNAVAILABLE'],
 };
-/** A read takes no Idempotency-Key, so it answers neither 409 nor 422. */
-const READ_ERRORS = Object.fromEntries(
-  Object.entries(CHANGING_ERRORS).filter(([status]) => status !== '409' && status !== '422'),
-);
+/** A read takes no Idempotency-Key, so it answers neither 409 nor 422, and 429 only for the rate. */
+const READ_ERRORS = {
+  ...Object.fromEntries(Object.entries(CHANGING_ERRORS).filter(([status]) => status !== '409' && status !== '422')),
+  429: ['RATE_LIMITED'],
+};
 const ITEM_ERRORS: Record<string, string[]> = {
   cancel: ['BOOKING_NOT_FOUND'],
   involuntaryAccept: ['BOOKING_NOT_FOUND', 'BOOKING_CANCELED', 'NO_PENDING_CHANGE', 'NO_REPLACEMENT_OFFERED'],

@@ -33,6 +33,7 @@ const TABLES = [
   'event_log',
   'events_before_013',
   'idempotency_keys',
+  'kept_response_counts',
   'operator_actions',
   'operator_sessions',
   'operator_sign_in_attempts',
@@ -59,6 +60,7 @@ const UP = [
   'Up 012-audit-log',
   'Up 013-event-log',
   'Up 014-refund-quotes',
+  'Up 015-kept-response-counts',
 ];
 
 let dir: string;
@@ -117,6 +119,7 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
     assert.deepEqual(await migrateToLatest(store), []);
     if (testStoreKind() === 'postgres')
       assert.deepEqual(await fillFactors(store), { order_records: ['fillfactor=70'] });
+    assert.deepEqual(await migrateDown(store), ['Down 015-kept-response-counts']);
     assert.deepEqual(await migrateDown(store), ['Down 014-refund-quotes']);
     assert.deepEqual(await migrateDown(store), ['Down 013-event-log']);
     assert.deepEqual(await migrateDown(store), ['Down 012-audit-log']);
@@ -155,6 +158,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
     await migrateToLatest(store);
+    assert.deepEqual(await migrateDown(store), ['Down 015-kept-response-counts']);
     assert.deepEqual(await migrateDown(store), ['Down 014-refund-quotes']);
     assert.deepEqual(await migrateDown(store), ['Down 013-event-log']);
     assert.deepEqual(await migrateDown(store), ['Down 012-audit-log']);
@@ -175,6 +179,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       'Up 012-audit-log',
       'Up 013-event-log',
       'Up 014-refund-quotes',
+      'Up 015-kept-response-counts',
     ]);
     const counts = await sql<{
       attempt_key: string;
@@ -191,6 +196,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       "each key's failures, in a window from the latest",
     );
 
+    assert.deepEqual(await migrateDown(store), ['Down 015-kept-response-counts']);
     assert.deepEqual(await migrateDown(store), ['Down 014-refund-quotes']);
     assert.deepEqual(await migrateDown(store), ['Down 013-event-log']);
     assert.deepEqual(await migrateDown(store), ['Down 012-audit-log']);
@@ -218,8 +224,53 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
       'Up 012-audit-log',
       'Up 013-event-log',
       'Up 014-refund-quotes',
+      'Up 015-kept-response-counts',
     ]);
     await sql`delete from operator_sign_in_attempts`.execute(store.db);
+  } finally {
+    await store.close();
+  }
+});
+
+test(`migration 015 counts the kept responses each agency has, and its rollback keeps them, on ${testStoreKind()}`, async () => {
+  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  try {
+    await migrateToLatest(store);
+    assert.deepEqual(await migrateDown(store), ['Down 015-kept-response-counts']);
+    // Kept under 014, one of them past its expiry: it is counted until the purge removes it.
+    const kept = [
+      ['AG1', 'cancel', 'a', '2026-11-26T10:00:00.000Z'],
+      ['AG1', 'cancel', 'b', '2026-11-24T10:00:00.000Z'],
+      ['AG1', 'refund', 'a', '2026-11-26T11:00:00.000Z'],
+      ['AG2', 'cancel', 'a', '2026-11-26T12:00:00.000Z'],
+    ];
+    for (const [agencyId, operation, key, expiresAt] of kept)
+      await sql`insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, response_status,
+        response_body, request_id, created_at, expires_at)
+        values (${agencyId}, ${operation}, ${key}, 'h', 200, '{}', 'r', '2026-11-25T10:00:00.000Z', ${expiresAt})`.execute(
+        store.db,
+      );
+    assert.deepEqual(await migrateToLatest(store), ['Up 015-kept-response-counts']);
+    const counts = async () =>
+      (
+        await sql<{ agency_id: string; kept: number | string }>`select agency_id, kept from kept_response_counts
+          order by agency_id`.execute(store.db)
+      ).rows.map((row) => [row.agency_id, Number(row.kept)]);
+    assert.deepEqual(await counts(), [
+      ['AG1', 3],
+      ['AG2', 1],
+    ]);
+    assert.equal(await store.write((tx) => tx.purgeExpiredKeptResponses('2026-11-25T12:00:00.000Z')), 1);
+    assert.deepEqual(await counts(), [
+      ['AG1', 2],
+      ['AG2', 1],
+    ]);
+    assert.deepEqual(await migrateDown(store), ['Down 015-kept-response-counts']);
+    const left = await sql<{ n: number | string }>`select count(*) as n from idempotency_keys`.execute(store.db);
+    assert.equal(Number(left.rows[0]!.n), 3, 'the kept responses stay');
+    assert.deepEqual(await migrateToLatest(store), ['Up 015-kept-response-counts']);
+    await sql`delete from idempotency_keys`.execute(store.db);
+    await sql`delete from kept_response_counts`.execute(store.db);
   } finally {
     await store.close();
   }

@@ -37,7 +37,10 @@ test(
     const sandbox = await sandboxOnPostgres();
     const former = await buildFormerDatabase(sandbox, 60);
     const upgraded = await sandbox.ok(['migrate']);
-    assert.equal(upgraded.stdout, 'Up 011-order-records\nUp 012-audit-log\nUp 013-event-log\nUp 014-refund-quotes\n');
+    assert.equal(
+      upgraded.stdout,
+      'Up 011-order-records\nUp 012-audit-log\nUp 013-event-log\nUp 014-refund-quotes\nUp 015-kept-response-counts\n',
+    );
     assert.deepEqual(
       progressCounts(upgraded.stderr),
       [

@@ -12,6 +12,7 @@ export const API_ERROR_CODES = [
   'ORDER_NOT_FOUND',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_USE',
+  'IDEMPOTENCY_KEYS_EXHAUSTED',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
   'UNAVAILABLE',
@@ -105,7 +106,10 @@ export class AirOrderNotFoundError extends AirOrderError {}
 /** 422 IDEMPOTENCY_KEY_REUSED (the key was used with another body), 409 IDEMPOTENCY_KEY_IN_USE. */
 export class AirOrderIdempotencyError extends AirOrderError {}
 
-/** 429 RATE_LIMITED: over the token's rate. `retryAfter` (seconds) says when to try again. */
+/**
+ * 429 RATE_LIMITED: over the token's rate; 429 IDEMPOTENCY_KEYS_EXHAUSTED: a new Idempotency-Key past
+ * the agency's cap of kept responses. `retryAfter` (seconds) says when to try again.
+ */
 export class AirOrderRateLimitError extends AirOrderError {}
 
 /** 503 UNAVAILABLE: the store is unreachable or busy, or the request timed out on the server; `retryAfter` in seconds. */
@@ -143,6 +147,7 @@ const CLASS_BY_CODE: Record<ApiErrorCode, ErrorClass> = {
   ROUTE_NOT_FOUND: AirOrderNotFoundError,
   IDEMPOTENCY_KEY_REUSED: AirOrderIdempotencyError,
   IDEMPOTENCY_KEY_IN_USE: AirOrderIdempotencyError,
+  IDEMPOTENCY_KEYS_EXHAUSTED: AirOrderRateLimitError,
   RATE_LIMITED: AirOrderRateLimitError,
   INTERNAL_ERROR: AirOrderInternalError,
   UNAVAILABLE: AirOrderUnavailableError,

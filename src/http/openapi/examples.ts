@@ -357,6 +357,13 @@ function errorCase(operation: OperationWire, code: RequestErrorCode): ErrorCase 
         readable: true,
         summary: 'A request with this Idempotency-Key is still running',
       };
+    case 'IDEMPOTENCY_KEYS_EXHAUSTED':
+      return {
+        error: errors.idempotencyKeysExhausted(3600),
+        authenticated: true,
+        readable: true,
+        summary: "A new Idempotency-Key past the agency's cap of kept responses; retry after Retry-After",
+      };
     case 'RATE_LIMITED':
       return {
         error: errors.rateLimited({}),

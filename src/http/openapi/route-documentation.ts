@@ -124,7 +124,9 @@ export function documentOperation(operation: OperationWire, schema: FastifySchem
                   '(HTTP drops white space around a header value), scoped to the agency and the operation. ' +
                   'The first response is kept for 24 hours: a repeat with the same body gets it again with ' +
                   '`Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; ' +
-                  'while the first still runs, it waits or gets 409.',
+                  'while the first still runs, it waits or gets 409. An agency keeps at most ' +
+                  'KEPT_RESPONSES_PER_AGENCY responses at once (50,000 by default): past it, a new key ' +
+                  'gets 429 IDEMPOTENCY_KEYS_EXHAUSTED, a key already kept still gets its response.',
               },
             },
           },

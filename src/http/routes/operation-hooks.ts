@@ -24,6 +24,8 @@ export interface OperationRouteDeps {
   serviceName: string;
   rateLimiter: RateLimiter | null;
   requestTimeoutMs: number;
+  /** KEPT_RESPONSES_PER_AGENCY: the cap on an agency's kept responses. */
+  keptResponsesPerAgency: number;
   /** The void window and the quotes' time to live (VOID_WINDOW, REFUND_QUOTE_TTL). */
   refundSettings: QuoteSettings;
 }

@@ -90,6 +90,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
             references: input.references!,
             // The response is made inside the change only when it is to be kept under the key.
             keptResponse: key && { ...key, respond },
+            keptResponsesPerAgency: deps.keptResponsesPerAgency,
             budget,
             refund: refundInput(operation, request.body, deps),
           }),
@@ -97,7 +98,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
       );
 
       // The store's time is measured for the requests it answered; a refused one is the error handler's.
-      if (outcome.kind === 'refused') throw refusalError(outcome.refusal);
+      if (outcome.kind === 'refused') throw refusalError(outcome.refusal, outcome.retryAfterSeconds);
       deps.metrics?.storeSeconds.observe({ operation: operation.title }, (performance.now() - started) / 1000);
       if (outcome.kind === 'order-not-found') throw errors.orderNotFound(orderId);
       const send = (response: CallerResponse) =>

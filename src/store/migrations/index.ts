@@ -13,6 +13,7 @@ import { orderRecords } from './011-order-records.js';
 import { auditLog } from './012-audit-log.js';
 import { eventLog } from './013-event-log.js';
 import { refundQuotes } from './014-refund-quotes.js';
+import { keptResponseCounts } from './015-kept-response-counts.js';
 
 /** Migrations are listed here rather than read from disk, so the compiled package carries them. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012-audit-log': auditLog,
   '013-event-log': eventLog,
   '014-refund-quotes': refundQuotes,
+  '015-kept-response-counts': keptResponseCounts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,7 +4,9 @@ import type { KeptResponse } from '../repositories/kept-responses-repository.js'
 import { bookingsOf } from '../order-record.js';
 import { storedOrderOf, type StoredOrder } from '../repositories/orders-repository.js';
 import {
+  KeptResponsesExhausted,
   KeptResponseTaken,
+  NO_KEPT_RESPONSE_CAP,
   orderUpdateWrites,
   type UpdateOrder,
   type OrderUpdateScope,
@@ -32,6 +34,8 @@ const MAX_ATTEMPTS = 8;
 const CHANGED_MEANWHILE = '40001';
 /** Our own code: another request kept its response under the same Idempotency-Key meanwhile. */
 const KEY_TAKEN = 'AOK01';
+/** Our own code: the agency reached its cap of kept responses meanwhile (KEPT_RESPONSES_PER_AGENCY). */
+const KEPT_FULL = 'AOK02';
 /** query_canceled: the request's time ran out; answered 503 like any statement time-out. */
 const OUT_OF_TIME = '57014';
 /** The order changed meanwhile: our own check, or a refund or lock of the winner met on the way. */
@@ -64,12 +68,16 @@ function readQuery(scope: OrderUpdateScope): { name: string; text: string; value
   const parameter = (value: unknown) => `$${values.push(value)}`;
   const agency = scope.agencyId === null ? '' : ` and o.agency_id = ${parameter(scope.agencyId)}`;
   const key = scope.keptResponseKey;
-  const kept =
-    key === null
-      ? 'null::json'
-      : `(select row_to_json(k) from idempotency_keys k where k.agency_id = ${parameter(key.agencyId)} ` +
-        `and k.operation = ${parameter(key.operation)} and k.idempotency_key = ${parameter(key.key)})`;
-  const text = `select o.order_id, o.agency_id, o.version, o.record, ${kept} as kept
+  let kept = 'null::json as kept, null::integer as kept_count';
+  if (key !== null) {
+    const keyAgency = parameter(key.agencyId);
+    // With the key's response, how many its agency keeps: a new key is refused at the cap unwritten.
+    kept =
+      `(select row_to_json(k) from idempotency_keys k where k.agency_id = ${keyAgency} ` +
+      `and k.operation = ${parameter(key.operation)} and k.idempotency_key = ${parameter(key.key)}) as kept, ` +
+      `(select c.kept from kept_response_counts c where c.agency_id = ${keyAgency}) as kept_count`;
+  }
+  const text = `select o.order_id, o.agency_id, o.version, o.record, ${kept}
   from (select 1) as one left join order_records o on o.order_id = $1${agency}`;
   const shape = `${scope.agencyId === null ? '' : 'a'}${key === null ? '' : 'k'}`;
   return { name: `airorder_order_read_${shape || 'all'}`, text, values };
@@ -87,12 +95,15 @@ interface ReadRow {
     request_id: string;
     expires_at: string;
   } | null;
+  kept_count: number | null;
 }
 
 interface Read {
   snapshot: OrderSnapshot;
   stored: StoredOrder | null;
   version: string | null;
+  /** How many kept responses the key's agency has (0 without a key). */
+  keptCount: number;
 }
 
 async function read(pool: pg.Pool, scope: OrderUpdateScope): Promise<Read> {
@@ -118,7 +129,12 @@ async function read(pool: pg.Pool, scope: OrderUpdateScope): Promise<Read> {
           expiresAt: row.kept.expires_at,
         };
   const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
-  return { snapshot: { order: stored?.row ?? null, bookings, kept }, stored, version: row.version };
+  return {
+    snapshot: { order: stored?.row ?? null, bookings, kept },
+    stored,
+    version: row.version,
+    keptCount: Number(row.kept_count ?? 0),
+  };
 }
 
 /** Texts prepared on the server by name, per connection; past this many shapes, new ones are sent unnamed. */
@@ -146,6 +162,7 @@ function writeStatement(
   version: string,
   update: OrderUpdate,
   timeLeftMs: number,
+  replacing: boolean,
 ): { text: string; values: unknown[] } {
   // A response kept alone (every item failed or changed nothing) leaves the order as it is: it
   // is only checked to be the one the response describes.
@@ -163,43 +180,57 @@ function writeStatement(
     values.push(...part.parameters);
   });
   let kept = '1';
-  if (update.keep && scope.keptResponseKey) {
-    const key = scope.keptResponseKey;
-    // An expired response under the key is replaced; a live one (another request's, stored
-    // meanwhile, for another order: one for this order moved its version on) is not, and nothing is
-    // stored. The response is kept once every write is done (its WHERE reads them), as a
-    // transaction keeps it last: a request that another one finishes first is the one refused.
-    clauses.push(
-      'kept as (insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, ' +
-        'response_status, response_body, request_id, created_at, expires_at)' +
-        `
-      select ?, ?, ?, ?, ?::integer, ?, ?, ?, ? where ${[...counts].join(' + ')} >= 0 on conflict (agency_id, operation, idempotency_key) do update set
-      request_hash = excluded.request_hash, response_status = excluded.response_status, response_body = excluded.response_body,
-      request_id = excluded.request_id, created_at = excluded.created_at, expires_at = excluded.expires_at
-      where idempotency_keys.expires_at <= excluded.created_at returning 1)`,
-    );
-    values.push(
-      key.agencyId,
-      key.operation,
-      key.key,
-      update.keep.requestHash,
-      update.keep.status,
-      update.keep.body,
-      update.keep.requestId,
-      update.now,
-      update.keep.expiresAt,
-    );
+  let quota = '1';
+  const key = scope.keptResponseKey;
+  if (update.keep && key) {
+    const keep = update.keep;
+    // The response is kept once every write is done (its WHERE reads them), as a transaction keeps
+    // it last: a request that another one finishes first is the one refused.
+    const after = `${counts.join(' + ')} >= 0`;
+    if (replacing) {
+      // The expired response read under the key is replaced, and the agency's count stays. Gone
+      // meanwhile (purged, or replaced by another request): the order is read and decided again.
+      clauses.push(
+        `kept as (update idempotency_keys set request_hash = ?, response_status = ?::integer, response_body = ?,
+        request_id = ?, created_at = ?, expires_at = ?
+        where agency_id = ? and operation = ? and idempotency_key = ? and expires_at <= ? and ${after} returning 1)`,
+      );
+      values.push(keep.requestHash, keep.status, keep.body, keep.requestId, update.now, keep.expiresAt);
+      values.push(key.agencyId, key.operation, key.key, update.now);
+    } else {
+      // A new key: a live response stored under it meanwhile (another request's, for another order:
+      // one for this order moved its version on) is not replaced, and nothing is stored. Then the
+      // agency's count goes up by one, only below its cap: the count's row is locked and read as
+      // committed (ON CONFLICT DO UPDATE), so requests at once of one agency take room one at a time.
+      clauses.push(
+        'kept as (insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, ' +
+          'response_status, response_body, request_id, created_at, expires_at)' +
+          `
+        select ?, ?, ?, ?, ?::integer, ?, ?, ?, ? where ${after}
+        on conflict (agency_id, operation, idempotency_key) do nothing returning 1)`,
+        `quota as (insert into kept_response_counts (agency_id, kept) select ?, 1 where (select count(*) from kept) > 0
+        on conflict (agency_id) do update set kept = kept_response_counts.kept + 1
+        where kept_response_counts.kept < ?::integer returning 1)`,
+      );
+      values.push(key.agencyId, key.operation, key.key, keep.requestHash, keep.status, keep.body, keep.requestId);
+      values.push(update.now, keep.expiresAt, key.agencyId, scope.keptResponsesPerAgency ?? NO_KEPT_RESPONSE_CAP);
+      quota = '(select count(*) from quota)';
+    }
     kept = '(select count(*) from kept)';
   }
   values.push(timeLeftMs);
+  const keptGone = replacing
+    ? `airorder_refuse('the kept response changed since it was read', '${CHANGED_MEANWHILE}')`
+    : `airorder_refuse('a response was kept under the Idempotency-Key meanwhile', '${KEY_TAKEN}')`;
   const text = `with ${clauses.join(', ')}
     select case
       when s.moved = 0 then airorder_refuse('the order changed since it was read', '${CHANGED_MEANWHILE}')
-      when s.kept = 0 then airorder_refuse('a response was kept under the Idempotency-Key meanwhile', '${KEY_TAKEN}')
+      when s.kept = 0 then ${keptGone}
+      when s.quota = 0 then airorder_refuse('the agency has as many kept responses as it may', '${KEPT_FULL}')
       when clock_timestamp() > statement_timestamp() + ?::double precision * interval '1 millisecond'
         then airorder_refuse('the request ran out of time', '${OUT_OF_TIME}')
       else 1 end as stored
-    from (select ${counts[0]} as moved, ${counts.slice(1).join(' + ') || '0'} as written, ${kept} as kept offset 0) as s`;
+    from (select ${counts[0]} as moved, ${counts.slice(1).join(' + ') || '0'} as written, ${kept} as kept, ${quota} as quota offset 0) as s`;
   return { text: numbered(text), values };
 }
 
@@ -207,21 +238,67 @@ function lostRace(error: unknown): boolean {
   return LOST_RACE.has(String((error as { code?: unknown } | null)?.code));
 }
 
+/**
+ * At an agency's cap of kept responses: removes its expired ones (taking them off its count), and
+ * says whether there is room now. If not, `until` is when its oldest live one expires. One statement;
+ * concurrent requests may each make room or find it made: the write's own check decides.
+ */
+async function makeRoom(
+  pool: pg.Pool,
+  agencyId: string,
+  cap: number,
+  now: string,
+): Promise<{ room: true } | { room: false; until: string }> {
+  let rows: { kept: string | number; oldest: string | null }[];
+  try {
+    ({ rows } = await pool.query<{ kept: string | number; oldest: string | null }>({
+      name: 'airorder_kept_room',
+      text: `with gone as (delete from idempotency_keys where agency_id = $1 and expires_at <= $2 returning 1),
+      counted as (update kept_response_counts set kept = kept - (select count(*) from gone)
+        where agency_id = $1 and exists (select 1 from gone) returning kept)
+      select coalesce((select kept from counted), (select kept from kept_response_counts where agency_id = $1), 0) as kept,
+        (select min(expires_at) from idempotency_keys where agency_id = $1 and expires_at > $2) as oldest`,
+      values: [agencyId, now],
+    }));
+  } catch (error) {
+    // Lost to a purge removing the same rows: the write's own check decides.
+    if (lostRace(error)) return { room: true };
+    throw error;
+  }
+  const { kept, oldest } = rows[0]!;
+  // No live response left while the count says full: the count is wrong, and the write's check still holds.
+  return Number(kept) < cap || oldest === null ? { room: true } : { room: false, until: oldest };
+}
+
 export function postgresUpdateOrder(pool: pg.Pool): UpdateOrder {
   return async (scope, decide) => {
+    const cap = scope.keptResponsesPerAgency ?? NO_KEPT_RESPONSE_CAP;
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-      const { snapshot, stored, version } = await read(pool, scope);
+      const { snapshot, stored, version, keptCount } = await read(pool, scope);
       const { value, update } = decide(snapshot);
       if (!update || !stored || version === null) return value;
+      const key = scope.keptResponseKey;
+      const replacing = snapshot.kept !== null;
+      // A new key at the agency's cap is refused before anything is written, unless expired ones made room.
+      if (update.keep && key && !replacing && keptCount >= cap) {
+        const room = await makeRoom(pool, key.agencyId, cap, update.now);
+        if (!room.room) throw new KeptResponsesExhausted(key.agencyId, room.until);
+      }
       const timeLeftMs = scope.timeLeft?.() ?? NO_TIME_LIMIT_MS;
       if (timeLeftMs <= 0) throw new OutOfTime();
-      const { text, values } = writeStatement(scope, stored, version, update, timeLeftMs);
+      const { text, values } = writeStatement(scope, stored, version, update, timeLeftMs, replacing);
       try {
         await pool.query({ name: statementName(text), text, values });
         return value;
       } catch (error) {
-        if (String((error as { code?: unknown }).code) === KEY_TAKEN)
-          throw new KeptResponseTaken(scope.keptResponseKey!.key);
+        const code = String((error as { code?: unknown }).code);
+        if (code === KEY_TAKEN) throw new KeptResponseTaken(key!.key);
+        if (code === KEPT_FULL) {
+          // Others took the last room meanwhile: refused unless expired responses make more.
+          const room = await makeRoom(pool, key!.agencyId, cap, update.now);
+          if (!room.room) throw new KeptResponsesExhausted(key!.agencyId, room.until);
+          continue;
+        }
         if (!lostRace(error)) throw error;
       }
     }

@@ -24,6 +24,7 @@ export async function removeDemoActivity(db: Executor, agencyId: string): Promis
   await runSql(db, 'delete from event_log where agency_id = ?', [agencyId]);
   await runSql(db, 'delete from events_before_013 where agency_id = ?', [agencyId]);
   await runSql(db, 'delete from idempotency_keys where agency_id = ?', [agencyId]);
+  await runSql(db, 'delete from kept_response_counts where agency_id = ?', [agencyId]);
   const [pending] = await runSql<{ n: number | string }>(
     db,
     `select count(*) as n from airline_changes c join order_records r on r.order_id = c.order_id

@@ -80,8 +80,81 @@ export async function keepResponse(
   return inserted.length > 0;
 }
 
-/** Removes responses past their expiry; returns how many. */
+/**
+ * Moves an agency's count of kept responses (kept_response_counts, migration 015) by `change`. Run in
+ * the statement's transaction that inserts or deletes them, so that the count is always the rows'.
+ */
+export async function countKeptResponses(db: Executor, agencyId: string, change: number): Promise<void> {
+  await runSql(
+    db,
+    `insert into kept_response_counts (agency_id, kept) values (?, ?)
+    on conflict (agency_id) do update set kept = kept_response_counts.kept + excluded.kept`,
+    [agencyId, change],
+  );
+}
+
+/** How many kept responses an agency has, expired ones not yet removed included. */
+export async function keptResponseCount(db: Executor, agencyId: string): Promise<number> {
+  const [row] = await runSql<{ kept: number | string }>(
+    db,
+    'select kept from kept_response_counts where agency_id = ?',
+    [agencyId],
+  );
+  return row ? Number(row.kept) : 0;
+}
+
+/**
+ * Whether an agency under a cap of `cap` may keep one more response, in a transaction no other writer
+ * overtakes (SQLite's). At the cap, its responses past their expiry are removed first. Null when it
+ * may; otherwise when its oldest live kept response expires, the earliest a new key can be kept.
+ */
+export async function keptResponsesFull(
+  db: Executor,
+  agencyId: string,
+  cap: number,
+  now: string,
+): Promise<string | null> {
+  if ((await keptResponseCount(db, agencyId)) < cap) return null;
+  if ((await purgeExpiredKeptResponsesOf(db, agencyId, now)) > 0 && (await keptResponseCount(db, agencyId)) < cap)
+    return null;
+  return oldestKeptResponseExpiry(db, agencyId, now);
+}
+
+/** Removes an agency's responses past their expiry, and takes them off its count; returns how many. */
+export async function purgeExpiredKeptResponsesOf(db: Executor, agencyId: string, now: string): Promise<number> {
+  const gone = await runSql(
+    db,
+    'delete from idempotency_keys where agency_id = ? and expires_at <= ? returning agency_id',
+    [agencyId, now],
+  );
+  if (gone.length > 0) await countKeptResponses(db, agencyId, -gone.length);
+  return gone.length;
+}
+
+/** When the agency's oldest live kept response expires; null when it has none. */
+export async function oldestKeptResponseExpiry(db: Executor, agencyId: string, now: string): Promise<string | null> {
+  const [row] = await runSql<{ oldest: string | null }>(
+    db,
+    'select min(expires_at) as oldest from idempotency_keys where agency_id = ? and expires_at > ?',
+    [agencyId, now],
+  );
+  return row?.oldest ?? null;
+}
+
+/**
+ * Removes responses past their expiry, and takes them off their agencies' counts; returns how many.
+ * The counts are moved in the agencies' order, so that two purges at once never wait for each other
+ * in a circle.
+ */
 export async function purgeExpiredKeptResponses(db: Executor, now: string): Promise<number> {
-  const result = await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  const gone = await runSql<{ agency_id: string }>(
+    db,
+    'delete from idempotency_keys where expires_at <= ? returning agency_id',
+    [now],
+  );
+  const perAgency = new Map<string, number>();
+  for (const { agency_id: agencyId } of gone) perAgency.set(agencyId, (perAgency.get(agencyId) ?? 0) + 1);
+  for (const agencyId of [...perAgency.keys()].sort())
+    await countKeptResponses(db, agencyId, -perAgency.get(agencyId)!);
+  return gone.length;
 }

@@ -1,8 +1,20 @@
 import { engineSql } from '../engine-sql.js';
 import { runSql } from '../raw-sql.js';
 import { bookingsOf } from '../order-record.js';
-import { KeptResponseTaken, orderUpdateWrites, type UpdateOrder } from '../order-update.js';
-import { deleteKeptResponse, findKeptResponse, keepResponse } from '../repositories/kept-responses-repository.js';
+import {
+  KeptResponsesExhausted,
+  KeptResponseTaken,
+  NO_KEPT_RESPONSE_CAP,
+  orderUpdateWrites,
+  type UpdateOrder,
+} from '../order-update.js';
+import {
+  countKeptResponses,
+  deleteKeptResponse,
+  findKeptResponse,
+  keepResponse,
+  keptResponsesFull,
+} from '../repositories/kept-responses-repository.js';
 import { loadStoredOrder } from '../repositories/orders-repository.js';
 import type { Executor } from '../executor.js';
 
@@ -19,15 +31,27 @@ export function sqliteUpdateOrder(transaction: <T>(work: (tx: Executor) => Promi
       const bookings = stored ? bookingsOf(stored.record, scope.references) : [];
       const { value, update } = decide({ order: stored?.row ?? null, bookings, kept });
       if (!update || !stored) return value;
+      const key = scope.keptResponseKey;
+      // A new key takes room under the agency's cap, checked before anything is written; an expired
+      // response under the key is replaced and takes none (one writer: the count cannot move meanwhile).
+      if (update.keep && key && !kept) {
+        const until = await keptResponsesFull(
+          tx,
+          key.agencyId,
+          scope.keptResponsesPerAgency ?? NO_KEPT_RESPONSE_CAP,
+          update.now,
+        );
+        if (until !== null) throw new KeptResponsesExhausted(key.agencyId, until);
+      }
       const { record, rest } = orderUpdateWrites(engineSql(tx).recordIn, stored, update);
       const writes = record ? [record, ...rest] : rest;
       // One writer, in process: the writes run in turn, at no round-trip cost.
       for (const write of writes) await runSql(tx, write.text, write.parameters);
-      if (update.keep && scope.keptResponseKey) {
+      if (update.keep && key) {
         // Only an expired response can be under the key here: a live one was read and replayed.
-        if (kept) await deleteKeptResponse(tx, scope.keptResponseKey);
-        if (!(await keepResponse(tx, scope.keptResponseKey, update.keep, update.now)))
-          throw new KeptResponseTaken(scope.keptResponseKey.key);
+        if (kept) await deleteKeptResponse(tx, key);
+        if (!(await keepResponse(tx, key, update.keep, update.now))) throw new KeptResponseTaken(key.key);
+        if (!kept) await countKeptResponses(tx, key.agencyId, 1);
       }
       return value;
     });

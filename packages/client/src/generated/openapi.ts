@@ -289,7 +289,7 @@ export interface components {
                 /** @description Present when Success is not: one entry per distinct failure. */
                 Errors?: {
                     /** @enum {string} */
-                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND";
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEYS_EXHAUSTED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND";
                     Message: string;
                 }[];
             };
@@ -362,7 +362,7 @@ export interface components {
                 /** @description Present when Success is not: one entry per distinct failure. */
                 Errors?: {
                     /** @enum {string} */
-                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "BOOKING_CANCELED" | "NO_PENDING_CHANGE" | "NO_REPLACEMENT_OFFERED";
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEYS_EXHAUSTED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "BOOKING_CANCELED" | "NO_PENDING_CHANGE" | "NO_REPLACEMENT_OFFERED";
                     Message: string;
                 }[];
             };
@@ -443,7 +443,7 @@ export interface components {
                 /** @description Present when Success is not: one entry per distinct failure. */
                 Errors?: {
                     /** @enum {string} */
-                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "BOOKING_CANCELED" | "NO_PENDING_CHANGE";
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEYS_EXHAUSTED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "BOOKING_CANCELED" | "NO_PENDING_CHANGE";
                     Message: string;
                 }[];
             };
@@ -545,7 +545,7 @@ export interface components {
                 /** @description Present when Success is not: one entry per distinct failure. */
                 Errors?: {
                     /** @enum {string} */
-                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "PASSENGER_NOT_FOUND" | "ALREADY_REFUNDED" | "NO_FARE_RULES" | "PARTLY_FLOWN";
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEYS_EXHAUSTED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "PASSENGER_NOT_FOUND" | "ALREADY_REFUNDED" | "NO_FARE_RULES" | "PARTLY_FLOWN";
                     Message: string;
                 }[];
             };
@@ -647,7 +647,7 @@ export interface components {
                 /** @description Present when Success is not: one entry per distinct failure. */
                 Errors?: {
                     /** @enum {string} */
-                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_OUTDATED";
+                    Code: "AUTH_MISSING" | "AUTH_INVALID" | "SENDER_MISMATCH" | "INVALID_JSON" | "INVALID_REQUEST" | "UNSUPPORTED_MEDIA_TYPE" | "PAYLOAD_TOO_LARGE" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "IDEMPOTENCY_KEYS_EXHAUSTED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE" | "BOOKING_NOT_FOUND" | "QUOTE_NOT_FOUND" | "QUOTE_EXPIRED" | "QUOTE_OUTDATED";
                     Message: string;
                 }[];
             };
@@ -968,7 +968,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. An agency keeps at most KEPT_RESPONSES_PER_AGENCY responses at once (50,000 by default): past it, a new key gets 429 IDEMPOTENCY_KEYS_EXHAUSTED, a key already kept still gets its response. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1133,7 +1133,7 @@ export interface operations {
                     "application/json": components["schemas"]["AirOrderCancelResponse"];
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. `IDEMPOTENCY_KEYS_EXHAUSTED`: This agency keeps as many responses under Idempotency-Keys as it may; retry a new key after the delay in Retry-After, or send the request without one. */
             429: {
                 headers: {
                     /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
@@ -1200,7 +1200,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. An agency keeps at most KEPT_RESPONSES_PER_AGENCY responses at once (50,000 by default): past it, a new key gets 429 IDEMPOTENCY_KEYS_EXHAUSTED, a key already kept still gets its response. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1365,7 +1365,7 @@ export interface operations {
                     "application/json": components["schemas"]["AirOrderInvoluntaryAcceptResponse"];
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. `IDEMPOTENCY_KEYS_EXHAUSTED`: This agency keeps as many responses under Idempotency-Keys as it may; retry a new key after the delay in Retry-After, or send the request without one. */
             429: {
                 headers: {
                     /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
@@ -1432,7 +1432,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. An agency keeps at most KEPT_RESPONSES_PER_AGENCY responses at once (50,000 by default): past it, a new key gets 429 IDEMPOTENCY_KEYS_EXHAUSTED, a key already kept still gets its response. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1597,7 +1597,7 @@ export interface operations {
                     "application/json": components["schemas"]["AirOrderInvoluntaryCancelResponse"];
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. `IDEMPOTENCY_KEYS_EXHAUSTED`: This agency keeps as many responses under Idempotency-Keys as it may; retry a new key after the delay in Retry-After, or send the request without one. */
             429: {
                 headers: {
                     /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
@@ -1664,7 +1664,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. An agency keeps at most KEPT_RESPONSES_PER_AGENCY responses at once (50,000 by default): past it, a new key gets 429 IDEMPOTENCY_KEYS_EXHAUSTED, a key already kept still gets its response. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1829,7 +1829,7 @@ export interface operations {
                     "application/json": components["schemas"]["AirOrderRefundQuoteResponse"];
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. `IDEMPOTENCY_KEYS_EXHAUSTED`: This agency keeps as many responses under Idempotency-Keys as it may; retry a new key after the delay in Retry-After, or send the request without one. */
             429: {
                 headers: {
                     /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
@@ -1896,7 +1896,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. */
+                /** @description Optional, 1 to 255 printable ASCII characters, the first and the last not a space (HTTP drops white space around a header value), scoped to the agency and the operation. The first response is kept for 24 hours: a repeat with the same body gets it again with `Idempotent-Replayed: true`; with another body, 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, it waits or gets 409. An agency keeps at most KEPT_RESPONSES_PER_AGENCY responses at once (50,000 by default): past it, a new key gets 429 IDEMPOTENCY_KEYS_EXHAUSTED, a key already kept still gets its response. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2061,7 +2061,7 @@ export interface operations {
                     "application/json": components["schemas"]["AirOrderRefundResponse"];
                 };
             };
-            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. */
+            /** @description `RATE_LIMITED`: Too many requests for this token; retry after the delay in Retry-After. `IDEMPOTENCY_KEYS_EXHAUSTED`: This agency keeps as many responses under Idempotency-Keys as it may; retry a new key after the delay in Retry-After, or send the request without one. */
             429: {
                 headers: {
                     /** @description Equal to the body's ShoppingResponseId and written in the request's log line. On a replay, the first response's. */
