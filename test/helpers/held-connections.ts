@@ -56,12 +56,22 @@ export function release(held: HeldConnection[]): void {
   for (const connection of held) connection.socket.destroy();
 }
 
-/** Waits until `condition` holds, checking every 20 ms; fails after `ms` naming `what` (a hang guard, not a speed check). */
-export async function waitFor(condition: () => boolean, what: string, ms = 15_000): Promise<void> {
+/**
+ * Waits until `condition` holds, checking every 20 ms (after `refresh`, when given, which reads
+ * what it looks at); fails after `ms` naming `what` (a guard against a hang, not a speed check).
+ */
+export async function waitFor(
+  condition: () => boolean,
+  what: string,
+  ms = 15_000,
+  refresh?: () => Promise<void>,
+): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!condition()) {
+  for (;;) {
+    await refresh?.();
+    if (condition()) return;
     if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, refresh ? 200 : 20));
   }
 }
 
