@@ -67,9 +67,13 @@ export function openFilesLimit(): number | null {
  * A connection past either cap is closed as soon as it is accepted, before a byte of it is read: its
  * file descriptor is free again at once, and it costs next to nothing, so that a flood from one
  * address neither takes every descriptor (the process could then accept nothing, health checks
- * included) nor the total cap from everyone else. The total is Node's own `maxConnections`, lowered
- * to three quarters of the open-files limit when that is lower, as a cap past the limit would never
- * be reached before `accept` fails.
+ * included) nor the total cap from everyone else. The total is lowered to three quarters of the
+ * open-files limit when that is lower, as a cap past the limit would never be reached before
+ * `accept` fails.
+ *
+ * Not Node's `server.maxConnections`: under `serve --workers` a worker at that cap hands the
+ * connection back to the primary, which offers it to the next worker, and again, holding it open
+ * all the while; counted here, the worker takes it and closes it, in one process as in several.
  */
 export function limitConnections(
   server: Server,
@@ -79,14 +83,16 @@ export function limitConnections(
 ): ConnectionCounts {
   const usable = filesLimit === null ? Infinity : Math.max(1, Math.floor(filesLimit * (1 - FILES_KEPT_FOR_THE_REST)));
   const maxConnections = Math.min(limits.maxConnections, usable);
-  server.maxConnections = maxConnections;
-  // Node closes a connection past `maxConnections` itself, before any 'connection' listener sees it.
-  server.on('drop', () => refused('total'));
   const perAddress = new Map<string, number>();
   let open = 0;
   server.on('connection', (socket: Socket) => {
     // An address is absent only when the socket is already gone.
     if (socket.remoteAddress === undefined) return;
+    if (open >= maxConnections) {
+      refused('total');
+      socket.destroy();
+      return;
+    }
     const key = addressKey(socket.remoteAddress);
     const held = perAddress.get(key) ?? 0;
     if (limits.maxConnectionsPerAddress > 0 && held >= limits.maxConnectionsPerAddress) {

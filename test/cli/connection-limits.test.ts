@@ -110,6 +110,28 @@ describe('connections per address', () => {
   });
 });
 
+describe('with --workers', () => {
+  test('each worker holds at most MAX_CONNECTIONS; past it a connection is closed, not kept waiting by the primary', async () => {
+    const box = new CliSandbox();
+    sandboxes.push(box);
+    const server = await box.serve(['--workers', '2'], { env: { MAX_CONNECTIONS: '2' } });
+    const held = await hold(server, '127.0.0.30', 8);
+    // Two workers of two each (one may also hold the health check's kept-alive connection): four at most.
+    await waitFor(() => closedCount(held) >= 4, 'at least 4 of 8 connections to be closed');
+    assert.ok(closedCount(held) <= 8);
+    release(held);
+    let metrics = await getFrom(server.port, '127.0.0.31', '/metrics');
+    for (let tries = 0; metrics.status === 0 && tries < 50; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      metrics = await getFrom(server.port, '127.0.0.31', '/metrics');
+    }
+    assert.equal(metrics.status, 200, metrics.text);
+    // Added up over the workers, like every counter.
+    assert.ok(sample(metrics.text, 'airorder_connections_refused_total{cap="total"}')! >= 4, metrics.text);
+    assertNoErrorLines(server);
+  });
+});
+
 describe('time limits on a connection', () => {
   test('headers not all arrived within HEADERS_TIMEOUT_MS: 408 REQUEST_TIMEOUT and the connection closed, long before RECEIVE_TIMEOUT_MS', async () => {
     const server = await serve({ HEADERS_TIMEOUT_MS: '1000', RECEIVE_TIMEOUT_MS: '60000' });
