@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { installErrorHandler, routeFrameworkError } from './http/error-handler.js';
 import './http/request-context.js';
 import { answerClientError } from './http/client-errors.js';
+import { limitConnections } from './http/connection-limits.js';
 import { installRequestLog } from './http/request-log.js';
 import { installSecurityHeaders } from './http/security-headers.js';
 import { healthRoutes } from './http/routes/health-routes.js';
@@ -31,6 +32,8 @@ export interface AppDeps {
 
 /** Assembles the service. Never listens: `server.ts` starts it, tests inject or listen themselves. */
 export async function buildApp({ config, store, clock = systemClock, logger }: AppDeps): Promise<FastifyInstance> {
+  // Node refuses a headers' limit longer than the whole request's; the shorter of the two is the one that acts.
+  const headersTimeoutMs = Math.min(config.headersTimeoutMs, config.receiveTimeoutMs);
   const app = Fastify({
     logger: logger ?? { level: config.logLevel },
     // Fastify's own two lines per request are replaced by one line of ours (http/request-log.ts).
@@ -48,13 +51,16 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
       // `requestTimeout` does, it would leave the headers' limit at Node's 60 s, and Node then
       // applies the longer of the two to the whole request.
       requestTimeout: config.receiveTimeoutMs,
-      headersTimeout: config.receiveTimeoutMs,
+      // The headers have a shorter limit of their own (HEADERS_TIMEOUT_MS), which also ends a
+      // connection that sends nothing at all: Node counts from the moment it was accepted.
+      headersTimeout: headersTimeoutMs,
       // How often Node looks for requests past the limit: every 30 s by default, which could add
       // 30 s to it. The look is cheap: every second, or a tenth of a shorter limit.
-      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.receiveTimeoutMs / 10)),
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(headersTimeoutMs / 10)),
     },
-    // Fastify sets this on the server after making it, 0 (no limit) when left out.
+    // Fastify sets these on the server after making it: 0 (no limit) and 72 s when left out.
     requestTimeout: config.receiveTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
     clientErrorHandler: answerClientError,
     // A path the router cannot read (a malformed percent-escape) is answered like an unknown path.
     frameworkErrors: routeFrameworkError,
@@ -83,6 +89,14 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   });
   // The background work that `server.ts` starts counts into the same registry.
   app.decorate('serviceMetrics', metrics);
+  const connections = limitConnections(app.server, config, (by) => metrics.connectionsRefused.inc({ cap: by }));
+  metrics.countConnections(connections.open);
+  if (connections.maxConnections < config.maxConnections) {
+    app.log.warn(
+      { maxConnections: connections.maxConnections, configured: config.maxConnections },
+      'MAX_CONNECTIONS lowered to three quarters of the open-files limit (ulimit -n)',
+    );
+  }
   app.addHook('onClose', async () => metrics.stop());
   metricsRoute(app, config, metrics);
   const tokenUses = new TokenUses(store, (error) =>

@@ -42,6 +42,17 @@ export interface Config {
   readonly requestTimeoutMs: number;
   /** A request not received in full (headers and body) by then is answered 408 REQUEST_TIMEOUT. */
   readonly receiveTimeoutMs: number;
+  /**
+   * Connections this process holds at most; one past it is closed as soon as it is accepted. The
+   * open-files limit may lower it at start (http/connection-limits.ts). Per process, like the rest.
+   */
+  readonly maxConnections: number;
+  /** Connections one address (an IPv6 address's /64) may hold at once in this process; 0: no such cap. */
+  readonly maxConnectionsPerAddress: number;
+  /** A request whose headers have not all arrived by then is answered 408; never longer than `receiveTimeoutMs`. */
+  readonly headersTimeoutMs: number;
+  /** A kept-alive connection with no request for that long is closed. */
+  readonly keepAliveTimeoutMs: number;
   /** How long before a pending change's deadline `airline_change.deadline_approaching` is sent. */
   readonly deadlineWarningMs: number;
   /** How long after its issue a ticket whose coupons are all OPEN is voided (everything back) rather than refunded. */
@@ -88,6 +99,10 @@ const DEFAULTS = {
   KEPT_RESPONSES_PER_AGENCY: '50000',
   REQUEST_TIMEOUT_MS: '15000',
   RECEIVE_TIMEOUT_MS: '30000',
+  MAX_CONNECTIONS: '10000',
+  MAX_CONNECTIONS_PER_ADDRESS: '256',
+  HEADERS_TIMEOUT_MS: '10000',
+  KEEP_ALIVE_TIMEOUT_MS: '72000',
   DEADLINE_WARNING: '24h',
   VOID_WINDOW: '24h',
   REFUND_QUOTE_TTL: '15m',
@@ -207,6 +222,10 @@ export function loadConfig(
     keptResponsesPerAgency: integer('KEPT_RESPONSES_PER_AGENCY', read('KEPT_RESPONSES_PER_AGENCY'), 1, 10_000_000),
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', read('REQUEST_TIMEOUT_MS'), 100, 600_000),
     receiveTimeoutMs: integer('RECEIVE_TIMEOUT_MS', read('RECEIVE_TIMEOUT_MS'), 1000, 600_000),
+    maxConnections: integer('MAX_CONNECTIONS', read('MAX_CONNECTIONS'), 1, 1_000_000),
+    maxConnectionsPerAddress: integer('MAX_CONNECTIONS_PER_ADDRESS', read('MAX_CONNECTIONS_PER_ADDRESS'), 0, 1_000_000),
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', read('HEADERS_TIMEOUT_MS'), 1000, 600_000),
+    keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', read('KEEP_ALIVE_TIMEOUT_MS'), 1000, 600_000),
     deadlineWarningMs: duration('DEADLINE_WARNING', read('DEADLINE_WARNING')),
     voidWindowMs: duration('VOID_WINDOW', read('VOID_WINDOW')),
     refundQuoteTtlMs: duration('REFUND_QUOTE_TTL', read('REFUND_QUOTE_TTL')),

@@ -61,6 +61,14 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly connectionsRefused = new Counter({
+    name: 'airorder_connections_refused_total',
+    help: 'Connections closed as soon as accepted, by the cap they met: total (MAX_CONNECTIONS) or address (MAX_CONNECTIONS_PER_ADDRESS).',
+    labelNames: ['cap'] as const,
+    registers: [this.registry],
+  });
+  private openConnections: () => number = () => 0;
+
   private readonly loopDelay = monitorEventLoopDelay({ resolution: 20 });
 
   constructor(store: StoreFigures) {
@@ -118,6 +126,17 @@ export class ServiceMetrics {
         },
       });
     }
+    this.connectionsRefused.inc({ cap: 'total' }, 0);
+    this.connectionsRefused.inc({ cap: 'address' }, 0);
+    const openConnections = () => this.openConnections();
+    new Gauge({
+      name: 'airorder_connections_open',
+      help: 'Connections the service holds now (with --workers, every worker together).',
+      registers: [this.registry],
+      collect() {
+        this.set(openConnections());
+      },
+    });
     // Two of the hand-made metrics that came before prom-client's own, kept for the dashboards that read them.
     new Gauge({
       name: 'nodejs_heap_used_bytes',
@@ -138,6 +157,11 @@ export class ServiceMetrics {
         loopDelay.reset();
       },
     });
+  }
+
+  /** Where `airorder_connections_open` reads its figure: the server's connection caps (http/connection-limits.ts). */
+  countConnections(open: () => number): void {
+    this.openConnections = open;
   }
 
   /** The refunds an operation made (a retry's stored refunds are not counted again), by whoever asked for it. */

@@ -184,14 +184,32 @@ export class CliSandbox {
 
   /**
    * Starts `airorder serve ARGS…` on a free loopback port and waits until /healthz answers.
-   * `waitForStderr` (optional) is text that must also have appeared on stderr.
+   * `waitForStderr` (optional) is text that must also have appeared on stderr. `openFiles` (optional)
+   * is the process's open-files limit, soft and hard alike, which Node then cannot raise.
    */
   async serve(
     args: string[] = [],
-    options: { env?: Record<string, string>; waitForStderr?: string } = {},
+    options: { env?: Record<string, string>; waitForStderr?: string; openFiles?: number } = {},
   ): Promise<ServeProcess> {
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+    const [command, commandArgs] =
+      options.openFiles === undefined
+        ? [process.execPath, [BIN, 'serve', ...args]]
+        : // The shell lowers its limit and becomes node (exec): the child's pid is the service's.
+          [
+            '/bin/sh',
+            [
+              '-c',
+              'ulimit -n "$1" && shift && exec "$@"',
+              'sh',
+              String(options.openFiles),
+              process.execPath,
+              BIN,
+              'serve',
+              ...args,
+            ],
+          ];
+    const child = spawn(command, commandArgs, {
       cwd: this.dir,
       env: this.env({ PORT: String(port), HOST: '127.0.0.1', ...options.env }),
       stdio: ['ignore', 'pipe', 'pipe'],

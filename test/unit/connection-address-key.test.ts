@@ -1,0 +1,25 @@
+/**
+ * What one address is for MAX_CONNECTIONS_PER_ADDRESS (src/http/connection-limits.ts): an IPv4
+ * address, whichever form it arrives in, and an IPv6 address's /64, whichever way it is written.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { addressKey } from '../../src/http/connection-limits.js';
+
+test('an IPv4 address counts as itself, its IPv4-mapped IPv6 form (a socket bound to ::) with it', () => {
+  assert.equal(addressKey('203.0.113.7'), '203.0.113.7');
+  assert.equal(addressKey('::ffff:203.0.113.7'), '203.0.113.7');
+  assert.equal(addressKey('::FFFF:127.0.0.1'), '127.0.0.1');
+  assert.notEqual(addressKey('203.0.113.7'), addressKey('203.0.113.8'));
+});
+
+test('IPv6 addresses count by their /64, however compressed', () => {
+  const key = addressKey('2001:db8:1:2::1');
+  assert.equal(key, '2001:db8:1:2::/64');
+  assert.equal(addressKey('2001:0db8:0001:0002:ffff:0:0:9'), key);
+  assert.equal(addressKey('2001:db8:1:2:aaaa:bbbb:cccc:dddd'), key);
+  assert.notEqual(addressKey('2001:db8:1:3::1'), key);
+  assert.equal(addressKey('::1'), '0:0:0:0::/64');
+  assert.equal(addressKey('fe80::1%eth0'), 'fe80:0:0:0::/64');
+  assert.equal(addressKey('64:ff9b::192.0.2.33'), '64:ff9b:0:0::/64');
+});
