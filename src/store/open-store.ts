@@ -59,8 +59,13 @@ export function openStore(config: Config, { serving = false }: { serving?: boole
   }
   return openPostgresStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
+    poolMin: config.databasePoolMin,
+    poolQueue: config.databasePoolQueue,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    // A caller waits for a connection as long as a request may take: never less than its own time.
+    waitLimitMs: config.requestTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    warmAtOpen: serving,
   });
 }
 

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import type { KeptResponse } from '../repositories/kept-responses-repository.js';
 import { bookingsOf } from '../order-record.js';
 import { storedOrderOf, type StoredOrder } from '../repositories/orders-repository.js';
@@ -12,6 +11,7 @@ import {
   type OrderUpdate,
 } from '../order-update.js';
 import { numbered, postgresSql } from './engine-sql.js';
+import type { ConnectionPool, LentConnection } from './connection-pool.js';
 
 /**
  * Optimistic writes: an update of an order costs two round trips and no BEGIN or COMMIT.
@@ -95,8 +95,8 @@ interface Read {
   version: string | null;
 }
 
-async function read(pool: pg.Pool, scope: OrderUpdateScope): Promise<Read> {
-  const { rows } = await pool.query<ReadRow>(readQuery(scope));
+async function read(connection: LentConnection, scope: OrderUpdateScope): Promise<Read> {
+  const { rows } = await connection.query<ReadRow>(readQuery(scope));
   const row = rows[0]!;
   const stored =
     row.order_id === null
@@ -207,24 +207,34 @@ function lostRace(error: unknown): boolean {
   return LOST_RACE.has(String((error as { code?: unknown } | null)?.code));
 }
 
-export function postgresUpdateOrder(pool: pg.Pool): UpdateOrder {
+/**
+ * One connection serves the whole update, its reads and writes and their repeats: a request waits
+ * for a connection once, as long as its time allows (connection-pool.ts), not again between its read
+ * and its write behind the requests that arrived meanwhile.
+ */
+export function postgresUpdateOrder(pool: ConnectionPool): UpdateOrder {
   return async (scope, decide) => {
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-      const { snapshot, stored, version } = await read(pool, scope);
-      const { value, update } = decide(snapshot);
-      if (!update || !stored || version === null) return value;
-      const timeLeftMs = scope.timeLeft?.() ?? NO_TIME_LIMIT_MS;
-      if (timeLeftMs <= 0) throw new OutOfTime();
-      const { text, values } = writeStatement(scope, stored, version, update, timeLeftMs);
-      try {
-        await pool.query({ name: statementName(text), text, values });
-        return value;
-      } catch (error) {
-        if (String((error as { code?: unknown }).code) === KEY_TAKEN)
-          throw new KeptResponseTaken(scope.keptResponseKey!.key);
-        if (!lostRace(error)) throw error;
+    const connection = await pool.connect(scope.timeLeft?.());
+    try {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+        const { snapshot, stored, version } = await read(connection, scope);
+        const { value, update } = decide(snapshot);
+        if (!update || !stored || version === null) return value;
+        const timeLeftMs = scope.timeLeft?.() ?? NO_TIME_LIMIT_MS;
+        if (timeLeftMs <= 0) throw new OutOfTime();
+        const { text, values } = writeStatement(scope, stored, version, update, timeLeftMs);
+        try {
+          await connection.query({ name: statementName(text), text, values });
+          return value;
+        } catch (error) {
+          if (String((error as { code?: unknown }).code) === KEY_TAKEN)
+            throw new KeptResponseTaken(scope.keptResponseKey!.key);
+          if (!lostRace(error)) throw error;
+        }
       }
+      throw new OrderContention(scope.orderId);
+    } finally {
+      connection.release();
     }
-    throw new OrderContention(scope.orderId);
   };
 }
