@@ -47,6 +47,8 @@ export function openStore(config: Config, { serving = false }: { serving?: boole
       return openSqliteStore(file, config.durability, {
         backgroundCheckpoints: serving,
         walLimitBytes: config.sqliteWalLimitBytes,
+        // Never less than a request's own time (docs/decisions.md, "Waiting for a database connection").
+        lockWaitMs: config.requestTimeoutMs,
       });
     } catch (error) {
       throw sqliteFileError(config.databaseUrl, file, error);
