@@ -62,6 +62,7 @@ export class ConnectionPool {
   private held = 0;
   private readonly waiters: Waiter[] = [];
   private observer: PoolObserver | null = null;
+  private warming: Promise<void> | null = null;
 
   constructor(
     connectionString: string,
@@ -144,15 +145,22 @@ export class ConnectionPool {
   }
 
   /**
-   * Opens connections until `min` are open. They are asked for together, so that each is one of its
-   * own: one given back early would be lent again to the next rather than another opened.
+   * Opens connections until `min` are open; a second call while they open waits for the same ones
+   * (the pool counts a connection being opened as open already). They are asked for together, so
+   * that each is one of its own: one given back early would be lent again rather than another opened.
    */
-  async warm(): Promise<void> {
-    if (this.pool.totalCount >= this.options.min) return;
-    const lent = await Promise.allSettled(Array.from({ length: this.options.min }, () => this.connect()));
-    for (const outcome of lent) if (outcome.status === 'fulfilled') outcome.value.release();
-    const failure = lent.find((outcome) => outcome.status === 'rejected');
-    if (failure) throw failure.reason;
+  warm(): Promise<void> {
+    if (this.warming) return this.warming;
+    if (this.pool.totalCount >= this.options.min) return Promise.resolve();
+    this.warming = (async () => {
+      const lent = await Promise.allSettled(Array.from({ length: this.options.min }, () => this.connect()));
+      for (const outcome of lent) if (outcome.status === 'fulfilled') outcome.value.release();
+      const failure = lent.find((outcome) => outcome.status === 'rejected');
+      if (failure) throw failure.reason;
+    })().finally(() => {
+      this.warming = null;
+    });
+    return this.warming;
   }
 
   async end(): Promise<void> {
