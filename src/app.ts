@@ -14,6 +14,7 @@ import { metricsRoute } from './http/routes/metrics-route.js';
 import { retrieveRoute } from './http/routes/retrieve-route.js';
 import { eventListRoute } from './http/routes/event-list-route.js';
 import { ServiceMetrics } from './metrics/service-metrics.js';
+import { registerPoolMetrics } from './metrics/pool-metrics.js';
 import { registerDocsPage } from './http/openapi/docs-page.js';
 import { openApiRoute, registerOpenApi } from './http/openapi/openapi-document.js';
 import { RateLimiter } from './http/rate-limiter.js';
@@ -87,6 +88,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     },
     logFigures: () => store.logFigures?.() ?? null,
   });
+  registerPoolMetrics(metrics.registry, store);
   // The background work that `server.ts` starts counts into the same registry.
   app.decorate('serviceMetrics', metrics);
   const connections = limitConnections(app.server, config, (by) => metrics.connectionsRefused.inc({ cap: by }));

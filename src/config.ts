@@ -30,6 +30,10 @@ export interface Config {
   readonly databaseConnectTimeoutMs: number;
   /** Upper bound of one statement: an overloaded database answers 503 rather than hanging. */
   readonly databaseStatementTimeoutMs: number;
+  /** PostgreSQL only: connections opened before the service is ready, and kept open (at most the pool's size). */
+  readonly databasePoolMin: number;
+  /** PostgreSQL only: requests that may wait for a connection; one more is answered 503 at once. */
+  readonly databasePoolQueue: number;
   /** Per access token; 0 turns rate limiting off. */
   readonly rateLimitPerSecond: number;
   readonly rateLimitBurst: number;
@@ -94,6 +98,8 @@ const DEFAULTS = {
   DATABASE_POOL_SIZE: '10',
   DATABASE_CONNECT_TIMEOUT_MS: '2000',
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+  DATABASE_POOL_MIN: '2',
+  DATABASE_POOL_QUEUE: '500',
   RATE_LIMIT_PER_SECOND: '50',
   RATE_LIMIT_BURST: '100',
   KEPT_RESPONSES_PER_AGENCY: '50000',
@@ -217,6 +223,12 @@ export function loadConfig(
       100,
       600_000,
     ),
+    // The pool's floor and queue (docs/operations.md, "Sizing the PostgreSQL pool").
+    databasePoolMin: Math.min(
+      integer('DATABASE_POOL_MIN', read('DATABASE_POOL_MIN'), 0, 1000),
+      integer('DATABASE_POOL_SIZE', read('DATABASE_POOL_SIZE'), 1, 1000),
+    ),
+    databasePoolQueue: integer('DATABASE_POOL_QUEUE', read('DATABASE_POOL_QUEUE'), 0, 100_000),
     rateLimitPerSecond: integer('RATE_LIMIT_PER_SECOND', read('RATE_LIMIT_PER_SECOND'), 0, 1_000_000),
     rateLimitBurst: integer('RATE_LIMIT_BURST', read('RATE_LIMIT_BURST'), 0, 1_000_000),
     keptResponsesPerAgency: integer('KEPT_RESPONSES_PER_AGENCY', read('KEPT_RESPONSES_PER_AGENCY'), 1, 10_000_000),

@@ -47,6 +47,8 @@ export function openStore(config: Config, { serving = false }: { serving?: boole
       return openSqliteStore(file, config.durability, {
         backgroundCheckpoints: serving,
         walLimitBytes: config.sqliteWalLimitBytes,
+        // Never less than a request's own time (docs/decisions.md, "Waiting for a database connection").
+        lockWaitMs: config.requestTimeoutMs,
       });
     } catch (error) {
       throw sqliteFileError(config.databaseUrl, file, error);
@@ -59,8 +61,13 @@ export function openStore(config: Config, { serving = false }: { serving?: boole
   }
   return openPostgresStore(config.databaseUrl, {
     poolSize: config.databasePoolSize,
+    poolMin: config.databasePoolMin,
+    poolQueue: config.databasePoolQueue,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    // A caller waits for a connection as long as a request may take: never less than its own time.
+    waitLimitMs: config.requestTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    warmAtOpen: serving,
   });
 }
 

@@ -35,6 +35,14 @@ export interface Store {
    * write-ahead log (checkpointer.ts); null, or absent, where there is no such thread.
    */
   logFigures?(): LogFigures | null;
+  /**
+   * PostgreSQL: the connection pool as it is now (connection-pool.ts); null, or absent, where there
+   * is no pool.
+   */
+  poolFigures?(): PoolFigures | null;
+  /** PostgreSQL: tells `observer` of every wait for a connection and every caller refused one. */
+  observePool?(observer: PoolObserver): void;
+  /** Answers once the store is reachable and, on PostgreSQL, holds its minimum of open connections. */
   ping(): Promise<void>;
   /** Whether an error means the database is unreachable or overloaded (answered 503), not a bug. */
   isUnavailable(error: unknown): boolean;
@@ -49,6 +57,29 @@ export interface LogFigures {
   restarts: number;
   /** The largest the log was at a pass, in bytes of its file (frames of a page and a header each). */
   peakBytes: number;
+}
+
+/** PostgreSQL's connection pool, for /metrics (pool-metrics.ts). */
+export interface PoolFigures {
+  /** DATABASE_POOL_SIZE, DATABASE_POOL_MIN, DATABASE_POOL_QUEUE. */
+  size: number;
+  min: number;
+  queueLimit: number;
+  /** Connections open or being opened. */
+  open: number;
+  /** Open connections that no caller holds. */
+  idle: number;
+  /** Connections lent to a caller (or being opened for one). */
+  inUse: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+}
+
+export interface PoolObserver {
+  /** A caller was lent a connection after waiting this long (0: at once). */
+  waited(seconds: number): void;
+  /** A caller got no connection: the queue was full, or its time ran out while it waited. */
+  refused(): void;
 }
 
 export interface WriteOptions {

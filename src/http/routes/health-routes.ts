@@ -8,7 +8,9 @@ export function healthRoutes(app: FastifyInstance, store: Store): void {
   // restart a healthy process because the database is away.
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  // Ready: the store answers too; a load balancer should send traffic only while this is 200.
+  // Ready: the store answers too, and on PostgreSQL holds its minimum of open connections
+  // (DATABASE_POOL_MIN), so the first burst after a start does not wait for them to open; a load
+  // balancer should send traffic only while this is 200.
   app.get('/readyz', async () => {
     try {
       await store.ping();

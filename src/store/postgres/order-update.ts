@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import type { KeptResponse } from '../repositories/kept-responses-repository.js';
 import { bookingsOf } from '../order-record.js';
 import { storedOrderOf, type StoredOrder } from '../repositories/orders-repository.js';
@@ -14,6 +13,7 @@ import {
   type OrderUpdate,
 } from '../order-update.js';
 import { numbered, postgresSql } from './engine-sql.js';
+import type { ConnectionPool, LentConnection } from './connection-pool.js';
 
 /**
  * Optimistic writes: an update of an order costs two round trips and no BEGIN or COMMIT.
@@ -106,8 +106,8 @@ interface Read {
   keptCount: number;
 }
 
-async function read(pool: pg.Pool, scope: OrderUpdateScope): Promise<Read> {
-  const { rows } = await pool.query<ReadRow>(readQuery(scope));
+async function read(connection: LentConnection, scope: OrderUpdateScope): Promise<Read> {
+  const { rows } = await connection.query<ReadRow>(readQuery(scope));
   const row = rows[0]!;
   const stored =
     row.order_id === null
@@ -244,14 +244,14 @@ function lostRace(error: unknown): boolean {
  * concurrent requests may each make room or find it made: the write's own check decides.
  */
 async function makeRoom(
-  pool: pg.Pool,
+  connection: LentConnection,
   agencyId: string,
   cap: number,
   now: string,
 ): Promise<{ room: true } | { room: false; until: string }> {
   let rows: { kept: string | number; oldest: string | null }[];
   try {
-    ({ rows } = await pool.query<{ kept: string | number; oldest: string | null }>({
+    ({ rows } = await connection.query<{ kept: string | number; oldest: string | null }>({
       name: 'airorder_kept_room',
       text: `with gone as (delete from idempotency_keys where agency_id = $1 and expires_at <= $2 returning 1),
       counted as (update kept_response_counts set kept = kept - (select count(*) from gone)
@@ -270,38 +270,48 @@ async function makeRoom(
   return Number(kept) < cap || oldest === null ? { room: true } : { room: false, until: oldest };
 }
 
-export function postgresUpdateOrder(pool: pg.Pool): UpdateOrder {
+/**
+ * One connection serves the whole update, its reads and writes and their repeats: a request waits
+ * for a connection once, as long as its time allows (connection-pool.ts), not again between its read
+ * and its write behind the requests that arrived meanwhile.
+ */
+export function postgresUpdateOrder(pool: ConnectionPool): UpdateOrder {
   return async (scope, decide) => {
     const cap = scope.keptResponsesPerAgency ?? NO_KEPT_RESPONSE_CAP;
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-      const { snapshot, stored, version, keptCount } = await read(pool, scope);
-      const { value, update } = decide(snapshot);
-      if (!update || !stored || version === null) return value;
-      const key = scope.keptResponseKey;
-      const replacing = snapshot.kept !== null;
-      // A new key at the agency's cap is refused before anything is written, unless expired ones made room.
-      if (update.keep && key && !replacing && keptCount >= cap) {
-        const room = await makeRoom(pool, key.agencyId, cap, update.now);
-        if (!room.room) throw new KeptResponsesExhausted(key.agencyId, room.until);
-      }
-      const timeLeftMs = scope.timeLeft?.() ?? NO_TIME_LIMIT_MS;
-      if (timeLeftMs <= 0) throw new OutOfTime();
-      const { text, values } = writeStatement(scope, stored, version, update, timeLeftMs, replacing);
-      try {
-        await pool.query({ name: statementName(text), text, values });
-        return value;
-      } catch (error) {
-        const code = String((error as { code?: unknown }).code);
-        if (code === KEY_TAKEN) throw new KeptResponseTaken(key!.key);
-        if (code === KEPT_FULL) {
-          // Others took the last room meanwhile: refused unless expired responses make more.
-          const room = await makeRoom(pool, key!.agencyId, cap, update.now);
-          if (!room.room) throw new KeptResponsesExhausted(key!.agencyId, room.until);
-          continue;
+    const connection = await pool.connect(scope.timeLeft?.());
+    try {
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
+        const { snapshot, stored, version, keptCount } = await read(connection, scope);
+        const { value, update } = decide(snapshot);
+        if (!update || !stored || version === null) return value;
+        const key = scope.keptResponseKey;
+        const replacing = snapshot.kept !== null;
+        // A new key at the agency's cap is refused before anything is written, unless expired ones made room.
+        if (update.keep && key && !replacing && keptCount >= cap) {
+          const room = await makeRoom(connection, key.agencyId, cap, update.now);
+          if (!room.room) throw new KeptResponsesExhausted(key.agencyId, room.until);
         }
-        if (!lostRace(error)) throw error;
+        const timeLeftMs = scope.timeLeft?.() ?? NO_TIME_LIMIT_MS;
+        if (timeLeftMs <= 0) throw new OutOfTime();
+        const { text, values } = writeStatement(scope, stored, version, update, timeLeftMs, replacing);
+        try {
+          await connection.query({ name: statementName(text), text, values });
+          return value;
+        } catch (error) {
+          const code = String((error as { code?: unknown }).code);
+          if (code === KEY_TAKEN) throw new KeptResponseTaken(key!.key);
+          if (code === KEPT_FULL) {
+            // Others took the last room meanwhile: refused unless expired responses make more.
+            const room = await makeRoom(connection, key!.agencyId, cap, update.now);
+            if (!room.room) throw new KeptResponsesExhausted(key!.agencyId, room.until);
+            continue;
+          }
+          if (!lostRace(error)) throw error;
+        }
       }
+      throw new OrderContention(scope.orderId);
+    } finally {
+      connection.release();
     }
-    throw new OrderContention(scope.orderId);
   };
 }

@@ -6,14 +6,23 @@ import { registerEngineSql } from '../engine-sql.js';
 import { AuthNotifications } from './auth-notifications.js';
 import { postgresSql } from './engine-sql.js';
 import { OrderContention, postgresUpdateOrder } from './order-update.js';
+import { ConnectionPool, NoConnection } from './connection-pool.js';
 import type { Database } from '../tables.js';
 
 export interface PostgresOptions {
   poolSize: number;
-  /** How long a request may wait for a connection (and a new connection for the server) before 503. */
+  /** Connections opened before the store says it is ready (ping), and kept open. */
+  poolMin: number;
+  /** Callers that may wait for a connection; one more is answered 503 at once. */
+  poolQueue: number;
+  /** How long opening one new connection may take before the caller is answered 503. */
   connectTimeoutMs: number;
+  /** How long a caller that gives no time of its own waits for a connection (the request time-out). */
+  waitLimitMs: number;
   /** Upper bound of any one statement, so an overloaded database answers with 503 instead of a hang. */
   statementTimeoutMs: number;
+  /** Starts opening the minimum of connections at once (`serve`), rather than at the first ping. */
+  warmAtOpen?: boolean;
 }
 
 // Connection-level failures: the database is away, restarting, or refusing more clients.
@@ -55,22 +64,20 @@ export function checkPostgresUrl(connectionString: string): void {
  * lock (SELECT … FOR UPDATE), held until the transaction commits; other orders proceed in parallel.
  */
 export function openPostgresStore(connectionString: string, options: PostgresOptions): SqlStore {
-  const pool = new pg.Pool({
-    connectionString,
-    max: options.poolSize,
-    connectionTimeoutMillis: options.connectTimeoutMs,
-    statement_timeout: options.statementTimeoutMs,
-    idleTimeoutMillis: 30_000,
+  const pool = new ConnectionPool(connectionString, {
+    size: options.poolSize,
+    min: options.poolMin,
+    queueLimit: options.poolQueue,
+    connectTimeoutMs: options.connectTimeoutMs,
+    waitLimitMs: options.waitLimitMs,
+    statementTimeoutMs: options.statementTimeoutMs,
   });
-  // An idle client losing its connection (database restart) must not crash the process.
-  pool.on('error', () => {});
-  // Nor may a checked-out one: pg emits 'error' on the client as well as failing its queries, and the
-  // pool listens only while the client is idle. The request sees the failure through its query (or
-  // the next one, "not queryable"), and the pool discards the client on release.
-  pool.on('connect', (client) => {
-    client.on('error', () => {});
+  // Kysely asks for a connection with no time of its own: it waits the default (the request time-out).
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: { connect: () => pool.connect(), end: () => pool.end() } }),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Failures show in the readiness probe, which warms the pool again.
+  if (options.warmAtOpen) pool.warm().catch(() => {});
   registerEngineSql(db, postgresSql);
   const auth = new AuthNotifications(connectionString, options.connectTimeoutMs);
 
@@ -87,10 +94,14 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
     updateOrder: postgresUpdateOrder(pool),
     describe: () => ({ store: 'postgres' }),
     authMarker: () => auth.marker(),
+    poolFigures: () => pool.figures(),
+    observePool: (observer) => pool.observe(observer),
     async ping() {
+      await pool.warm();
       await sql`select 1`.execute(db);
     },
-    isUnavailable: (error) => error instanceof OrderContention || isPostgresUnavailable(error),
+    isUnavailable: (error) =>
+      error instanceof OrderContention || error instanceof NoConnection || isPostgresUnavailable(error),
     async close() {
       await auth.close();
       await db.destroy();

@@ -15,7 +15,11 @@ import type { Executor } from '../executor.js';
 import type { Database } from '../tables.js';
 
 const STATEMENT_CACHE_LIMIT = 500;
-/** How long a write waits for another process's write lock before SQLITE_BUSY (answered 503). */
+/**
+ * How long a statement outside a write transaction waits inside SQLite's busy handler (reads on the
+ * read-only connection, the checkpoint thread's RESTART). A write transaction's wait for another
+ * process's write lock is `lockWaitMs` instead (openSqliteStore).
+ */
 const BUSY_TIMEOUT_MS = 5000;
 
 /**
@@ -89,6 +93,12 @@ export interface SqliteOptions {
   backgroundCheckpoints?: boolean;
   /** With background checkpoints: the size past which the log is started over (config.ts, checkpointer.ts). */
   walLimitBytes: number;
+  /**
+   * How long a write transaction waits for another process's write lock (a CLI import, another
+   * worker) before SQLITE_BUSY, answered 503: the request time-out, so that a request is not refused
+   * before its own time is spent (each request's own time still ends its wait, with-timeout.ts).
+   */
+  lockWaitMs?: number;
 }
 
 export function openSqliteStore(file: string, durability: Durability, options: SqliteOptions): SqlStore {
@@ -140,7 +150,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
   const noBusyWait = connection.prepare('pragma busy_timeout = 0');
   const busyWait = connection.prepare(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
   async function beginImmediate(conn: Executor): Promise<void> {
-    const giveUpAt = Date.now() + BUSY_TIMEOUT_MS;
+    const giveUpAt = Date.now() + (options.lockWaitMs ?? BUSY_TIMEOUT_MS);
     noBusyWait.run();
     try {
       for (let pause = 1; ; pause = Math.min(pause * 2, 25)) {
@@ -199,7 +209,7 @@ export function openSqliteStore(file: string, durability: Durability, options: S
     async ping() {
       await sql`select 1`.execute(db);
     },
-    // Another process held the write lock for longer than busy_timeout.
+    // Another process held the write lock for longer than the lock wait (or busy_timeout, for a read).
     isUnavailable: (error) =>
       ['SQLITE_BUSY', 'SQLITE_LOCKED'].includes((error as { code?: string } | null)?.code ?? ''),
     async close() {
