@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { readChangeDocument } from '../documents/change-document.js';
@@ -13,48 +12,83 @@ import { prepareOrder, preparedHere } from '../service/order-preparation.js';
 import type { Actor } from '../store/repositories/audit-repository.js';
 import type { ConsoleImport, ImportProgressUpdate } from '../store/repositories/console-imports-repository.js';
 import type { Repositories } from '../store/store.js';
+import { processState, THIS_PROCESS } from '../runtime/process-identity.js';
 import type { ConsoleDeps } from './console-context.js';
+import { removeAbandonedUploads } from './upload-folders.js';
 
 /** How often the progress of a running import is written to the store (for whichever process shows it). */
 export const PROGRESS_WRITE_MS = 250;
 /** Records handled between two turns of the event loop: the process keeps answering requests meanwhile. */
 const RECORDS_PER_TURN = 200;
 
-/** This process, as an import's `runner`: the host and the process id. */
-const THIS_PROCESS = `${os.hostname()}:${process.pid}`;
+/**
+ * How often a running import's row is written even when its counts have not moved: the heartbeat by
+ * which processes of other hosts, which cannot ask the operating system, know that it still runs.
+ */
+export const HEARTBEAT_MS = 10_000;
+/**
+ * A running import of another host whose row has not been written for this long is taken as
+ * abandoned: six heartbeats missed. (On SQLite every process is on one host and asks the system.)
+ */
+export const ABANDONED_AFTER_MS = 60_000;
 
-/** Whether the process `host:pid` is known to be gone: only a process of this host can be asked. */
-function runnerGone(runner: string): boolean {
-  const separator = runner.lastIndexOf(':');
-  const pid = Number(runner.slice(separator + 1));
-  if (runner.slice(0, separator) !== os.hostname() || !Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    // EPERM: a process of another user has that id now; it is not ours, but it exists.
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+/** The runner as people read it: `host:pid`. */
+function runnerName(runner: string): string {
+  return runner.replace(/\/[0-9]+$/, '');
+}
+
+/** Whether a running import's process is gone: known for this host's, assumed after a silence for another host's. */
+function abandoned(entry: ConsoleImport, now: string): boolean {
+  if (entry.status !== 'running') return false;
+  const state = processState(entry.runner);
+  return (
+    state === 'gone' || (state === 'unknown' && Date.parse(now) - Date.parse(entry.updatedAt) > ABANDONED_AFTER_MS)
+  );
 }
 
 /**
- * An import whose process stopped (killed, crashed, the machine restarted) before it finished stored
- * nothing, since it stores in one transaction; its row would say "running" forever. Any process of
- * the same host that shows it ends it as failed, with words saying so.
+ * An import whose process stopped (killed, out of memory, the machine restarted) before it finished
+ * stored nothing, since it stores in one transaction; its row would say "running" forever. Every
+ * process ends such imports as failed, with words saying so, when it starts and whenever it shows
+ * them; never one whose process still runs (process-identity.ts), nor one written meanwhile.
  */
 export async function settleInterrupted(deps: ConsoleDeps, entries: ConsoleImport[]): Promise<ConsoleImport[]> {
   const settled: ConsoleImport[] = [];
+  const now = deps.clock();
   for (const entry of entries) {
-    if (entry.status !== 'running' || !runnerGone(entry.runner)) {
+    if (!abandoned(entry, now)) {
       settled.push(entry);
       continue;
     }
-    const error = `Interrupted: the process running this import (${entry.runner}) stopped before it finished; nothing was stored. Upload the file again.`;
-    const now = deps.clock();
-    await deps.store.write((tx) => tx.failRunningConsoleImport(entry.importId, error, now));
-    settled.push({ ...entry, status: 'failed', error, updatedAt: now });
+    const error = `Interrupted: the process running this import (${runnerName(entry.runner)}) stopped before it finished; nothing was stored. Upload the file again.`;
+    const ended = await deps.store.write((tx) =>
+      tx.failRunningConsoleImport(entry.importId, error, now, entry.updatedAt),
+    );
+    if (ended) settled.push({ ...entry, status: 'failed', error, updatedAt: now });
+    else settled.push((await deps.store.read.findConsoleImport(entry.importId)) ?? entry);
   }
   return settled;
+}
+
+/**
+ * What a process does as it starts: the imports of processes that died are marked failed, and the
+ * upload files they left are removed. A failure here is logged and leaves the service starting.
+ */
+export async function recoverAbandonedImports(deps: ConsoleDeps, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const running = await deps.store.read.runningConsoleImports();
+    const settled = await settleInterrupted(deps, running);
+    const failed = settled.filter((entry) => entry.status === 'failed').map((entry) => entry.importId);
+    if (failed.length > 0) log.warn({ importIds: failed }, 'imports of stopped processes marked failed');
+  } catch (error) {
+    log.warn({ err: error }, 'imports of stopped processes not checked; they are when the Imports page is shown');
+  }
+  try {
+    const removed = await removeAbandonedUploads();
+    if (removed > 0) log.warn({ removed }, 'upload files of stopped processes removed');
+  } catch (error) {
+    log.warn({ err: error }, 'upload files of stopped processes not removed');
+  }
 }
 
 export interface ImportUpload {
@@ -85,6 +119,7 @@ async function* recordsOf(filePath: string): AsyncGenerator<RawRecord> {
  * Writes the latest progress every PROGRESS_WRITE_MS, each write in a transaction of its own
  * outside the import's, so other processes read it while the import runs (on PostgreSQL; SQLite
  * has one writer, so while the import's transaction stores, its count appears when it commits).
+ * With nothing new it still writes every HEARTBEAT_MS: the row's `updated_at` says the import lives.
  */
 class ProgressWriter {
   private latest: ImportProgressUpdate = {};
@@ -109,7 +144,9 @@ class ProgressWriter {
   }
 
   private write(): void {
-    if (!this.dirty || this.writing) return;
+    if (this.writing) return;
+    // Unchanged counts are written again now and then all the same: the heartbeat (HEARTBEAT_MS).
+    if (!this.dirty && Date.now() - this.lastWrite < HEARTBEAT_MS) return;
     const update = { ...this.latest };
     this.dirty = false;
     this.lastWrite = Date.now();
@@ -216,6 +253,8 @@ async function runImport(
     };
   }
   const unwritten = await progress.stop();
+  // Removed before the outcome is written: once the import shows as ended, its file is gone.
+  await upload.discard().catch((error: unknown) => log.warn({ err: error, importId }, 'uploaded file not removed'));
   try {
     await deps.store.write(async (tx) => {
       await tx.updateConsoleImport(importId, { ...unwritten, ...outcome }, deps.clock());

@@ -8,7 +8,7 @@ import { overviewRoutes } from './routes/overview-routes.js';
 import { CONSOLE_CSS, CONSOLE_JS } from './assets.js';
 import { closeIfBodyUnread, refuseCompressedBody, requireCsrf, requireSession } from './console-gate.js';
 import { sendPage, type ConsoleDeps } from './console-context.js';
-import { ImportRunner } from './console-imports.js';
+import { ImportRunner, recoverAbandonedImports } from './console-imports.js';
 import { RememberedRefusals } from './remembered-refusals.js';
 import { SignInPurge } from './sign-in-purge.js';
 import { CsrfRefusal } from './csrf-check.js';
@@ -67,6 +67,8 @@ export async function registerConsole(app: FastifyInstance, deps: ConsoleDeps): 
   );
   installRequestTally(app, tally);
   const imports = new ImportRunner(deps, app.log);
+  // As the process starts: imports whose process died are marked failed, and their upload files removed.
+  app.addHook('onReady', async () => recoverAbandonedImports(deps, app.log));
   // Before the store closes: an import under way is finished, and its outcome recorded.
   app.addHook('onClose', async () => imports.settle());
   // Sign-in counts are dropped once their window ends, by a timer, not only as sign-ins come (sign-in-purge.ts).

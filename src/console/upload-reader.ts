@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { checkFirstField, CsrfRefusal, csrfPending } from './csrf-check.js';
+import { makeUploadFolder } from './upload-folders.js';
 
 /** An uploaded orders or changes file may be far larger than an API request. */
 export const UPLOAD_LIMIT_BYTES = 100 * 1024 * 1024;
@@ -30,10 +30,12 @@ export interface Upload {
 /**
  * Reads the upload form part by part as it arrives (@fastify/multipart): the first part must be the
  * CSRF token unless the header carried it, and nothing after it is read otherwise; the file (field
- * `file`) goes to a temporary file as it streams in, never whole into memory.
+ * `file`) goes to a temporary file as it streams in, never whole into memory. The file is removed
+ * when its import ends, however it ends, or by the next process to start if this one dies first
+ * (upload-folders.ts).
  */
 export async function receiveUpload(request: FastifyRequest): Promise<Upload> {
-  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'airorder-upload-'));
+  const dir = await makeUploadFolder();
   const discard = () => fs.promises.rm(dir, { recursive: true, force: true });
   const fields = new Map<string, string>();
   let file: Upload['file'] = null;

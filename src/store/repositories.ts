@@ -6,6 +6,7 @@ import {
   findConsoleImport,
   insertConsoleImport,
   recentConsoleImports,
+  runningConsoleImports,
   updateConsoleImport,
 } from './repositories/console-imports-repository.js';
 import {
@@ -183,6 +184,7 @@ const REPOSITORY_FUNCTIONS = {
   failRunningConsoleImport,
   findConsoleImport,
   recentConsoleImports,
+  runningConsoleImports,
   addRequestCounts,
   dropRequestCountsBefore,
   requestCountsSince,

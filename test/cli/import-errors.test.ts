@@ -136,6 +136,26 @@ describe('orders import: every error names the record and the field, and stores 
     await rejects(['orders', 'import'], content, /^error: line 4: is not valid JSON/);
   });
 
+  test('a record larger than one record may be is refused, named, before it is held whole', async () => {
+    const values = `[${'0,'.repeat(500_000)}0]`;
+    await rejects(
+      ['orders', 'import'],
+      `[${JSON.stringify(good('OK-L1'))},\n{"orderId": "HUGE-1", "bookings": ${values}}]`,
+      'record 2: holds more than 500,000 values, the most one record may hold',
+    );
+    await rejects(
+      ['orders', 'import'],
+      `${JSON.stringify(good('OK-L2'))}\n{"orderId": "HUGE-2", "bookings": ${values}}\n`,
+      'line 2: holds more than 500,000 values, the most one record may hold',
+    );
+    await rejects(
+      ['orders', 'import'],
+      `{\n"orderId": "HUGE-3",\n"agencyId": "${'A'.repeat(17 * 1024 * 1024)}"\n}\n`,
+      'record 1: is larger than 16 MiB, the most one record may take',
+      true,
+    );
+  });
+
   test('a record that is not an object', async () => {
     await rejects(
       ['orders', 'import'],

@@ -6,7 +6,7 @@ export interface ConsoleImport {
   kind: 'orders' | 'changes';
   fileName: string;
   operatorEmail: string;
-  /** `host:pid` of the process running the import. */
+  /** The process running the import: `host:pid`, and `/start` where the system tells when it started (process-identity.ts). */
   runner: string;
   status: 'running' | 'done' | 'failed';
   phase: 'reading' | 'storing';
@@ -71,19 +71,25 @@ export async function updateConsoleImport(
     .execute();
 }
 
-/** Ends a running import as failed (its process is gone); one that has meanwhile ended is left as it is. */
+/**
+ * Ends a running import as failed (its process is gone); one that has meanwhile ended is left as it
+ * is, and so is one written since `seenAt` (its process was heard from after all): true when ended.
+ */
 export async function failRunningConsoleImport(
   db: Executor,
   importId: string,
   error: string,
   now: string,
-): Promise<void> {
-  await db
+  seenAt: string,
+): Promise<boolean> {
+  const result = await db
     .updateTable('console_imports')
     .set({ status: 'failed', error, updated_at: now })
     .where('import_id', '=', importId)
     .where('status', '=', 'running')
-    .execute();
+    .where('updated_at', '=', seenAt)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 type Row = {
@@ -125,6 +131,17 @@ function fromRow(row: Row): ConsoleImport {
 export async function findConsoleImport(db: Executor, importId: string): Promise<ConsoleImport | null> {
   const row = await db.selectFrom('console_imports').selectAll().where('import_id', '=', importId).executeTakeFirst();
   return row ? fromRow(row) : null;
+}
+
+/** Every import still marked running, oldest first: what a process checks for abandoned ones when it starts. */
+export async function runningConsoleImports(db: Executor): Promise<ConsoleImport[]> {
+  const rows = await db
+    .selectFrom('console_imports')
+    .selectAll()
+    .where('status', '=', 'running')
+    .orderBy('started_at')
+    .execute();
+  return rows.map(fromRow);
 }
 
 /** Newest first. */
