@@ -87,7 +87,8 @@ export interface Config {
 
 export type Env = Record<string, string | undefined>;
 
-const DEFAULTS = {
+/** Every setting and its default: docs/configuration.md lists each (test/unit/configuration-docs.test.ts). */
+export const DEFAULTS = {
   DATABASE_URL: 'sqlite:./data/airorder.db',
   PORT: '8080',
   HOST: '127.0.0.1',
