@@ -40,10 +40,7 @@ before(async () => {
   fs.mkdirSync(tmp);
   database = await createTestDatabase(sandbox.dir);
   sandbox.useDatabase(database.url);
-  await sandbox.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
-  await sandbox.ok(['operator', 'add', '--email', EMAIL, '--name', 'Dana Desk', '--password-stdin'], {
-    stdin: PASSWORD,
-  });
+  await sandbox.addAgencyAndOperator(EMAIL, PASSWORD);
   token = (await sandbox.ok(['token', 'issue', '--agency-id', 'AG1'])).stdout.trim();
   await sandbox.ok([
     'orders',

@@ -135,6 +135,20 @@ export async function ticketsRefundedTwice(store: SqlStore): Promise<string[]> {
   return rows.filter((row) => Number(row.rows) !== 1).map((row) => row.ticket_number);
 }
 
+/** How many refund rows the orders of `bookings` hold, every ticket of theirs together. */
+export async function refundRowCount(store: SqlStore, bookings: readonly RaceBooking[]): Promise<number> {
+  const rows = await store.db
+    .selectFrom('refunds')
+    .select('ticket_number')
+    .where(
+      'order_id',
+      'in',
+      bookings.map((target) => target.orderId),
+    )
+    .execute();
+  return rows.length;
+}
+
 /** The store holds the booking as cancelled by AirOrderInvoluntaryCancel: one refund per ticket. */
 export function assertInvoluntarilyCancelled(stored: StoredBooking, target: RaceBooking): void {
   const where = `${target.orderId}/${target.reference}`;

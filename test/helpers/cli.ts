@@ -154,6 +154,14 @@ export class CliSandbox {
     return result;
   }
 
+  /** Agency AG1 and a console operator who signs in with EMAIL and PASSWORD, as the console's tests begin. */
+  async addAgencyAndOperator(email: string, password: string): Promise<void> {
+    await this.ok(['agency', 'add', '--agency-id', 'AG1', '--name', 'Agency One']);
+    await this.ok(['operator', 'add', '--email', email, '--name', 'Dana Desk', '--password-stdin'], {
+      stdin: password,
+    });
+  }
+
   /** Writes a file in the sandbox and returns its path. */
   write(name: string, content: string): string {
     const file = path.join(this.dir, name);

@@ -6,6 +6,7 @@ import {
   assertRaceOutcome,
   openStoreAt,
   raceFixture,
+  refundRowCount,
   storedBooking,
   ticketsRefundedTwice,
   type RaceBooking,
@@ -116,17 +117,8 @@ async function race(fixture: RaceFixture, servers: ServeProcess[]): Promise<void
       if (stored.cancellation === 'INVOLUNTARY') involuntarilyCancelled += 1;
     }
     assert.deepEqual(await ticketsRefundedTwice(store), [], 'no ticket has more than one refund row');
-    const refundRows = await store.db
-      .selectFrom('refunds')
-      .select('ticket_number')
-      .where(
-        'order_id',
-        'in',
-        fixture.bookings.map((target) => target.orderId),
-      )
-      .execute();
     assert.equal(
-      refundRows.length,
+      await refundRowCount(store, fixture.bookings),
       involuntarilyCancelled * 2,
       'refund rows exist only for involuntarily cancelled bookings',
     );

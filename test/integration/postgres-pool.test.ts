@@ -7,6 +7,7 @@ import {
   assertRaceOutcome,
   openStoreAt,
   raceFixture,
+  refundRowCount,
   storedBooking,
   ticketsRefundedTwice,
   type RaceFixture,
@@ -140,16 +141,11 @@ test(
             assertRaceOutcome(stored, target, answers);
           }
           assert.deepEqual(await ticketsRefundedTwice(store), [], 'no ticket has more than one refund row');
-          const rows = await store.db
-            .selectFrom('refunds')
-            .select('ticket_number')
-            .where(
-              'order_id',
-              'in',
-              fixture.bookings.map((target) => target.orderId),
-            )
-            .execute();
-          assert.equal(rows.length, fixture.bookings.length * 2, 'one refund row per ticket, two tickets a booking');
+          assert.equal(
+            await refundRowCount(store, fixture.bookings),
+            fixture.bookings.length * 2,
+            'one refund row per ticket, two tickets a booking',
+          );
         } finally {
           await store.close();
         }
