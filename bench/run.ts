@@ -2,7 +2,7 @@
  * `npm run bench -- --limit …`: airorder against the reference limit instead (limit-run.ts).
  * `npm run bench -- --order-record …` (or `npm run bench:record`): the order as one stored record, its encodings measured (order-record.ts).
  *
- * `npm run bench [-- --quick] [--orders 10000,1000000] [--stores sqlite,postgres] [--connections 50] [--duration 10]`
+ * `npm run bench [-- --quick] [--orders 10000,1000000] [--stores sqlite,postgres] [--connections 50] [--duration 10] [--idempotency-keys]`
  *
  * For each store (and both SQLite durability settings) and each store size: builds a fresh store of
  * N generated orders through the CLI's import (timing it and its peak memory), starts the service,
@@ -27,6 +27,8 @@ interface Options {
   stores: string[];
   connections: number;
   duration: number;
+  /** Every request under an Idempotency-Key of its own, as the client package sends them. */
+  idempotencyKeys: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -41,6 +43,7 @@ function parseOptions(argv: string[]): Options {
     stores: (value('--stores') ?? (quick ? 'sqlite' : 'sqlite,sqlite-power,postgres')).split(','),
     connections: Number(value('--connections') ?? 50),
     duration: Number(value('--duration') ?? (quick ? 2 : 10)),
+    idempotencyKeys: argv.includes('--idempotency-keys'),
   };
 }
 
@@ -75,7 +78,7 @@ async function cannon(
   connections: number,
   duration: number,
   amount: number | undefined,
-  requestFor: (index: number) => { path: string; body: string },
+  requestFor: (index: number) => { path: string; body: string; headers?: Record<string, string> },
   headers: Record<string, string>,
 ): Promise<Measured> {
   let next = 0;
@@ -89,9 +92,9 @@ async function cannon(
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers },
         setupRequest: (request: autocannon.Request) => {
-          const { path: pathName, body } = requestFor(next);
+          const { path: pathName, body, headers: own } = requestFor(next);
           next += 1;
-          return { ...request, path: pathName, body };
+          return { ...request, path: pathName, body, ...(own ? { headers: { ...request.headers, ...own } } : {}) };
         },
       },
     ],
@@ -226,6 +229,7 @@ async function benchOne(
               body: JSON.stringify({
                 [operation.root]: { Query: { OrderID: orderId(index), GdsBookingReference: [reference(pool, index)] } },
               }),
+              ...(options.idempotencyKeys ? { headers: { 'idempotency-key': `bench-${pool}-${index}` } } : {}),
             }),
             { authorization: `Bearer ${token}` },
           ),
