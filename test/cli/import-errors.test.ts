@@ -413,7 +413,7 @@ describe('orders import: every error names the record and the field, and stores 
   test('nothing of any rejected file was stored', () => {
     assert.deepEqual(
       sandbox.query(
-        "select order_id from orders where order_id not in ('EXIST-1', 'FLOWN-1', 'OK-KWD') order by order_id",
+        "select order_id from orders where order_id not in ('EXIST-1', 'FLOWN-1', 'OK-KWD', 'ISSUED-1', 'SKEWED-1') order by order_id",
       ),
       [],
     );
