@@ -922,6 +922,17 @@ function checkAnswer(plan: Plan, response: SocketResponse | null): any {
  * at most once a minute per process (batched), so a batch may or may not see that write. Only the
  * time of tokens that exist may change; nothing else of the row.
  */
+/**
+ * An agency's count of kept responses, as the store keeps it beside them (KEPT_RESPONSES_PER_AGENCY):
+ * it moves with the responses a SUCCESS kept, and must equal the agency's kept rows.
+ */
+function isKeptResponseCount(row: Record<string, unknown>, tables: TableRows): boolean {
+  const kept = (tables.get('idempotency_keys') ?? []).filter(
+    (line) => String(JSON.parse(line).agency_id) === String(row.agency_id),
+  );
+  return Number(row.kept) === kept.length;
+}
+
 function isTokenLastUse(row: Record<string, unknown>, tables: TableRows): boolean {
   const tokens = (tables.get('access_tokens') ?? []).map((line) => String(JSON.parse(line).token_id));
   return (
@@ -1031,6 +1042,8 @@ async function runBatch(batch: Parts[]): Promise<void> {
       return isAdded && answered200.has(String(row.request_id)) && row.response_status === '200';
     if (change.table === 'request_counts') return isRequestCounter(row);
     if (change.table === 'token_last_use') return isTokenLastUse(row, after);
+    // The count moves with the responses kept: added as the agency's count now, removed as its count before.
+    if (change.table === 'kept_response_counts') return isKeptResponseCount(row, isAdded ? after : before);
     return false;
   };
   const unexpected = [
@@ -1344,6 +1357,8 @@ describe('hostile input to the three operations', () => {
     const outside = [...added, ...removed].filter((change) => {
       const row = change.row;
       if (change.table === 'idempotency_keys') return false;
+      if (change.table === 'kept_response_counts')
+        return !isKeptResponseCount(row, added.includes(change) ? now : initial);
       if (change.table === 'request_counts') return !isRequestCounter(row);
       if (change.table === 'token_last_use') return !isTokenLastUse(row, now);
       if (change.table === 'orders' || change.table === 'order_records' || change.table === 'audit_log')
