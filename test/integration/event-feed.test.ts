@@ -86,6 +86,36 @@ function plantEventBefore(db: Executor, eventId: string, agencyId: string, occur
   );
 }
 
+/** A webhook endpoint of the agency's, as the service stores one. */
+function plantEndpoint(db: Executor, endpointId: string, agencyId: string) {
+  return runSql(
+    db,
+    `insert into webhook_endpoints (endpoint_id, agency_id, url, events, status, secret, created_at)
+     values (?, ?, 'https://hooks.example/in', '*', 'ENABLED', ?, '2026-01-01T00:00:00.000Z')`,
+    [endpointId, agencyId, 'a'.repeat(64)],
+  );
+}
+
+/** A delivery of the event to the endpoint, delivered when the event occurred. */
+function plantDelivery(db: Executor, eventId: string, endpointId: string, agencyId: string, at: string) {
+  return runSql(
+    db,
+    `insert into webhook_deliveries (event_id, endpoint_id, agency_id, status, attempts, next_attempt_at, created_at, finished_at)
+     values (?, ?, ?, 'DELIVERED', 1, ?, ?, ?)`,
+    [eventId, endpointId, agencyId, at, at, at],
+  );
+}
+
+/** The events of the agency that have a delivery, by id. */
+async function deliveredEvents(agencyId: string): Promise<string[]> {
+  const rows = await runSql<{ event_id: string }>(
+    service.store.reader,
+    'select event_id from webhook_deliveries where agency_id = ? order by event_id',
+    [agencyId],
+  );
+  return rows.map((row) => row.event_id);
+}
+
 async function storedEventCount(agencyId: string): Promise<number> {
   const [row] = await runSql<{ n: number | string }>(
     service.store.reader,
@@ -357,14 +387,19 @@ describe('AirOrderEventList', () => {
     // Each the first of its block (sortable-id.ts): a row of the log of its own, as the service writes one.
     const oldId = `${eventIdAt(Date.now() - 31 * day)}0000001000000000`;
     const keptId = `${eventIdAt(Date.now() - 29 * day)}0000001000000000`;
+    const agencyToken = await service.tokenFor('AG9');
+    await plantEndpoint(service.store.db, 'wh_purge', 'AG9');
     for (const [id, age] of [
       [oldId, 31],
       [keptId, 29],
     ] as const) {
-      await service.store.transaction((tx) =>
-        plantLogRow(tx, 'AG9', new Date(Date.now() - age * day).toISOString(), [id]),
-      );
+      const at = new Date(Date.now() - age * day).toISOString();
+      await service.store.transaction(async (tx) => {
+        await plantLogRow(tx, 'AG9', at, [id]);
+        await plantDelivery(tx, id, 'wh_purge', 'AG9', at);
+      });
     }
+    assert.deepEqual(await deliveredEvents('AG9'), [oldId, keptId], 'each event has its delivery before the purge');
     const removed = await service.store.transaction((tx) =>
       purgeEvents(tx, new Date(Date.now() - 30 * day).toISOString()),
     );
@@ -378,11 +413,12 @@ describe('AirOrderEventList', () => {
       left.map((row) => row.event_id),
       [keptId],
     );
-    const response = await service.post(
-      '/AirOrderEventList',
-      listRQ({ After: oldId }),
-      bearer(await service.tokenFor('AG9')),
+    assert.deepEqual(
+      await deliveredEvents('AG9'),
+      [keptId],
+      'the removed event has no delivery left, the kept one keeps its',
     );
+    const response = await service.post('/AirOrderEventList', listRQ({ After: oldId }), bearer(agencyToken));
     assert.equal(response.status, 400);
   });
 

@@ -68,22 +68,23 @@ function assertSecurityHeaders(headers: Headers, what: string): void {
 
 describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LIMIT_BURST=3)', () => {
   let service: TestService;
+  // The service's clock, moved only by the tests: the bucket refills when they say, however slow the machine.
+  let now = Date.parse('2026-11-25T08:00:00.000Z');
   before(async () => {
-    service = await startTestService({ env: { RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '3' } });
+    service = await startTestService({
+      env: { RATE_LIMIT_PER_SECOND: '2', RATE_LIMIT_BURST: '3' },
+      clock: () => new Date(now).toISOString(),
+    });
   });
   after(() => service.close());
 
-  // The bucket refills while requests run, so the tests send bursts at once and check bounds that
-  // hold however slow the machine: a full bucket serves at least 3, and at most 3 + 2/s of elapsed time.
+  /** Requests sent at once, at one instant of the service's clock: a full bucket serves exactly 3 of them. */
   async function burst(count: number, send: (index: number) => Promise<HttpResponse>) {
-    const started = Date.now();
     const responses = await Promise.all(Array.from({ length: count }, (_, index) => send(index)));
-    const elapsedSeconds = (Date.now() - started) / 1000;
     const served = responses.filter((response) => response.status === 200);
     const limited = responses.filter((response) => response.status === 429);
     assert.equal(served.length + limited.length, count, responses.map((response) => response.text).join('\n'));
-    assert.ok(served.length >= 3, `a full bucket serves a burst of 3, served ${served.length}`);
-    assert.ok(served.length <= 3 + Math.ceil(2 * elapsedSeconds), `served ${served.length} in ${elapsedSeconds} s`);
+    assert.equal(served.length, 3, `a full bucket serves a burst of 3 at one instant, served ${served.length}`);
     return { responses, served, limited };
   }
 
@@ -104,7 +105,7 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
         bearer(token),
       ),
     );
-    assert.ok(limited.length >= 1, 'a burst of 8 is limited');
+    assert.equal(limited.length, 5, 'a burst of 8 is limited past the 3 a full bucket holds');
 
     for (const response of served) {
       assert.equal(response.body.OrderInvoluntaryCancelRS.Result[0].RefundAmount, 570.5);
@@ -151,8 +152,16 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
 
     // After the delay Retry-After names, the token is served again (the bucket refills at 2/s).
     const retryAfter = Number(limited[0]!.headers.get('retry-after'));
-    await sleep(retryAfter * 1000 + 50);
     const { orderId, reference } = orders[responses.indexOf(limited[0]!)]!;
+    assert.equal(retryAfter, 1, 'one token comes back in half a second: Retry-After in whole seconds says 1');
+    now += 499;
+    const early = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      INVOLUNTARY_CANCEL.build(orderId, [reference]),
+      bearer(token),
+    );
+    assert.equal(early.status, 429, 'before half a second the token is still limited');
+    now += retryAfter * 1000 - 499;
     const again = await service.post(
       '/AirOrderInvoluntaryCancel',
       INVOLUNTARY_CANCEL.build(orderId, [reference]),
@@ -176,7 +185,7 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
     const exhausted = await burst(10, () =>
       service.post('/AirOrderCancel', CANCEL.build('RL-ORD-A', ['NOPE01']), bearer(first)),
     );
-    assert.ok(exhausted.limited.length >= 1);
+    assert.equal(exhausted.limited.length, 7);
     // The first token's bucket is empty; the agency's second token and another agency's token start full.
     for (const [token, orderId] of [
       [second, 'RL-ORD-A'],
@@ -193,6 +202,17 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
     }
   });
 
+  test('a token idle for an hour is served 3 requests at once, not more', async () => {
+    const token = await service.tokenFor('RL5');
+    await service.importOrders([simpleOrder('RL-ORD-E', 'RL5', 'RLF001', '2201234500104')]);
+    const send = () => service.post('/AirOrderCancel', CANCEL.build('RL-ORD-E', ['NOPE01']), bearer(token));
+    assert.equal((await send()).status, 200);
+    now += 3_600_000;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await send()).status);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+
   test('the three operations draw on the same bucket of their token', async () => {
     const token = await service.tokenFor('RL4');
     await service.importOrders([simpleOrder('RL-ORD-C', 'RL4', 'RLD001', '2201234500103')]);
@@ -201,7 +221,7 @@ describe('rate limit: a token bucket per token (RATE_LIMIT_PER_SECOND=2, RATE_LI
       const operation = OPERATION_CASES[i % 3]!;
       return service.post(operation.path, operation.build('RL-ORD-C', ['NOPE01']), bearer(token));
     });
-    assert.ok(limited.length >= 1, 'nine requests over three operations are limited');
+    assert.equal(limited.length, 6, 'nine requests over three operations: 3 served, the other 6 limited');
     for (const response of limited) {
       const operation = OPERATION_CASES[responses.indexOf(response) % 3]!;
       assertFailureEnvelope(response, operation, {
