@@ -664,3 +664,60 @@ test('one passenger refunded voluntarily, then an airline change: AirOrderInvolu
     ],
   );
 });
+
+test('a quote made on another order of the agency, for a booking of the same reference, is QUOTE_NOT_FOUND and refunds nothing', async () => {
+  const rules = { fareRules: { refundable: true } };
+  await importOne('VR-QO-A', 'EUR', [ticket('2201234567991', '100.00', '20.00', rules)]);
+  await importOne('VR-QO-B', 'EUR', [ticket('2201234567992', '100.00', '20.00', rules)]);
+  const onA = await quoted('VR-QO-A');
+  const onB = await quoted('VR-QO-B');
+  assertFailed((await refund('VR-QO-B', ['ABC123'], onA.QuoteID)).rs.Result[0], 'QUOTE_NOT_FOUND');
+  assert.deepEqual(await refundRows(service, 'VR-QO-B'), []);
+  // The order's own quote, of the same agency and reference, is confirmed.
+  assert.equal((await refund('VR-QO-B', ['ABC123'], onB.QuoteID)).rs.Result[0].Status, 'SUCCESS');
+});
+
+test("another agency's quote on the very order, since replaced under this agency, is QUOTE_NOT_FOUND and refunds nothing", async () => {
+  const rules = { fareRules: { refundable: true } };
+  const tickets = [ticket('2201234567993', '100.00', '20.00', rules)];
+  await importOne('VR-MOVED', 'EUR', tickets, 'ABC123', 'AG2');
+  const theirs = (await quote('VR-MOVED', ['ABC123'], undefined, {}, otherToken)).rs.Result[0];
+  assert.equal(theirs.Status, 'SUCCESS');
+  // The same order, booking and ticket, now the agency's own (a second later): only the quote's agency differs.
+  now += 1000;
+  await service.importOrders(
+    [order('VR-MOVED', 'AG1', 'EUR', [booking('ABC123', [segment('S1')], [passenger('P1', tickets[0]!)])])],
+    true,
+  );
+  assertFailed((await refund('VR-MOVED', ['ABC123'], theirs.QuoteID)).rs.Result[0], 'QUOTE_NOT_FOUND');
+  assert.deepEqual(await refundRows(service, 'VR-MOVED'), []);
+  const mine = await quoted('VR-MOVED');
+  assert.equal((await refund('VR-MOVED', ['ABC123'], mine.QuoteID)).rs.Result[0].Status, 'SUCCESS');
+});
+
+test('the refund metrics count each voluntary refund once, with its own amount: not the refunds the booking had, nor a retry', async () => {
+  const rules = { fareRules: { refundable: true } };
+  await importOne('VR-MET', 'CHF', [
+    ticket('2201234567994', '100.00', '20.00', rules),
+    ticket('2201234567995', '200.00', '30.00', rules),
+  ]);
+  const metric = async (series: string) => {
+    const response = await service.request('/metrics', { method: 'GET' });
+    assert.equal(response.status, 200);
+    const line = response.text.split('\n').find((candidate) => candidate.startsWith(`${series} `));
+    return line ? Number(line.slice(series.length + 1)) : 0;
+  };
+  const counts = async () => [
+    await metric('airorder_refunds_total{currency="CHF"}'),
+    await metric('airorder_refunded_minor_units_total{currency="CHF"}'),
+  ];
+  assert.deepEqual(await counts(), [0, 0]);
+  const first = await quoted('VR-MET', 'ABC123', ['P1']);
+  assert.equal((await refund('VR-MET', ['ABC123'], first.QuoteID)).rs.Result[0].Status, 'SUCCESS');
+  assert.deepEqual(await counts(), [1, 12000]);
+  const second = await quoted('VR-MET', 'ABC123', ['P2']);
+  assert.equal((await refund('VR-MET', ['ABC123'], second.QuoteID)).rs.Result[0].Status, 'SUCCESS');
+  assert.deepEqual(await counts(), [2, 35000], 'the second refund adds its own 230.00, not the first one again');
+  assert.equal((await refund('VR-MET', ['ABC123'], second.QuoteID)).rs.Result[0].Status, 'SUCCESS');
+  assert.deepEqual(await counts(), [2, 35000], 'a quote confirmed again refunds nothing more');
+});
