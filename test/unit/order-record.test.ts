@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Booking } from '../../src/domain/order.js';
+import {
+  newRecordJson,
+  parseOrderRecord,
+  recordAfter,
+  recordWithChanges,
+  type OrderRecord,
+} from '../../src/store/order-record.js';
+import { bookingsToStore } from '../../src/store/stored-shapes.js';
+import { confirmedBooking, pendingChange, seg, snapshot } from '../helpers/domain-fixtures.js';
+
+/**
+ * The timestamps of the stored order (src/store/order-record.ts), each write at a time the test
+ * gives: the order's createdAt is set once, its updatedAt by every write; an airline change's
+ * createdAt when it is recorded, its resolvedAt when its status first moves.
+ */
+const CREATED = '2026-11-20T08:00:00.000Z';
+const CHANGED = '2026-11-21T09:30:00.000Z';
+const LATER = '2026-11-22T11:45:00.000Z';
+
+function newRecord(bookings: Booking[], now = CREATED): OrderRecord {
+  return parseOrderRecord(
+    newRecordJson('EUR', bookingsToStore({ orderId: 'ORD-1', agencyId: 'AG1', currency: 'EUR', bookings }), now, []),
+  );
+}
+
+test('a new record is created and updated at the time of its import', () => {
+  const record = newRecord([confirmedBooking()]);
+  assert.deepEqual([record.createdAt, record.updatedAt], [CREATED, CREATED]);
+});
+
+test('a change of a booking moves updatedAt to its time and keeps createdAt', () => {
+  const record = newRecord([confirmedBooking()]);
+  const after = recordAfter(record, [confirmedBooking({ status: 'CANCELED' })], CHANGED, null);
+  assert.deepEqual([after.createdAt, after.updatedAt], [CREATED, CHANGED]);
+  const again = recordAfter(after, [confirmedBooking({ status: 'CANCELED' })], LATER, 'trail-2');
+  assert.deepEqual([again.createdAt, again.updatedAt], [CREATED, LATER]);
+});
+
+test('airline changes added to a record: updatedAt moves, createdAt stays, each change recorded at that time and unresolved', () => {
+  const record = newRecord([confirmedBooking()]);
+  const before = snapshot(record);
+  const after = recordWithChanges(
+    record,
+    [{ reference: 'ABC123', change: pendingChange('CHG-1', ['S1'], [seg('S1B')]) }],
+    CHANGED,
+    null,
+  );
+  assert.deepEqual([after.createdAt, after.updatedAt], [CREATED, CHANGED]);
+  assert.deepEqual(
+    after.bookings[0]!.changes.map((change) => [change.changeId, change.createdAt, change.resolvedAt]),
+    [['CHG-1', CHANGED, null]],
+  );
+  assert.deepEqual(record, before, 'the record read is left as it was');
+});
+
+test('a change already recorded keeps its createdAt when more changes are added later', () => {
+  const first = recordWithChanges(
+    newRecord([confirmedBooking()]),
+    [{ reference: 'ABC123', change: pendingChange('CHG-1', ['S1'], [seg('S1B')], '2026-11-20T08:00:00Z') }],
+    CHANGED,
+    null,
+  );
+  const second = recordWithChanges(
+    first,
+    [{ reference: 'ABC123', change: pendingChange('CHG-2', ['S1B'], [seg('S1C')], '2026-11-21T08:00:00Z') }],
+    LATER,
+    null,
+  );
+  assert.deepEqual(
+    second.bookings[0]!.changes.map((change) => [change.changeId, change.createdAt]),
+    [
+      ['CHG-1', CHANGED],
+      ['CHG-2', LATER],
+    ],
+  );
+});
+
+test('a change whose status moves is resolved at that time; its createdAt stays, and a later write keeps both', () => {
+  const pending = pendingChange('CHG-1', ['S1'], [seg('S1B')]);
+  const withChange = recordWithChanges(
+    newRecord([confirmedBooking()]),
+    [{ reference: 'ABC123', change: pending }],
+    CREATED,
+    null,
+  );
+  const accepted = confirmedBooking({ segments: [seg('S1B')], changes: [{ ...pending, status: 'ACCEPTED' }] });
+  const resolved = recordAfter(withChange, [accepted], CHANGED, null);
+  const stored = () => resolved.bookings[0]!.changes[0]!;
+  assert.deepEqual([stored().createdAt, stored().resolvedAt], [CREATED, CHANGED]);
+
+  const cancelled = { ...accepted, status: 'CANCELED' as const };
+  const later = recordAfter(resolved, [cancelled], LATER, null).bookings[0]!.changes[0]!;
+  assert.deepEqual([later.createdAt, later.resolvedAt], [CREATED, CHANGED], 'its status did not move again');
+});
+
+test('a change whose status stays is not resolved by a write of its booking', () => {
+  const pending = pendingChange('CHG-1', ['S1'], [seg('S1B')]);
+  const withChange = recordWithChanges(
+    newRecord([confirmedBooking()]),
+    [{ reference: 'ABC123', change: pending }],
+    CREATED,
+    null,
+  );
+  const after = recordAfter(withChange, [confirmedBooking({ changes: [pending], status: 'CONFIRMED' })], CHANGED, null);
+  assert.deepEqual(
+    [after.bookings[0]!.changes[0]!.createdAt, after.bookings[0]!.changes[0]!.resolvedAt],
+    [CREATED, null],
+  );
+});
+
+test('a booking the write does not change keeps its stored changes as they were', () => {
+  const pending = pendingChange('CHG-2', ['S1'], [seg('S1B')]);
+  const two = recordWithChanges(
+    newRecord([confirmedBooking(), confirmedBooking({ reference: 'XYZ789' })]),
+    [{ reference: 'XYZ789', change: pending }],
+    CREATED,
+    null,
+  );
+  const after = recordAfter(two, [confirmedBooking({ status: 'CANCELED' })], CHANGED, null);
+  assert.deepEqual(after.bookings[1], two.bookings[1]);
+});
