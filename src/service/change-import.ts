@@ -34,16 +34,27 @@ export const OPERATOR_CHANGE_IMPORT: Actor = {
  */
 function checkAgainstBooking(document: ChangeDocument, booking: Booking, label: string): void {
   const { change } = document;
-  const everUsed = new Set([
-    ...booking.segments.map((segment) => segment.segmentId),
-    ...booking.changes.flatMap((earlier) => earlier.addedSegments.map((segment) => segment.segmentId)),
-  ]);
+  const current = new Set(booking.segments.map((segment) => segment.segmentId));
+  // A segment an accepted change took away keeps its id: the audit trail and the change still name it.
+  const formerly = new Set(booking.changes.flatMap((earlier) => earlier.removedSegments));
+  const added = new Set(
+    booking.changes.flatMap((earlier) => earlier.addedSegments.map((segment) => segment.segmentId)),
+  );
   change.addedSegments.forEach((segment, index) => {
-    if (everUsed.has(segment.segmentId)) {
+    const id = segment.segmentId;
+    if (current.has(id) || added.has(id)) {
       throw new DocumentError(
         label,
         `addedSegments[${index}].segmentId`,
-        `${segment.segmentId} is already a segment of booking ${booking.reference}`,
+        `${id} is already a segment of booking ${booking.reference}`,
+        document.orderId,
+      );
+    }
+    if (formerly.has(id)) {
+      throw new DocumentError(
+        label,
+        `addedSegments[${index}].segmentId`,
+        `${id} was a segment of booking ${booking.reference} that an airline change removed; an added segment takes an id the booking never had`,
         document.orderId,
       );
     }

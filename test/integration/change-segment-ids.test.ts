@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { runSql } from '../../src/store/raw-sql.js';
-import { change, segment, simpleOrder } from '../helpers/documents.js';
+import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 let service: TestService;
@@ -85,4 +85,28 @@ test('a change adding a segment id the booking has is refused', async () => {
     'record 1 (order ORD-SC4): addedSegments[0].segmentId S1 is already a segment of booking SEG004',
   );
   assert.deepEqual(await storedChanges('ORD-SC4'), []);
+});
+
+test('a change adding the id of a segment an accepted change removed is refused; a fresh id is imported', async () => {
+  await service.importOrders([simpleOrder('ORD-SC5', 'AGS', 'SEG005', '2205555555555')]);
+  await service.importChanges([
+    change('CHG-SC5-A', 'ORD-SC5', 'SEG005', ['S1'], [segment('S1B', 2)], undefined, EARLY),
+  ]);
+  const accepted = await service.post(
+    '/AirOrderInvoluntaryAccept',
+    { OrderInvoluntaryAcceptRQ: { Query: { OrderID: 'ORD-SC5', GdsBookingReference: ['SEG005'] } } },
+    bearer(await service.tokenFor('AGS')),
+  );
+  assert.equal(accepted.body.OrderInvoluntaryAcceptRS.Result[0].Status, 'SUCCESS', accepted.text);
+  const message = await refusal([
+    change('CHG-SC5-B', 'ORD-SC5', 'SEG005', ['S1B'], [segment('S1', 3)], undefined, LATER),
+  ]);
+  assert.equal(
+    message,
+    'record 1 (order ORD-SC5): addedSegments[0].segmentId S1 was a segment of booking SEG005 that an airline change removed; an added segment takes an id the booking never had',
+  );
+  await service.importChanges([
+    change('CHG-SC5-C', 'ORD-SC5', 'SEG005', ['S1B'], [segment('S1C', 3)], undefined, LATER),
+  ]);
+  assert.deepEqual(await storedChanges('ORD-SC5'), ['CHG-SC5-A', 'CHG-SC5-C']);
 });
