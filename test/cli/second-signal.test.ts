@@ -1,16 +1,17 @@
 /**
- * A second signal while `airorder serve` drains, through the real program: SIGTERM twice, SIGINT
- * twice, SIGTERM then SIGINT, with one process and with `--workers 2`, sent to the process the
- * operator started or to every process of the service (Ctrl-C pressed twice in a terminal), while a
- * request is in flight. The second signal changes nothing: the request is answered, the process exits
- * 0, each serving process logs "shutting down" once, nothing is logged at error level, and no worker
- * is left running.
+ * A second signal while `airorder serve` drains, through the real program on the store TEST_STORE
+ * names: SIGTERM twice, SIGINT twice, SIGTERM then SIGINT, with one process and with `--workers 2`,
+ * sent to the process the operator started or to every process of the service (Ctrl-C pressed twice
+ * in a terminal), while a request is in flight. The second signal changes nothing: the request is
+ * answered, the process exits 0, each serving process logs "shutting down" once, nothing is logged
+ * at error level, and no worker is left running.
  */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { CliSandbox } from '../helpers/cli.js';
 import { childProcesses, isRunning, requestInFlight } from '../helpers/process-tree.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
 /** Long enough that the drain outlasts both signals on a loaded machine; the request ends it well before. */
 const GRACE_MS = 20_000;
@@ -18,7 +19,16 @@ const GRACE_MS = 20_000;
 const PAUSE_MS = 400;
 
 const sandbox = new CliSandbox();
-after(() => sandbox.cleanup());
+let database: TestDatabase | undefined;
+before(async () => {
+  // On the store TEST_STORE names: closing it is the drain's last step.
+  database = await createTestDatabase(sandbox.dir);
+  sandbox.useDatabase(database.url);
+});
+after(async () => {
+  await sandbox.cleanup();
+  await database?.drop();
+});
 
 interface LogLine {
   level: number;
