@@ -1,13 +1,14 @@
 /**
  * The console's body limits through the real program (`airorder serve` on the store TEST_STORE
- * names), at each limit and one byte over it: the import upload (100 MiB of file), the sign-in form
- * (4 KiB) and every other form (16 KiB, the add-agency form here). At the limit the body is read
- * whole and acted on; one byte over, it is refused with 413 and "The form or file is too large.",
- * and nothing is done: no import, no order, no session, no agency (SQL), no upload file left in the
- * service's temporary folder, nothing logged at error level. Each body over the limit is built so
- * that, cut at the limit, it would still be a valid form or file that does something: a service that
- * stopped reading at the limit and went on with what it had read would be seen. Forms are sent with
- * a Content-Length (refused before they are read) and chunked, without one (refused once counted).
+ * names), at each limit and one byte over it: the import upload (100 MiB of file, 1 KiB a field's
+ * value), the sign-in form (4 KiB) and every other form (16 KiB, the add-agency form here). At the
+ * limit the body is read whole and acted on; one byte over, it is refused with 413 and "The form or
+ * file is too large.", and nothing is done: no import, no order, no session, no agency (SQL), no
+ * upload file left in the service's temporary folder, nothing logged at error level. Each body over
+ * the limit is built so that, cut at the limit, it would still be a valid form or file that does
+ * something: a service that stopped reading at the limit and went on with what it had read would be
+ * seen. Forms are sent with a Content-Length (refused before they are read) and chunked, without one
+ * (refused once counted).
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -79,11 +80,17 @@ function* blankLines(size: number): Iterable<Buffer> {
  * An import upload as the console's form sends it, the token first: an NDJSON file of `fileBytes`
  * bytes, `orders` one per line at its start, blank lines after them, and `lastOrder` on its last line.
  */
-function uploadForm(csrf: string, orders: object[], fileBytes: number, lastOrder: object | null) {
+function uploadForm(
+  csrf: string,
+  orders: object[],
+  fileBytes: number,
+  lastOrder: object | null,
+  extraFields: [name: string, value: string][] = [],
+) {
   const field = (name: string, value: string) =>
     `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const head = Buffer.from(
-    `${field('_csrf', csrf)}${field('kind', 'orders')}--${BOUNDARY}\r\n` +
+    `${field('_csrf', csrf)}${field('kind', 'orders')}${extraFields.map(([name, value]) => field(name, value)).join('')}--${BOUNDARY}\r\n` +
       'Content-Disposition: form-data; name="file"; filename="orders.ndjson"\r\nContent-Type: application/x-ndjson\r\n\r\n',
   );
   const first = Buffer.from(orders.map((order) => `${JSON.stringify(order)}\n`).join(''));
@@ -159,6 +166,33 @@ describe('the import upload: 100 MiB of file', { concurrency: false }, () => {
     assert.equal(await count("select order_id from orders where order_id = 'ORD-OVER-1'"), 0);
     assert.deepEqual(uploadFolders(), [], "the upload's temporary file is removed");
     assert.equal((await browser.request('/console/imports')).status, 200, 'the session goes on, the service too');
+    assert.deepEqual(errorLines(), []);
+  });
+});
+
+describe("the import upload's other fields: 1 KiB of value", { concurrency: false }, () => {
+  const upload = async (orderId: string, reference: string, name: string, value: string) =>
+    sendBody(
+      `${server.baseUrl}/console/imports`,
+      { cookie: browser.cookieHeader(), 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      uploadForm(await importsPageToken(), [simpleOrder(orderId, 'AG1', reference)], 4096, null, [[name, value]]),
+    );
+
+  test('a field of exactly 1 KiB is read and the file imported', async () => {
+    const answer = await upload('ORD-FIELD-1', 'FIELD1', 'note', 'x'.repeat(1024));
+    assert.equal(answer.status, 303, answer.text.slice(0, 500));
+    const outcome = await importOutcome(answer.headers.location!);
+    assert.deepEqual([outcome.status, outcome.recordsStored], ['done', 1], JSON.stringify(outcome));
+    assert.deepEqual(uploadFolders(), []);
+    assert.deepEqual(errorLines(), []);
+  });
+
+  test('a field one byte over 1 KiB is refused with 413, not read cut short; nothing is imported', async () => {
+    const importsBefore = await count('select * from console_imports');
+    assertRefused(await upload('ORD-FIELD-2', 'FIELD2', 'note', 'x'.repeat(1025)), 'a field of 1 KiB + 1 byte');
+    assert.equal(await count("select order_id from orders where order_id = 'ORD-FIELD-2'"), 0);
+    assert.equal(await count('select * from console_imports'), importsBefore, 'no import was started');
+    assert.deepEqual(uploadFolders(), [], "the upload's temporary folder is removed");
     assert.deepEqual(errorLines(), []);
   });
 });
