@@ -19,6 +19,14 @@ export const UPLOAD_LIMITS = {
   fileSize: UPLOAD_LIMIT_BYTES,
 };
 
+/** A field value of the upload form longer than UPLOAD_LIMITS allows: refused, not read cut at the limit. */
+class FieldTooLarge extends Error {
+  readonly statusCode = 413;
+  constructor() {
+    super('an upload form field is over its size limit');
+  }
+}
+
 export interface Upload {
   fields: Map<string, string>;
   /** The file as received, on disk; null when the form sent none or an empty one. */
@@ -48,6 +56,8 @@ export async function receiveUpload(request: FastifyRequest): Promise<Upload> {
       }
       first = false;
       if (part.type === 'field') {
+        // The multipart reader cuts a long value at its limit and says so only in this flag.
+        if (part.valueTruncated) throw new FieldTooLarge();
         fields.set(part.fieldname, String(part.value));
       } else if (part.fieldname === 'file' && file === null) {
         const target = path.join(dir, 'upload');
