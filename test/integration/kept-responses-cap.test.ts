@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { runSql } from '../../src/store/raw-sql.js';
 import { bookingState } from '../helpers/booking-state.js';
 import { bearer, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
@@ -170,6 +171,30 @@ describe('kept responses per agency (a cap of 3, on an injected clock)', () => {
       [200, 200, 200, 429],
     );
     assert.equal(responses[3]!.headers.get('retry-after'), String(24 * 3600));
+    assertNoErrorLines(service);
+  });
+});
+
+describe('kept responses per agency: a count that went wrong', () => {
+  let service: TestService;
+  before(async () => {
+    service = await startTestService({ env: { KEPT_RESPONSES_PER_AGENCY: '3' } });
+  });
+  after(() => service.close());
+
+  test('a count above what the agency holds (a place reserved by a process that died) is righted by the purge', async () => {
+    const token = await service.tokenFor('KCW');
+    await service.importOrders([simpleOrder('KC-W1', 'KCW', 'KCW001', '2201234530401')]);
+    const first = await service.post(CANCEL.path, CANCEL.build('KC-W1', ['KCW001']), keyed(token, 'w1'));
+    assert.equal(first.status, 200, first.text);
+    // Two places taken and never given back, as a process killed between reserving and keeping leaves them.
+    await runSql(service.store.db, "update kept_response_counts set kept = kept + 2 where agency_id = 'KCW'", []);
+    const refused = await service.post(CANCEL.path, CANCEL.build('KC-W1', ['KCW001']), keyed(token, 'w2'));
+    assert.equal(refused.status, 429, refused.text);
+    await service.store.write((tx) => tx.purgeExpiredKeptResponses(new Date().toISOString()));
+    assert.deepEqual(await keptOf(service, 'KCW'), { keys: ['w1'], count: 1 });
+    const kept = await service.post(CANCEL.path, CANCEL.build('KC-W1', ['KCW001']), keyed(token, 'w2'));
+    assert.equal(kept.status, 200, kept.text);
     assertNoErrorLines(service);
   });
 });

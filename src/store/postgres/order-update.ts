@@ -34,8 +34,6 @@ const MAX_ATTEMPTS = 8;
 const CHANGED_MEANWHILE = '40001';
 /** Our own code: another request kept its response under the same Idempotency-Key meanwhile. */
 const KEY_TAKEN = 'AOK01';
-/** Our own code: the agency reached its cap of kept responses meanwhile (KEPT_RESPONSES_PER_AGENCY). */
-const KEPT_FULL = 'AOK02';
 /** query_canceled: the request's time ran out; answered 503 like any statement time-out. */
 const OUT_OF_TIME = '57014';
 /** The order changed meanwhile: our own check, or a refund or lock of the winner met on the way. */
@@ -180,7 +178,6 @@ function writeStatement(
     values.push(...part.parameters);
   });
   let kept = '1';
-  let quota = '1';
   const key = scope.keptResponseKey;
   if (update.keep && key) {
     const keep = update.keep;
@@ -199,22 +196,17 @@ function writeStatement(
       values.push(key.agencyId, key.operation, key.key, update.now);
     } else {
       // A new key: a live response stored under it meanwhile (another request's, for another order:
-      // one for this order moved its version on) is not replaced, and nothing is stored. Then the
-      // agency's count goes up by one, only below its cap: the count's row is locked and read as
-      // committed (ON CONFLICT DO UPDATE), so requests at once of one agency take room one at a time.
+      // one for this order moved its version on) is not replaced, and nothing is stored. Its room in
+      // the agency's count was reserved before (reserveRoom).
       clauses.push(
         'kept as (insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, ' +
           'response_status, response_body, request_id, created_at, expires_at)' +
           `
         select ?, ?, ?, ?, ?::integer, ?, ?, ?, ? where ${after}
         on conflict (agency_id, operation, idempotency_key) do nothing returning 1)`,
-        `quota as (insert into kept_response_counts (agency_id, kept) select ?, 1 where (select count(*) from kept) > 0
-        on conflict (agency_id) do update set kept = kept_response_counts.kept + 1
-        where kept_response_counts.kept < ?::integer returning 1)`,
       );
       values.push(key.agencyId, key.operation, key.key, keep.requestHash, keep.status, keep.body, keep.requestId);
-      values.push(update.now, keep.expiresAt, key.agencyId, scope.keptResponsesPerAgency ?? NO_KEPT_RESPONSE_CAP);
-      quota = '(select count(*) from quota)';
+      values.push(update.now, keep.expiresAt);
     }
     kept = '(select count(*) from kept)';
   }
@@ -226,11 +218,10 @@ function writeStatement(
     select case
       when s.moved = 0 then airorder_refuse('the order changed since it was read', '${CHANGED_MEANWHILE}')
       when s.kept = 0 then ${keptGone}
-      when s.quota = 0 then airorder_refuse('the agency has as many kept responses as it may', '${KEPT_FULL}')
       when clock_timestamp() > statement_timestamp() + ?::double precision * interval '1 millisecond'
         then airorder_refuse('the request ran out of time', '${OUT_OF_TIME}')
       else 1 end as stored
-    from (select ${counts[0]} as moved, ${counts.slice(1).join(' + ') || '0'} as written, ${kept} as kept, ${quota} as quota offset 0) as s`;
+    from (select ${counts[0]} as moved, ${counts.slice(1).join(' + ') || '0'} as written, ${kept} as kept offset 0) as s`;
   return { text: numbered(text), values };
 }
 
@@ -271,6 +262,39 @@ async function makeRoom(
 }
 
 /**
+ * Takes one place in the agency's count of kept responses, if it is below the cap. The count's row is
+ * locked while the place is taken, so requests at once of one agency take places one at a time and
+ * never more than the cap; the statement commits without waiting for the write-ahead log to reach
+ * the disk (synchronous_commit off for it alone), so that the lock is held for microseconds and not
+ * through a flush: with the place taken in the write itself, every keyed write of an agency waited
+ * for the one before it to reach the disk (docs/decisions.md, "Kept responses per agency"). A place
+ * lost with the database's last moments, or kept by a process that died before its write, is
+ * corrected by the purge's recount.
+ */
+async function reserveRoom(connection: LentConnection, agencyId: string, cap: number): Promise<boolean> {
+  const { rows } = await connection.query<{ reserved: string | number }>({
+    name: 'airorder_kept_reserve',
+    text: `with async as (select set_config('synchronous_commit', 'off', true) as setting),
+    counted as (insert into kept_response_counts (agency_id, kept) select $1, 1 from async
+      on conflict (agency_id) do update set kept = kept_response_counts.kept + 1
+      where kept_response_counts.kept < $2::integer returning 1)
+    select count(*) as reserved from counted`,
+    values: [agencyId, cap],
+  });
+  return Number(rows[0]!.reserved) > 0;
+}
+
+/** Gives back a place reserveRoom took, when its response was not kept after all. */
+async function releaseRoom(connection: LentConnection, agencyId: string): Promise<void> {
+  await connection.query({
+    name: 'airorder_kept_release',
+    text: `with async as (select set_config('synchronous_commit', 'off', true) as setting)
+    update kept_response_counts set kept = kept - 1 from async where agency_id = $1 and kept > 0`,
+    values: [agencyId],
+  });
+}
+
+/**
  * One connection serves the whole update, its reads and writes and their repeats: a request waits
  * for a connection once, as long as its time allows (connection-pool.ts), not again between its read
  * and its write behind the requests that arrived meanwhile.
@@ -279,6 +303,8 @@ export function postgresUpdateOrder(pool: ConnectionPool): UpdateOrder {
   return async (scope, decide) => {
     const cap = scope.keptResponsesPerAgency ?? NO_KEPT_RESPONSE_CAP;
     const connection = await pool.connect(scope.timeLeft?.());
+    // The agency whose count holds a place for this request's response, until the response is kept.
+    let reservedFor: string | null = null;
     try {
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
         const { snapshot, stored, version, keptCount } = await read(connection, scope);
@@ -286,32 +312,42 @@ export function postgresUpdateOrder(pool: ConnectionPool): UpdateOrder {
         if (!update || !stored || version === null) return value;
         const key = scope.keptResponseKey;
         const replacing = snapshot.kept !== null;
-        // A new key at the agency's cap is refused before anything is written, unless expired ones made room.
-        if (update.keep && key && !replacing && keptCount >= cap) {
-          const room = await makeRoom(connection, key.agencyId, cap, update.now);
-          if (!room.room) throw new KeptResponsesExhausted(key.agencyId, room.until);
+        const newKey = Boolean(update.keep && key && !replacing);
+        if (reservedFor !== null && !newKey) {
+          // Decided again, the response now replaces an expired one or is not kept: its place goes back.
+          await releaseRoom(connection, reservedFor);
+          reservedFor = null;
+        }
+        if (newKey && reservedFor === null) {
+          // A new key at the agency's cap is refused before anything is written, unless expired ones made room.
+          let room = keptCount < cap && (await reserveRoom(connection, key!.agencyId, cap));
+          if (!room) {
+            const made = await makeRoom(connection, key!.agencyId, cap, update.now);
+            if (!made.room) throw new KeptResponsesExhausted(key!.agencyId, made.until);
+            room = await reserveRoom(connection, key!.agencyId, cap);
+            if (!room) continue;
+          }
+          reservedFor = key!.agencyId;
         }
         const timeLeftMs = scope.timeLeft?.() ?? NO_TIME_LIMIT_MS;
         if (timeLeftMs <= 0) throw new OutOfTime();
         const { text, values } = writeStatement(scope, stored, version, update, timeLeftMs, replacing);
         try {
           await connection.query({ name: statementName(text), text, values });
+          reservedFor = null;
           return value;
         } catch (error) {
-          const code = String((error as { code?: unknown }).code);
-          if (code === KEY_TAKEN) throw new KeptResponseTaken(key!.key);
-          if (code === KEPT_FULL) {
-            // Others took the last room meanwhile: refused unless expired responses make more.
-            const room = await makeRoom(connection, key!.agencyId, cap, update.now);
-            if (!room.room) throw new KeptResponsesExhausted(key!.agencyId, room.until);
-            continue;
-          }
+          if (String((error as { code?: unknown }).code) === KEY_TAKEN) throw new KeptResponseTaken(key!.key);
           if (!lostRace(error)) throw error;
         }
       }
       throw new OrderContention(scope.orderId);
     } finally {
-      connection.release();
+      try {
+        if (reservedFor !== null) await releaseRoom(connection, reservedFor);
+      } finally {
+        connection.release();
+      }
     }
   };
 }
