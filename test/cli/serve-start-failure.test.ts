@@ -22,19 +22,18 @@ test('a service that exits before it is healthy: the error names its exit code a
 });
 
 test('a service still not ready at the limit: the error says it still runs, what /healthz answered and its last lines', async () => {
+  // How far it got in 3 s depends on the machine's load: listening and answering, or not yet, and
+  // with or without output. Whichever it is, the error says so.
   await assert.rejects(
     sandbox.serve(['--demo'], { waitForStderr: 'a line serve never prints', startLimitMs: 3_000 }),
     (error: Error) => {
       assert.match(
         error.message,
-        /^airorder serve did not become healthy within \d+ ms \(TEST_TIME_SCALE multiplies it\): still running \(pid \d+\); \/healthz: HTTP 200; waiting for "a line serve never prints" on stderr; its last lines:\n/,
+        /^airorder serve did not become healthy within \d+ ms \(TEST_TIME_SCALE multiplies it\): still running \(pid \d+\); \/healthz: (HTTP 200|not listening \(ECONNREFUSED\)|no answer yet); waiting for "a line serve never prints" on stderr; its last lines:\n./,
       );
       const shown = error.message.split('; its last lines:\n')[1]!.split('\n');
-      assert.ok(shown.length >= 1 && shown.length <= 21, `between 1 and 20 lines (and a note): ${shown.length}`);
-      assert.ok(
-        shown.some((line) => line.includes('"operation":"GET /healthz"')),
-        `the service's own log lines, its log of the health checks among them: ${shown.join('\n')}`,
-      );
+      if (shown[0] === '(it printed nothing)') assert.equal(shown.length, 1);
+      else assert.ok(shown.length <= 21, `at most 20 lines and a note of those left out: ${shown.length}`);
       return true;
     },
   );
