@@ -297,12 +297,18 @@ export class CliSandbox {
       if (performance.now() - started > limitMs)
         throw failure(`did not become healthy within ${limitMs} ms (TEST_TIME_SCALE multiplies it)`);
       try {
-        const health = await fetch(`${baseUrl}/healthz`);
+        // A check that hangs (accepted, never answered) still ends at the limit.
+        const health = await fetch(`${baseUrl}/healthz`, {
+          signal: AbortSignal.timeout(Math.max(1, Math.ceil(limitMs - (performance.now() - started)))),
+        });
         await health.text();
         lastHealth = `HTTP ${health.status}`;
         if (health.status === 200 && (!options.waitForStderr || stderr.includes(options.waitForStderr))) break;
       } catch (error) {
-        lastHealth = `not listening (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message})`;
+        lastHealth =
+          (error as Error).name === 'TimeoutError'
+            ? 'no answer'
+            : `not listening (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message})`;
       }
       await sleep(50);
     }
