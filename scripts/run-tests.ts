@@ -3,7 +3,9 @@
  * Chromium), and the integration suite once per store. TEST_STORES narrows the stores (default
  * "sqlite,postgres"); the PostgreSQL runs start a throwaway cluster and fail, never skip, when it
  * cannot start. Each file runs in its own process with a time limit (TEST_FILE_TIMEOUT_MS, default
- * ten minutes): one that has not ended by then is stopped and fails, named. Ends with one
+ * ten minutes, times TEST_TIME_SCALE): one that has not ended by then is stopped and fails, named.
+ * TEST_FILES narrows the files: a comma-separated list of paths or parts of paths
+ * (`test/cli/serve,test/unit/`); a group left without files is not run. Ends with one
  * "N passed, N failed" line over all groups.
  */
 import fs from 'node:fs';
@@ -24,9 +26,27 @@ function testFiles(folder: string, root = 'test'): string[] {
     .map((name) => path.join(dir, name));
 }
 
+/** TEST_FILES's parts of paths, or null when every file runs. */
+function fileFilter(): string[] | null {
+  const parts = (process.env.TEST_FILES ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+  return parts.length > 0 ? parts : null;
+}
+
+const FILTER = fileFilter();
+
+/** The files of a group that TEST_FILES selects (all of them without it). */
+function selected(files: string[]): string[] {
+  return FILTER ? files.filter((file) => FILTER.some((part) => file.includes(part))) : files;
+}
+
 async function runGroup(name: string, files: string[], env: Record<string, string>, timeoutMs: number): Promise<Tally> {
-  process.stdout.write(`\n# === ${name}: ${files.length} files ===\n`);
-  return runFiles(files, { env, timeoutMs, concurrency: 2 });
+  const chosen = selected(files);
+  if (chosen.length === 0) return { pass: 0, fail: 0, skipped: 0, exitCode: 0 };
+  process.stdout.write(`\n# === ${name}: ${chosen.length} files ===\n`);
+  return runFiles(chosen, { env, timeoutMs, concurrency: 2 });
 }
 
 async function main(): Promise<number> {
@@ -47,6 +67,14 @@ async function main(): Promise<number> {
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
+  if (
+    FILTER &&
+    !['unit', 'cli', 'e2e', 'integration'].some((folder) => selected(testFiles(folder)).length > 0) &&
+    selected(testFiles('test', 'packages/client')).length === 0
+  ) {
+    process.stderr.write(`TEST_FILES selects no test file: ${FILTER.join(', ')}\n`);
+    return 2;
+  }
   const tallies: Tally[] = [];
   tallies.push(await runGroup('unit', testFiles('unit'), {}, timeoutMs));
   tallies.push(await runGroup('cli', testFiles('cli'), {}, timeoutMs));
@@ -63,7 +91,7 @@ async function main(): Promise<number> {
 
   let cluster: PostgresCluster | null = null;
   try {
-    for (const store of stores) {
+    for (const store of selected(testFiles('integration')).length > 0 ? stores : []) {
       const env: Record<string, string> = { TEST_STORE: store };
       if (store === 'postgres') {
         cluster = await startPostgresCluster();

@@ -5,17 +5,19 @@
  * failure that names it. node's own --test-timeout limits each test, not a file that never exits.
  */
 import { spawn } from 'node:child_process';
+import { timeScale } from '../test/helpers/time-scale.js';
 
 /** Ten minutes: in CI the slowest group of files takes under three minutes in all, so this only catches a hang. */
 export const DEFAULT_FILE_TIMEOUT_MS = 10 * 60_000;
 
-/** TEST_FILE_TIMEOUT_MS, or the default. */
+/** TEST_FILE_TIMEOUT_MS, or the default, times TEST_TIME_SCALE (test/helpers/time-scale.ts) like every other limit. */
 export function fileTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const scale = timeScale(env);
   const text = env.TEST_FILE_TIMEOUT_MS;
-  if (text === undefined || text === '') return DEFAULT_FILE_TIMEOUT_MS;
+  if (text === undefined || text === '') return Math.round(DEFAULT_FILE_TIMEOUT_MS * scale);
   if (!/^[1-9][0-9]{0,8}$/.test(text))
     throw new Error(`TEST_FILE_TIMEOUT_MS must be a number of milliseconds, got ${JSON.stringify(text)}`);
-  return Number(text);
+  return Math.round(Number(text) * scale);
 }
 
 export interface Tally {

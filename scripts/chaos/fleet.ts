@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliSandbox, ServeProcess } from '../../test/helpers/cli.js';
 import { isAlive } from '../process-alive.js';
+import { scaled } from '../../test/helpers/time-scale.js';
 
 export type SlotState = 'up' | 'stopped' | 'down';
 
@@ -44,7 +45,7 @@ export class Fleet {
    * starts up, `serve` stops at its migrations with an error, as it should.
    */
   async start(slot: Slot, giveUpAfterMs = 120_000): Promise<void> {
-    const limit = Date.now() + giveUpAfterMs;
+    const limit = Date.now() + scaled(giveUpAfterMs);
     for (;;) {
       try {
         const started = await this.sandbox.serve([], {
@@ -103,11 +104,11 @@ export class Fleet {
         serving.child.kill('SIGTERM');
         const exit = await Promise.race([
           serving.exited,
-          sleep(this.settings.shutdownGraceMs + 2_000).then(() => null),
+          sleep(this.settings.shutdownGraceMs + scaled(2_000)).then(() => null),
         ]);
         if (exit === null) {
           problems.push(
-            `slot ${slot.index} (pid ${serving.child.pid}) still running ${this.settings.shutdownGraceMs + 2_000} ms after SIGTERM`,
+            `slot ${slot.index} (pid ${serving.child.pid}) still running ${this.settings.shutdownGraceMs + scaled(2_000)} ms after SIGTERM`,
           );
           serving.child.kill('SIGKILL');
           await serving.exited;

@@ -18,6 +18,7 @@ import { Fleet } from './fleet.js';
 import { FeedReader, fullFeed, JobQueue, runClient, Traffic, type Acknowledged } from './integrator.js';
 import { AgencyEndpoint } from './receivers.js';
 import { planWorkload } from './workload.js';
+import { scaled } from '../../test/helpers/time-scale.js';
 
 export type ChaosStore = 'postgres' | 'sqlite';
 
@@ -47,7 +48,7 @@ const SHUTDOWN_GRACE_MS = 3_000;
 /** Clients per agency: enough that jobs keep being taken while others wait on a stopped process or a 503. */
 const CLIENTS_PER_AGENCY = 12;
 /** How long the run may take, past its duration, to bring every deadline, delivery and reader to its end. */
-const DRAIN_LIMIT_MS = 180_000;
+const DRAIN_LIMIT_MS = scaled(180_000);
 
 function serviceEnv(durationS: number): Record<string, string> {
   return {

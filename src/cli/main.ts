@@ -16,7 +16,7 @@ import { importOrders } from '../service/order-import.js';
 import { preparedInThread } from '../service/order-preparation-thread.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
-import { parseWorkers, serve } from './serve.js';
+import { parseWorkers } from './workers-option.js';
 import { importProgress, upgradeProgress } from './progress.js';
 import { configFrom, databaseReady, withStore, type GlobalOptions } from './with-store.js';
 import { webhookCommands } from './webhook-command.js';
@@ -108,6 +108,9 @@ export function buildCli(): Command {
       const demoOrders = options.demo === undefined ? null : options.demo === true ? 50 : options.demo;
       // Once, in the process the operator started: its workers find the database there.
       if (!cluster.isWorker) await databaseReady(config);
+      // Loaded here, not at the top: the server and its libraries take most of the CLI's start-up
+      // time, and every other command (imports, tokens, operators) does without them.
+      const { serve } = await import('./serve.js');
       await serve(config, { workers: options.workers ?? 1, demoOrders });
     });
 

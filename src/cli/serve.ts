@@ -1,5 +1,4 @@
 import cluster from 'node:cluster';
-import os from 'node:os';
 import type { Config } from '../config.js';
 import { setUpDemo } from '../demo/demo-setup.js';
 import { survivePipeErrors } from '../lifecycle/log-output.js';
@@ -16,12 +15,6 @@ export interface ServeOptions {
   workers: number;
   /** Demo orders to load before serving, or null for none. */
   demoOrders: number | null;
-}
-
-/** `--workers auto` is one per core. */
-export function parseWorkers(text: string): number | null {
-  if (text === 'auto') return os.availableParallelism();
-  return /^[1-9][0-9]{0,2}$/.test(text) ? Number(text) : null;
 }
 
 /** Migrations and demo data happen once, in the process that the operator started. */

@@ -18,6 +18,7 @@ import { CliSandbox, PROJECT_ROOT } from '../helpers/cli.js';
 import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
 import { getFrom, sample, waitFor } from '../helpers/held-connections.js';
 import { createNetworkNamespace, removeAbandoned, type NetworkNamespace } from '../helpers/network-namespace.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const root = process.getuid?.() === 0;
 const inCi = process.env.CI === 'true';
@@ -115,7 +116,7 @@ function startFloodClient(ns: NetworkNamespace, port: number): FloodClient {
 
 test(
   `${CLIENTS * PER_CLIENT} half-open connections from one other address: the service stays up, answers every health check from loopback meanwhile, and serves normally once they close`,
-  { skip, timeout: 180_000 },
+  { skip, timeout: scaled(180_000) },
   async () => {
     if (!root) assert.fail('CI must run as root: this test creates a network namespace (ip netns)');
     removeAbandoned();

@@ -19,6 +19,7 @@ import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { bearer, simpleOrder } from '../helpers/documents.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const FILE_BYTES = 95 * 1000 * 1000;
 /** What one import may add to the service's peak resident memory, at most. */
@@ -93,7 +94,7 @@ async function importWhilePolled(file: string, name: string): Promise<Outcome> {
   assert.equal(uploaded.status, 303, uploaded.text.slice(0, 300));
   const importPath = uploaded.headers.get('location')!;
   let progress = { status: 'running', recordsRead: 0, recordsStored: 0 };
-  for (const deadline = Date.now() + 150_000; progress.status === 'running';) {
+  for (const deadline = Date.now() + scaled(150_000); progress.status === 'running';) {
     assert.ok(Date.now() < deadline, `the import of ${name} did not end: ${JSON.stringify(progress)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
     progress = JSON.parse((await browser.request(`${importPath}/progress`)).text);

@@ -10,6 +10,7 @@ import { asNdjson, CliSandbox, type ServeProcess } from '../helpers/cli.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { bearer, simpleOrder } from '../helpers/documents.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const sandbox = new CliSandbox();
 let database: TestDatabase;
@@ -80,7 +81,7 @@ async function until<T>(
   timeoutMs = 20_000,
 ): Promise<T> {
   let value = await read();
-  for (const deadline = Date.now() + timeoutMs; !done(value); value = await read()) {
+  for (const deadline = Date.now() + scaled(timeoutMs); !done(value); value = await read()) {
     if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -131,7 +132,7 @@ test('an import uploaded to one process shows its progress on the other while it
     updatedAt?: string;
   }[] = [];
   const pages: string[] = [];
-  for (const deadline = Date.now() + 180_000; seen.at(-1)?.status !== 'done';) {
+  for (const deadline = Date.now() + scaled(180_000); seen.at(-1)?.status !== 'done';) {
     assert.ok(Date.now() < deadline, `the import did not finish: ${JSON.stringify(seen.at(-1))}`);
     const progress = await onTwo.request(`${importPath}/progress`);
     assert.equal(progress.status, 200, progress.text);

@@ -22,6 +22,7 @@ import {
   type BodySource,
 } from '../helpers/held-upload.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const MiB = 1024 * 1024;
 /** What a refused upload may add to the service's peak resident memory, at most. */
@@ -187,7 +188,7 @@ test("a signed-in operator's 60 MB import file streams to disk: the peak memory 
 
   const importPath = uploaded.headers.get('location')!;
   let progress: { status: string; recordsStored: number } = { status: 'running', recordsStored: 0 };
-  for (const deadline = Date.now() + 120_000; progress.status === 'running';) {
+  for (const deadline = Date.now() + scaled(120_000); progress.status === 'running';) {
     assert.ok(Date.now() < deadline, 'the import finishes');
     await new Promise((resolve) => setTimeout(resolve, 200));
     progress = JSON.parse((await browser.request(`${importPath}/progress`)).text);

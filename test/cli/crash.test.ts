@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
 import { CliSandbox } from '../helpers/cli.js';
 import { assertStoredOutcome, crashFixture, crashUnderLoad, seedCrashSandbox } from '../helpers/crash-scenario.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * docs/contract.md §8.3 on SQLite: eight clients cancel and involuntarily cancel bookings, their own and
@@ -28,7 +29,7 @@ async function crashScenario(t: TestContext, env: Record<string, string>): Promi
 
 test(
   'SIGKILL four times under load from eight clients: every acknowledged change is stored, nothing refunded twice, the audit trail matches',
-  { timeout: 60_000 },
+  { timeout: scaled(60_000) },
   async (t) => {
     const log = await crashScenario(t, {});
     assert.match(log, /"msg":"listening"/);
@@ -38,7 +39,7 @@ test(
 
 // A killed process cannot show what power loss would; this shows the fsync-per-commit setting keeps
 // every guarantee of the default under the same crashes.
-test('the same with DURABILITY=power', { timeout: 60_000 }, async (t) => {
+test('the same with DURABILITY=power', { timeout: scaled(60_000) }, async (t) => {
   const log = await crashScenario(t, { DURABILITY: 'power' });
   assert.match(log, /"durability":"power"/);
 });

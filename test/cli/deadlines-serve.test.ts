@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { asNdjson, CliSandbox } from '../helpers/cli.js';
 import { change, segment, simpleOrder } from '../helpers/documents.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * `serve` applies passed deadlines by itself, within 5 s: here with real time, a deadline two
@@ -43,7 +44,7 @@ test('serve cancels and refunds a booking whose CANCEL deadline passes, and acce
       'select order_id, status from airline_changes where order_id like ? order by order_id',
       'SDL-%',
     );
-  const limit = Date.parse(deadline) + 5_000;
+  const limit = Date.parse(deadline) + scaled(5_000);
   while (states().some((row) => row.status === 'PENDING') && Date.now() < limit) await sleep(100);
   assert.deepEqual(states(), [
     { order_id: 'SDL-1', status: 'CANCELED' },

@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { numberedOrder, peakResident, smallObject, writeJsonArray } from '../helpers/big-import-files.js';
 import { CliSandbox, PROJECT_ROOT } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const FILE_BYTES = 95 * 1000 * 1000;
 const PEAK_LIMIT_BYTES = 300 * 1000 * 1000;
@@ -51,7 +52,7 @@ function importWithPeak(file: string): Promise<{ code: number | null; stderr: st
       /* exited between two reads */
     }
   }, 20);
-  const limit = setTimeout(() => child.kill('SIGKILL'), 150_000);
+  const limit = setTimeout(() => child.kill('SIGKILL'), scaled(150_000));
   return new Promise((resolve) => {
     child.on('exit', (code) => {
       clearInterval(timer);

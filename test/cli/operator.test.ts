@@ -9,6 +9,7 @@ import { after, test } from 'node:test';
 import { asNdjson, CliSandbox } from '../helpers/cli.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { change, segment, simpleOrder } from '../helpers/documents.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const sandbox = new CliSandbox();
 after(() => sandbox.cleanup());
@@ -84,7 +85,7 @@ test('with serve --workers 2: sign in, act for an agency, and airorder audit nam
   for (let request = 0; request < 6; request += 1)
     assert.equal((await server.post('/AirOrderRetrieve', retrieve, { authorization: `Bearer ${token}` })).status, 200);
   let shown = '';
-  for (const deadline = Date.now() + 20_000; !/<tr><td>OK<\/td><td>6<\/td><\/tr>/.test(shown);) {
+  for (const deadline = Date.now() + scaled(20_000); !/<tr><td>OK<\/td><td>6<\/td><\/tr>/.test(shown);) {
     assert.ok(Date.now() < deadline, `the overview does not count the 6 requests of both workers: ${shown}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
     const overview = (await browser.request('/console')).text;
@@ -97,7 +98,7 @@ test('with serve --workers 2: sign in, act for an agency, and airorder audit nam
   const uploaded = await browser.request('/console/imports', { body: form });
   assert.equal(uploaded.status, 303);
   let progress = { status: 'running' };
-  for (const deadline = Date.now() + 20_000; progress.status === 'running';) {
+  for (const deadline = Date.now() + scaled(20_000); progress.status === 'running';) {
     assert.ok(Date.now() < deadline, 'the import did not finish');
     await new Promise((resolve) => setTimeout(resolve, 50));
     progress = JSON.parse((await browser.request(`${uploaded.headers.get('location')}/progress`)).text) as {

@@ -11,6 +11,7 @@ import { UPGRADE_BATCH } from '../../src/store/upgrade/order-records-upgrade.js'
 import { CliSandbox } from '../helpers/cli.js';
 import { buildFormerDatabase } from '../helpers/former-database.js';
 import { assertUpgraded, killUntilUpgraded, progressCounts } from '../helpers/upgrade-checks.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const sandboxes: CliSandbox[] = [];
 after(async () => {
@@ -25,7 +26,7 @@ function sandbox(): CliSandbox {
 
 test(
   'migrate upgrades a database of the former schema: every order retrieved byte for byte, audit, events, deliveries and sessions kept',
-  { timeout: 180_000 },
+  { timeout: scaled(180_000) },
   async () => {
     const here = sandbox();
     const former = await buildFormerDatabase(here, 60);
@@ -51,7 +52,7 @@ test(
 
 test(
   'migrate killed with SIGKILL at several moments resumes after its last batch, and serve finishes the upgrade',
-  { timeout: 300_000 },
+  { timeout: scaled(300_000) },
   async (t) => {
     const here = sandbox();
     const former = await buildFormerDatabase(here, 4500);

@@ -23,6 +23,7 @@ import { PROJECT_ROOT } from '../helpers/cli.js';
 import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { startReceiver, until, type Receiver } from '../helpers/webhook-receiver.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const missing = !fs.existsSync(CHROMIUM);
@@ -120,6 +121,9 @@ before(async () => {
       '--disable-sync',
     ],
   });
+  // Every wait on the page (an element, a navigation) may take this long on a loaded machine: it waits on a state, never a fixed time.
+  context.setDefaultTimeout(scaled(60_000));
+  context.setDefaultNavigationTimeout(scaled(60_000));
   context.on('request', (request) => {
     requested.push(request.url());
   });
@@ -355,12 +359,12 @@ test("an import's page follows its progress as it runs, and the audit trail name
       );
     },
     first,
-    { timeout: 120_000 },
+    { timeout: scaled(120_000) },
   );
   assert.equal(await page.locator('#import-result').count(), 0, 'still running: the counts moved on without a reload');
   assert.equal(page.url(), importUrl);
   await look('import-progress');
-  await page.locator('#import-result').waitFor({ timeout: 180_000 });
+  await page.locator('#import-result').waitFor({ timeout: scaled(180_000) });
   assert.match(await page.locator('#import-result').innerText(), /Orders imported: \{"imported":60000,"replaced":0\}/);
   assert.equal(await bar.getAttribute('value'), String(count));
   await page.goto(`${service.baseUrl}/console/orders/ORD-300000`);

@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { bearer, booking, change, order, passenger, segment } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const missing = !fs.existsSync(CHROMIUM);
@@ -76,6 +77,9 @@ before(async () => {
       '--disable-sync',
     ],
   });
+  // Every wait on the page (an element, a navigation) may take this long on a loaded machine: it waits on a state, never a fixed time.
+  context.setDefaultTimeout(scaled(60_000));
+  context.setDefaultNavigationTimeout(scaled(60_000));
   context.on('request', (request) => {
     requested.push(request.url());
   });
@@ -115,7 +119,7 @@ async function openDocs(): Promise<Page> {
   });
   const response = await page.goto(`${service.baseUrl}/docs`);
   assert.equal(response?.status(), 200);
-  await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
+  await page.waitForSelector('.opblock-summary-path');
   return page;
 }
 
@@ -174,7 +178,7 @@ test('"Try it out" with a token calls the service from the page and shows its an
   await operation.locator('button.try-out__btn').click();
   await operation.locator('button.execute').click();
   const status = operation.locator('.live-responses-table .response .response-col_status').first();
-  await status.waitFor({ timeout: 30_000 });
+  await status.waitFor();
   assert.equal((await status.innerText()).trim(), '200');
   const answer = await operation.locator('.live-responses-table').innerText();
   assert.match(answer, /"GdsBookingReference": "ABC123"/);

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { CliSandbox, PROJECT_ROOT, type ServeProcess } from '../helpers/cli.js';
+import { scaled } from '../helpers/time-scale.js';
 
 interface NewmanSummary {
   run: {
@@ -84,7 +85,7 @@ function runNewman(variables: Map<string, string>): Promise<NewmanSummary> {
         environment: read(printed.environment),
         envVar: [...variables].map(([key, value]) => ({ key, value })),
         reporters: [],
-        timeoutRequest: 15_000,
+        timeoutRequest: scaled(15_000),
       },
       (error, summary) => (error ? reject(error) : resolve(summary)),
     );

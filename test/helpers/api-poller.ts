@@ -1,3 +1,4 @@
+import { scaled } from './time-scale.js';
 /**
  * Sends one agency API request every `everyMs` while something else runs, without waiting for the
  * answers, and keeps each one's status and how long its answer took: a service that stalls shows as
@@ -29,7 +30,7 @@ export function pollApi(
         method: 'POST',
         headers: { 'content-type': 'application/json', ...init.headers },
         body: init.body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(scaled(timeoutMs)),
       }).then(
         async (response) => {
           await response.arrayBuffer();

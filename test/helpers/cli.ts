@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { scaled } from './time-scale.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.join(PROJECT_ROOT, 'bin', 'airorder.js');
@@ -26,7 +27,30 @@ export interface RunOptions {
   /** Written to the child's standard input, which is then closed. */
   stdin?: string;
   env?: Record<string, string>;
+  /** How long the command may take before it is killed and the call fails (default 60 s), times TEST_TIME_SCALE. */
   timeoutMs?: number;
+}
+
+/** How long `serve` may take to answer /healthz (times TEST_TIME_SCALE): generous, as waiting costs nothing when it starts. */
+export const SERVE_START_LIMIT_MS = 60_000;
+
+/** How many of a child's last output lines a failure shows. */
+const TAIL_LINES = 20;
+
+/** The last lines of what a child printed, standard output and error in the order they came. */
+export function lastLines(output: string, count = TAIL_LINES): string {
+  const lines = output.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (lines.length === 0) return '(it printed nothing)';
+  const shown = lines.slice(-count);
+  const cut = lines.length - shown.length;
+  return `${cut > 0 ? `(${cut} earlier lines left out)\n` : ''}${shown.join('\n')}`;
+}
+
+/** How a child ended, or that it is still running. */
+function childState(child: ChildProcess, ended: { code: number | null; signal: NodeJS.Signals | null } | null): string {
+  if (!ended) return `still running (pid ${child.pid})`;
+  return ended.signal ? `killed by ${ended.signal}` : `exited with code ${ended.code}`;
 }
 
 export interface HttpResult {
@@ -121,16 +145,24 @@ export class CliSandbox {
       this.children.add(child);
       let stdout = '';
       let stderr = '';
+      let output = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
+        output += chunk;
       });
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
         stderr += chunk;
+        output += chunk;
       });
+      const limitMs = scaled(options.timeoutMs ?? 60_000);
       const timer = setTimeout(() => {
         child.kill('SIGKILL');
-        reject(new Error(`airorder ${args.join(' ')} did not finish in time; stderr: ${stderr}`));
-      }, options.timeoutMs ?? 30_000);
+        reject(
+          new Error(
+            `airorder ${args.join(' ')} did not finish within ${limitMs} ms (TEST_TIME_SCALE multiplies it): killed; its last lines:\n${lastLines(output)}`,
+          ),
+        );
+      }, limitMs);
       child.on('error', (error) => {
         clearTimeout(timer);
         reject(error);
@@ -193,11 +225,14 @@ export class CliSandbox {
   /**
    * Starts `airorder serve ARGS…` on a free loopback port and waits until /healthz answers.
    * `waitForStderr` (optional) is text that must also have appeared on stderr. `openFiles` (optional)
-   * is the process's open-files limit, soft and hard alike, which Node then cannot raise.
+   * is the process's open-files limit, soft and hard alike, which Node then cannot raise. `startLimitMs`
+   * (default SERVE_START_LIMIT_MS) is how long that may take, times TEST_TIME_SCALE. If the process
+   * exits first, or the limit passes, the error says how it ended (or that it still runs), what
+   * /healthz last answered, and its last lines of output.
    */
   async serve(
     args: string[] = [],
-    options: { env?: Record<string, string>; waitForStderr?: string; openFiles?: number } = {},
+    options: { env?: Record<string, string>; waitForStderr?: string; openFiles?: number; startLimitMs?: number } = {},
   ): Promise<ServeProcess> {
     const port = await freePort();
     const [command, commandArgs] =
@@ -225,11 +260,14 @@ export class CliSandbox {
     this.children.add(child);
     let stdout = '';
     let stderr = '';
+    let output = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
+      output += chunk;
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
+      output += chunk;
     });
     let exitedState: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -240,17 +278,37 @@ export class CliSandbox {
       });
     });
     const baseUrl = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 20_000;
+    const limitMs = scaled(options.startLimitMs ?? SERVE_START_LIMIT_MS);
+    const started = performance.now();
+    let lastHealth = 'no answer yet';
+    const failure = (what: string) =>
+      new Error(
+        `airorder serve ${what}: ${childState(child, exitedState)}; /healthz: ${lastHealth}` +
+          `${options.waitForStderr ? `; waiting for ${JSON.stringify(options.waitForStderr)} on stderr` : ''}` +
+          `; its last lines:\n${lastLines(output)}`,
+      );
     for (;;) {
-      if (exitedState)
-        throw new Error(`airorder serve exited early (${JSON.stringify(exitedState)}): ${stderr}${stdout}`);
-      if (Date.now() > deadline) throw new Error(`airorder serve did not become healthy: ${stderr}${stdout}`);
+      if (exitedState) {
+        // Let the pipes deliver what the process wrote last (it says why it stopped): they close after the exit.
+        if (child.stdout!.readable || child.stderr!.readable)
+          await Promise.race([new Promise((resolve) => child.once('close', resolve)), sleep(scaled(2_000))]);
+        throw failure('ended before it became healthy');
+      }
+      if (performance.now() - started > limitMs)
+        throw failure(`did not become healthy within ${limitMs} ms (TEST_TIME_SCALE multiplies it)`);
       try {
-        const health = await fetch(`${baseUrl}/healthz`);
+        // A check that hangs (accepted, never answered) still ends at the limit.
+        const health = await fetch(`${baseUrl}/healthz`, {
+          signal: AbortSignal.timeout(Math.max(1, Math.ceil(limitMs - (performance.now() - started)))),
+        });
         await health.text();
+        lastHealth = `HTTP ${health.status}`;
         if (health.status === 200 && (!options.waitForStderr || stderr.includes(options.waitForStderr))) break;
-      } catch {
-        /* not listening yet */
+      } catch (error) {
+        lastHealth =
+          (error as Error).name === 'TimeoutError'
+            ? 'no answer'
+            : `not listening (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message})`;
       }
       await sleep(50);
     }

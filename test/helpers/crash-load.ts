@@ -13,6 +13,7 @@ import type { SqlStore } from '../../src/store/sql-store.js';
 import type { ServeProcess } from './cli.js';
 import { seededRandom } from './seeded-random.js';
 import { cancelRQ, change, familyBooking, involuntaryCancelRQ, order } from './documents.js';
+import { scaled } from './time-scale.js';
 
 export type CrashOperation = 'cancel' | 'involuntaryCancel';
 
@@ -193,7 +194,7 @@ export async function runCrashLoad(options: CrashRunOptions): Promise<CrashRun> 
             method: 'POST',
             headers,
             body: JSON.stringify(body),
-            signal: AbortSignal.timeout(15_000),
+            signal: AbortSignal.timeout(scaled(15_000)),
           });
           text = await response.text();
         } catch (error) {

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../scripts/process-alive.js';
+import { scaled } from './time-scale.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -459,7 +460,7 @@ export async function runDocument(document: string, markdown: string, options: R
     sessionEnded = true;
     for (const wake of waiters.splice(0)) wake();
   });
-  const blockTimeoutMs = options.blockTimeoutMs ?? 60000;
+  const blockTimeoutMs = scaled(options.blockTimeoutMs ?? 60000);
   try {
     for (const block of blocks) {
       if (block.role === 'file') {

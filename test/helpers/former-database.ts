@@ -30,6 +30,7 @@ import {
   segment,
 } from './documents.js';
 import { snapshotAllTables, type TableRows } from './table-rows.js';
+import { scaled } from './time-scale.js';
 
 export const AGENCIES = ['AG1', 'AG2'] as const;
 const OPERATOR = { email: 'desk@airline.example', password: 'correct horse battery staple' };
@@ -254,7 +255,7 @@ export async function buildFormerDatabase(sandbox: CliSandbox, count: number): P
     }
     assert.equal((await desk.signIn(OPERATOR.email, OPERATOR.password)).status, 303);
     // The scheduler applies the deadline that passed (order 8's change, CANCEL by default).
-    for (const deadline = Date.now() + 15_000; ;) {
+    for (const deadline = Date.now() + scaled(15_000); ;) {
       const answer = await server.post(
         '/AirOrderRetrieve',
         { OrderRetrieveRQ: { Query: { OrderID: orders[8]!.orderId, GdsBookingReference: orders[8]!.references } } },

@@ -14,6 +14,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import readline from 'node:readline';
+import { scaled } from './time-scale.js';
 
 const HALF_REQUEST = 'GET /healthz HTTP/1.1\r\nHost: airorder\r\n';
 /** Connections being opened at once: enough to be quick, few enough not to overflow the listen queue for long. */
@@ -57,7 +58,7 @@ function healthz(): Promise<number> {
       r.resume();
       r.on('end', () => resolve(r.statusCode ?? 0));
     });
-    request.setTimeout(10_000, () => request.destroy());
+    request.setTimeout(scaled(10_000), () => request.destroy());
     request.on('error', () => resolve(0));
   });
 }

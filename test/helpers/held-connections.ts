@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
+import { scaled } from './time-scale.js';
 
 export interface HeldConnection {
   socket: net.Socket;
@@ -58,7 +59,7 @@ export function release(held: HeldConnection[]): void {
 
 /**
  * Waits until `condition` holds, checking every 20 ms (after `refresh`, when given, which reads
- * what it looks at); fails after `ms` naming `what` (a guard against a hang, not a speed check).
+ * what it looks at); fails after `ms` (times TEST_TIME_SCALE) naming `what` (a guard against a hang, not a speed check).
  */
 export async function waitFor(
   condition: () => boolean,
@@ -66,7 +67,7 @@ export async function waitFor(
   ms = 15_000,
   refresh?: () => Promise<void>,
 ): Promise<void> {
-  const deadline = Date.now() + ms;
+  const deadline = Date.now() + scaled(ms);
   for (;;) {
     await refresh?.();
     if (condition()) return;
@@ -95,7 +96,7 @@ export function getFrom(port: number, localAddress: string, pathName: string, ti
         localAddress,
         agent: false,
         headers: { connection: 'close' },
-        timeout: timeoutMs,
+        timeout: scaled(timeoutMs),
       },
       (response) => {
         let text = '';

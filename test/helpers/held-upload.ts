@@ -6,6 +6,7 @@
  */
 import net from 'node:net';
 import zlib from 'node:zlib';
+import { scaled } from './time-scale.js';
 
 export interface BodySource {
   length: number;
@@ -61,7 +62,7 @@ export function heldUpload(
     const timer = setTimeout(() => {
       socket.destroy();
       reject(new Error(`no answer from ${path} with ${sent} of ${body.length} body bytes sent`));
-    }, 30_000);
+    }, scaled(30_000));
     socket.on('connect', () => {
       socket.write(head(path, headers, body.length));
       for (const piece of body.pieces()) {
@@ -83,7 +84,7 @@ export function heldUpload(
         const giveUp = setTimeout(() => {
           socket.destroy();
           settle(false);
-        }, 20_000);
+        }, scaled(20_000));
         socket.on('close', () => {
           clearTimeout(giveUp);
           settle(true);

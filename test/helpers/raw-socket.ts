@@ -5,6 +5,7 @@
  */
 import net from 'node:net';
 import zlib from 'node:zlib';
+import { scaled } from './time-scale.js';
 
 export interface SocketResponse {
   status: number;
@@ -52,9 +53,10 @@ export function socketRequest(port: number, request: SocketRequest): Promise<Soc
       if (error) reject(error);
       else resolve(response);
     };
+    const limitMs = scaled(request.timeoutMs ?? 10_000);
     const timer = setTimeout(
-      () => finish(new Error(`no answer within ${request.timeoutMs ?? 10_000} ms to ${request.path}`), null),
-      request.timeoutMs ?? 10_000,
+      () => finish(new Error(`no answer within ${limitMs} ms to ${request.path}`), null),
+      limitMs,
     );
     socket.on('connect', () => {
       socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]));

@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { testStoreKind } from './test-database.js';
 import type { TestService } from './test-service.js';
+import { scaled } from './time-scale.js';
 
 export interface StoreHold {
   release(): Promise<void>;
@@ -75,7 +76,7 @@ export async function holdKeptResponses(service: TestService): Promise<StoreHold
 /** Until `count` of the service's requests wait for a lock (PostgreSQL shows it; SQLite gets a pause). */
 export async function untilWaitingForLock(service: TestService, count = 1): Promise<void> {
   if (testStoreKind() !== 'postgres') {
-    await sleep(100);
+    await sleep(scaled(100));
     return;
   }
   await untilSessionsWaitForLock(service.databaseUrl, count);
@@ -89,7 +90,7 @@ export async function untilSessionsWaitForLock(databaseUrl: string, count: numbe
   const client = new pg.Client(databaseUrl);
   await client.connect();
   try {
-    for (let attempt = 0; attempt < 500; attempt++) {
+    for (const deadline = Date.now() + scaled(20_000); Date.now() < deadline;) {
       const result = await client.query(
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
       );

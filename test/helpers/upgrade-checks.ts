@@ -13,6 +13,7 @@ import { PROJECT_ROOT, type CliSandbox } from './cli.js';
 import { ConsoleClient } from './console-client.js';
 import { seededRandom } from './seeded-random.js';
 import { readFeeds, retrieveAll, SERVE_ENV, snapshot, stop, type FormerDatabase } from './former-database.js';
+import { scaled } from './time-scale.js';
 
 /** Every table of the former database is still there with the same rows: the four former tables as views of the records. */
 async function assertSameRows(sandbox: CliSandbox, former: FormerDatabase): Promise<void> {
@@ -115,7 +116,7 @@ export function progressCounts(stderr: string): { copied: number; total: number 
 }
 
 export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !condition();) {
+  for (const deadline = Date.now() + scaled(timeoutMs); !condition();) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }

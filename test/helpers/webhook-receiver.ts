@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { scaled } from './time-scale.js';
 
 /** One request a receiver got, as it arrived. */
 /** How the receiver answers one request: a status, or `hang` (never answer), `drop` (close the connection). */
@@ -80,9 +81,9 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Waits until `done()` holds, checking every 50 ms, for at most `ms`. */
+/** Waits until `done()` holds, checking every 50 ms, for at most `ms` times TEST_TIME_SCALE. */
 export async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const limit = Date.now() + ms;
+  const limit = Date.now() + scaled(ms);
   while (Date.now() < limit) {
     if (await done()) return true;
     await sleep(50);

@@ -4,6 +4,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { acceptRQ, cancelRQ, involuntaryCancelRQ } from './documents.js';
 import type { HttpResponse, TestService } from './test-service.js';
+import { scaled } from './time-scale.js';
 
 export interface OperationCase {
   path: string;
@@ -218,7 +219,7 @@ export async function snapshotStore(service: TestService): Promise<Record<string
 
 /** The log lines of one request; waits for the first, since the line is written once the response is sent. */
 export async function logLinesOf(service: TestService, requestId: string): Promise<Record<string, unknown>[]> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (const deadline = Date.now() + scaled(10_000); Date.now() < deadline;) {
     const lines = service.logs.filter((line) => line.requestId === requestId);
     if (lines.length > 0) {
       await sleep(20);

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runChaos, summary } from '../../scripts/chaos/harness.js';
 import { testStoreKind } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * The short form of `npm run chaos` (scripts/chaos/, docs/reliability.md): on PostgreSQL three
@@ -16,7 +17,7 @@ const DURATION_S = STORE === 'postgres' ? 16 : 10;
 
 test(
   `chaos on ${STORE} for ${DURATION_S} s: every acknowledged change stored as answered, deadlines applied once, each event in the feed once and delivered, every process gone after SIGTERM`,
-  { timeout: 240_000 },
+  { timeout: scaled(240_000) },
   async (t) => {
     t.diagnostic(
       `seed ${SEED} (replay: CHAOS_SEED=${SEED}, or npm run chaos -- --seed ${SEED} --duration ${DURATION_S} --store ${STORE})`,

@@ -16,6 +16,7 @@ import { numberedOrder, writeJsonArray } from '../helpers/big-import-files.js';
 import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'twelve chars long';
@@ -85,7 +86,7 @@ test('a process killed mid-import: the next to start marks the import failed and
   const uploaded = await browser.request('/console/imports', { body: form });
   assert.equal(uploaded.status, 303, uploaded.text.slice(0, 300));
   const importId = uploaded.headers.get('location')!.split('/').at(-1)!;
-  for (const deadline = Date.now() + 30_000; ;) {
+  for (const deadline = Date.now() + scaled(30_000); ;) {
     const progress = JSON.parse((await browser.request(`/console/imports/${importId}/progress`)).text) as {
       status: string;
       recordsRead: number;

@@ -14,6 +14,7 @@ import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { simpleOrder } from '../helpers/documents.js';
 import { socketRequest } from '../helpers/raw-socket.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'correct horse battery';
@@ -312,7 +313,7 @@ test('a signed-in upload with its token first, or in X-CSRF-Token, is imported; 
   assert.equal(urlEncoded.status, 415, 'the import reads multipart only');
 
   // The imports run on after their answers: the orders appear once they have finished.
-  for (let tries = 0; tries < 200; tries += 1) {
+  for (const deadline = Date.now() + scaled(10_000); Date.now() < deadline;) {
     const rows = await runSql<{ order_id: string }>(
       service.store.db,
       "select order_id from orders where order_id like 'ORD-UP%' order by order_id",

@@ -17,6 +17,7 @@ import { repeated, signInAtOnce } from '../helpers/sign-in-burst.js';
 import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { errorOf } from '../helpers/wire-checks.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'correct horse battery';
@@ -400,7 +401,7 @@ async function upload(browser: ConsoleClient, kind: 'orders' | 'changes', name: 
 /** Reads the import's progress, as its page's script does, until it has finished; every reading on the way is kept. */
 async function follow(browser: ConsoleClient, importPath: string): Promise<Progress[]> {
   const seen: Progress[] = [];
-  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
+  for (const deadline = Date.now() + scaled(120_000); Date.now() < deadline;) {
     const answer = await browser.request(`${importPath}/progress`);
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.headers.get('cache-control'), 'no-store');

@@ -2,6 +2,7 @@ import { after, before, test } from 'node:test';
 import { CliSandbox } from '../helpers/cli.js';
 import { assertStoredOutcome, crashFixture, crashUnderLoad, seedCrashSandbox } from '../helpers/crash-scenario.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * docs/contract.md §8.3 on PostgreSQL: the load and SIGKILLs of test/cli/crash.test.ts (which runs on
@@ -29,7 +30,7 @@ after(async () => {
 
 test(
   'PostgreSQL: SIGKILL four times under load from eight clients: every acknowledged change is stored, nothing refunded twice, the audit trail matches',
-  { skip: SKIP, timeout: 90_000 },
+  { skip: SKIP, timeout: scaled(90_000) },
   async (t) => {
     const run = await crashUnderLoad(t, sandbox, fixture, token);
 

@@ -16,6 +16,7 @@ import {
   simpleOrder,
 } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * Events are written with the change they report (the outbox), and AirOrderEventList pages through
@@ -132,7 +133,7 @@ async function storedEventCount(agencyId: string): Promise<number> {
  * needs "everything so far" waits for it, at most 15 s, instead of reading a moment too early.
  */
 async function settled(as = token, agencyId = 'AG1') {
-  const give = Date.now() + 15_000;
+  const give = Date.now() + scaled(15_000);
   for (;;) {
     const stored = await storedEventCount(agencyId);
     const listed = await readAll(undefined, 500, as);
@@ -363,7 +364,7 @@ describe('AirOrderEventList', () => {
     })();
     // Small pages, read as fast as the cancels land, then on until all are listed: on PostgreSQL an
     // event is listed once every older transaction of the server has ended, which may take a moment.
-    const give = Date.now() + 15_000;
+    const give = Date.now() + scaled(15_000);
     while (writing || (seen.length < 30 && Date.now() < give)) {
       const rs = await page({ After: cursor, Limit: 3 });
       seen.push(...rs.Events.map((event) => event.EventID));

@@ -15,6 +15,7 @@ import {
   type OperationCase,
   type SenderBlock,
 } from '../helpers/wire-checks.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * Property-based hostile input (docs/contract.md §1, §3, §4, §5): generated and mutated requests for the
@@ -1059,7 +1060,7 @@ async function runBatch(batch: Parts[]): Promise<void> {
 
 const BATCH = 32;
 const RUNS = 55;
-const OPTIONS = { timeout: 120_000 };
+const OPTIONS = { timeout: scaled(120_000) };
 /**
  * fast-check's seed: FC_SEED replays a run; in CI (CI=true) a fixed one, elsewhere a new one each
  * run. Printed either way, and fast-check's report of a failure names it too (docs/testing.md).

@@ -25,6 +25,7 @@ import {
   type RawResponse,
   type SenderBlock,
 } from '../helpers/wire-checks.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const [CANCEL, ACCEPT, INVOLUNTARY_CANCEL] = OPERATION_CASES as [OperationCase, OperationCase, OperationCase];
 
@@ -134,7 +135,7 @@ describe('Idempotency-Key', () => {
 
   /** The log lines of replays of `originalId`, once `count` of them have been written. */
   async function replayLogLines(originalId: string, count: number): Promise<Record<string, unknown>[]> {
-    for (let attempt = 0; attempt < 100; attempt++) {
+    for (const deadline = Date.now() + scaled(10_000); Date.now() < deadline;) {
       const lines = service.logs.filter((line) => line.replayOf === originalId);
       if (lines.length >= count) return lines;
       await sleep(10);

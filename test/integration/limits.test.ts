@@ -25,6 +25,7 @@ import {
   snapshotStore,
   type SenderBlock,
 } from '../helpers/wire-checks.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const [CANCEL, , INVOLUNTARY_CANCEL] = OPERATION_CASES as [
   (typeof OPERATION_CASES)[0],
@@ -491,8 +492,8 @@ function sendInPieces(
     let piecesWritten = 0;
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`the connection was still open after 10 s; received: ${received}`));
-    }, 10_000);
+      reject(new Error(`the connection was still open after ${scaled(10_000)} ms; received: ${received}`));
+    }, scaled(10_000));
     socket.on('connect', async () => {
       for (const [index, piece] of pieces.entries()) {
         if (index > 0) await sleep(gapMs);

@@ -14,6 +14,7 @@ import {
   type RaceKind,
 } from '../helpers/cancel-race.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * docs/contract.md §8.2 and §8.4: separate service processes on one database (the store that TEST_STORE
@@ -154,7 +155,7 @@ function requestPids(server: ServeProcess): Set<number> {
 }
 
 async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + scaled(timeoutMs);
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -163,7 +164,7 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs = 20_00
 
 test(
   `two serve processes on one ${testStoreKind()} database: parallel cancels of the same bookings stay consistent`,
-  { timeout: 90_000 },
+  { timeout: scaled(90_000) },
   async () => {
     const servers = await Promise.all([
       sandbox.serve([], { env: NO_RATE_LIMIT }),
@@ -177,7 +178,7 @@ test(
 
 test(
   `serve --workers 2 on one ${testStoreKind()} database: parallel cancels of the same bookings stay consistent`,
-  { timeout: 90_000 },
+  { timeout: scaled(90_000) },
   async () => {
     const server = await sandbox.serve(['--workers', '2'], { env: NO_RATE_LIMIT });
     await waitFor(() => listeningLines(server) >= 2, 'both workers to listen');
@@ -209,7 +210,7 @@ test(
     server.child.kill('SIGTERM');
     const exit = await Promise.race([
       server.exited,
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000)),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), scaled(15_000))),
     ]);
     assert.deepEqual(exit, { code: 0, signal: null }, 'serve --workers 2 stops gracefully on SIGTERM');
   },

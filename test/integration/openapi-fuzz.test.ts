@@ -17,6 +17,7 @@ import {
   type HttpResponse,
   type TestService,
 } from '../helpers/test-service.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const SEED = Number(process.env.OPENAPI_FUZZ_SEED ?? 20_260_101);
 const REPLAY = `seed ${SEED} (replay with OPENAPI_FUZZ_SEED=${SEED})`;
@@ -44,7 +45,7 @@ const baselineValues = Object.fromEntries(
 
 /** The id of an event of the agency, once the feed lists it. */
 async function anEventId(): Promise<string> {
-  const give = Date.now() + 15_000;
+  const give = Date.now() + scaled(15_000);
   for (;;) {
     const response = await service.post(
       '/AirOrderEventList',

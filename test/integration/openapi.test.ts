@@ -29,6 +29,7 @@ import { testStoreKind } from '../helpers/test-database.js';
 import { closed } from '../helpers/openapi-conformance.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import { refuseRecordWrites, setStoredBookingMember } from '../helpers/stored-records.js';
+import { scaled } from '../helpers/time-scale.js';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -680,7 +681,7 @@ async function untilSleeping(): Promise<void> {
   const client = new pg.Client(service.databaseUrl);
   await client.connect();
   try {
-    for (let attempt = 0; attempt < 200; attempt++) {
+    for (const deadline = Date.now() + scaled(10_000); Date.now() < deadline;) {
       const result = await client.query(
         "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep'",
       );

@@ -6,6 +6,7 @@ import { bearer, involuntaryCancelRQ } from '../helpers/documents.js';
 import { openStoreAt, raceFixture, refundItem, storedBooking, ticketsRefundedTwice } from '../helpers/cancel-race.js';
 import { untilSessionsWaitForLock } from '../helpers/store-hold.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * On PostgreSQL a change of an order is read, decided, then written by one statement that holds
@@ -38,7 +39,10 @@ after(async () => {
 
 test(
   'two serve processes lose and win the optimistic race on one booking: one refund, one outcome, both answers alike',
-  { skip: postgres ? false : "the optimistic write is PostgreSQL's; SQLite has one writer at a time", timeout: 60_000 },
+  {
+    skip: postgres ? false : "the optimistic write is PostgreSQL's; SQLite has one writer at a time",
+    timeout: scaled(60_000),
+  },
   async () => {
     const servers = await Promise.all([
       sandbox.serve([], { env: { RATE_LIMIT_PER_SECOND: '0' } }),

@@ -4,13 +4,14 @@ import { after, test } from 'node:test';
 import pg from 'pg';
 import { CliSandbox } from '../helpers/cli.js';
 import { testStoreKind } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * `airorder migrate` and `serve` on a server where the configured database does not exist yet: they
  * create it when the role may, and otherwise say in one line what an administrator runs, exit 1.
  */
 const POSTGRES = testStoreKind() === 'postgres';
-const OPTIONS = POSTGRES ? { timeout: 120_000 } : { skip: 'PostgreSQL only: runs in the postgres group' };
+const OPTIONS = POSTGRES ? { timeout: scaled(120_000) } : { skip: 'PostgreSQL only: runs in the postgres group' };
 
 const suffix = randomBytes(4).toString('hex');
 const databases: string[] = [];

@@ -16,6 +16,7 @@ import {
   type RaceBooking,
 } from '../helpers/cancel-race.js';
 import { testStoreKind } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * docs/contract.md §9: with the database away, the service answers 503 UNAVAILABLE with Retry-After, quickly,
@@ -24,14 +25,14 @@ import { testStoreKind } from '../helpers/test-database.js';
  * again on the same data; the service process keeps running throughout.
  */
 const POSTGRES = testStoreKind() === 'postgres';
-const OPTIONS = POSTGRES ? { timeout: 150_000 } : { skip: 'PostgreSQL only: runs in the postgres group' };
+const OPTIONS = POSTGRES ? { timeout: scaled(150_000) } : { skip: 'PostgreSQL only: runs in the postgres group' };
 
 /**
  * How long a client waits for an answer: a limit on waiting, not an assertion. The outage lasts until
  * every request sent during it has been answered, so a request that waited for the database to come
  * back would never be answered and fail the test here.
  */
-const CLIENT_TIMEOUT_MS = 10_000;
+const CLIENT_TIMEOUT_MS = scaled(10_000);
 const IN_FLIGHT = 4;
 const PAUSE_BETWEEN_REQUESTS_MS = 25;
 
@@ -74,8 +75,9 @@ function sleep(ms: number): Promise<void> {
 async function waitFor(
   condition: () => boolean | Promise<boolean>,
   what: () => string,
-  timeoutMs: number,
+  limitMs: number,
 ): Promise<void> {
+  const timeoutMs = scaled(limitMs);
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);

@@ -13,6 +13,7 @@ import {
   type RaceFixture,
 } from '../helpers/cancel-race.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * docs/operations.md, "Sizing the PostgreSQL pool": a request waits for a connection of the pool as
@@ -21,7 +22,7 @@ import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers
  * /metrics shows it. Real `serve` processes on one PostgreSQL database.
  */
 const POSTGRES = testStoreKind() === 'postgres';
-const OPTIONS = POSTGRES ? { timeout: 180_000 } : { skip: 'PostgreSQL only: runs in the postgres group' };
+const OPTIONS = POSTGRES ? { timeout: scaled(180_000) } : { skip: 'PostgreSQL only: runs in the postgres group' };
 
 const ROUNDS = 5;
 const ORDERS = 40;
@@ -64,6 +65,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  timeoutMs = scaled(timeoutMs);
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

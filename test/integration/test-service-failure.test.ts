@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startTestService } from '../helpers/test-service.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /**
  * The test helper itself: a service that fails to start after its database, store and app were
@@ -9,7 +10,7 @@ import { startTestService } from '../helpers/test-service.js';
  */
 test(
   'a service that fails to start (its address cannot be listened on) closes what it opened and fails',
-  { timeout: 30_000 },
+  { timeout: scaled(30_000) },
   async () => {
     const before = process
       .getActiveResourcesInfo()

@@ -11,6 +11,7 @@ import { CliSandbox } from '../helpers/cli.js';
 import { buildFormerDatabase } from '../helpers/former-database.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
 import { assertUpgraded, killUntilUpgraded, progressCounts } from '../helpers/upgrade-checks.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const POSTGRES = testStoreKind() === 'postgres';
 const SKIP = POSTGRES ? false : 'runs on PostgreSQL only (TEST_STORE=postgres); test/cli/upgrade.test.ts covers SQLite';
@@ -32,7 +33,7 @@ async function sandboxOnPostgres(): Promise<CliSandbox> {
 
 test(
   'PostgreSQL: migrate upgrades a database of the former schema: every order retrieved byte for byte, audit, events, deliveries and sessions kept',
-  { skip: SKIP, timeout: 180_000 },
+  { skip: SKIP, timeout: scaled(180_000) },
   async () => {
     const sandbox = await sandboxOnPostgres();
     const former = await buildFormerDatabase(sandbox, 60);
@@ -56,7 +57,7 @@ test(
 
 test(
   'PostgreSQL: migrate killed with SIGKILL at several moments resumes after its last batch, and serve finishes the upgrade',
-  { skip: SKIP, timeout: 300_000 },
+  { skip: SKIP, timeout: scaled(300_000) },
   async (t) => {
     const sandbox = await sandboxOnPostgres();
     const former = await buildFormerDatabase(sandbox, 4500);

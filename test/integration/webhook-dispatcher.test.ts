@@ -16,6 +16,7 @@ import { WebhookDispatcher } from '../../src/webhook-delivery/dispatcher.js';
 import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { until } from '../helpers/webhook-receiver.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const OPEN = { allowHttp: true, allowPrivateNetworks: true };
 const TIMEOUT_MS = 10_000;
@@ -293,7 +294,7 @@ test('a store that fails: claims and records that fail are logged and outlived; 
 
 test(
   'stop: no claim after it, and it waits for attempts under way no longer than its grace',
-  { timeout: 30_000 },
+  { timeout: scaled(30_000) },
   async () => {
     const receiver = await gate();
     const { endpointIds } = await agencyWith(receiver.url, 1, 6);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fileTimeoutMs, runFiles } from '../../scripts/test-file-runner.js';
+import { scaled, timeScale } from '../helpers/time-scale.js';
 
 /** The test runner's per-file time limit: a file that never ends fails the run, named, instead of hanging it. */
 const NEVER_ENDS = 'test/fixtures/never-ending-test.ts';
@@ -9,7 +10,7 @@ const LIMIT_MS = 4_000;
 
 test(
   'a file that never ends is stopped at its limit and fails the run, named; the others count as usual',
-  { timeout: 60_000 },
+  { timeout: scaled(60_000) },
   async () => {
     let out = '';
     let err = '';
@@ -26,7 +27,7 @@ test(
     const elapsed = performance.now() - started;
 
     assert.ok(
-      elapsed < LIMIT_MS + 5_000,
+      elapsed < LIMIT_MS + scaled(5_000),
       `ended ${Math.round(elapsed)} ms after it started: within the limit, give or take a process's start`,
     );
     assert.equal(tally.pass, 1, 'the passing file counts');
@@ -53,4 +54,17 @@ test('TEST_FILE_TIMEOUT_MS sets the limit; ten minutes without it; nonsense is r
     () => fileTimeoutMs({ TEST_FILE_TIMEOUT_MS: '10m' }),
     /TEST_FILE_TIMEOUT_MS must be a number of milliseconds, got "10m"/,
   );
+});
+
+test('TEST_TIME_SCALE multiplies the file limit, its default and a set one alike; 1 without it; nonsense is refused', () => {
+  assert.equal(timeScale({}), 1);
+  assert.equal(timeScale({ TEST_TIME_SCALE: '2.5' }), 2.5);
+  assert.equal(fileTimeoutMs({ TEST_TIME_SCALE: '3' }), 1_800_000);
+  assert.equal(fileTimeoutMs({ TEST_TIME_SCALE: '1.5', TEST_FILE_TIMEOUT_MS: '90000' }), 135_000);
+  assert.equal(scaled(20_000, 3), 60_000);
+  for (const text of ['0.5', '0', '101', 'x', '2s', '-2'])
+    assert.throws(
+      () => fileTimeoutMs({ TEST_TIME_SCALE: text }),
+      new RegExp(`TEST_TIME_SCALE must be a number from 1 to 100, got "${text}"`),
+    );
 });
