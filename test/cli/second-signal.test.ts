@@ -12,11 +12,12 @@ import { after, before, describe, test } from 'node:test';
 import { CliSandbox } from '../helpers/cli.js';
 import { childProcesses, isRunning, requestInFlight } from '../helpers/process-tree.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 
 /** Long enough that the drain outlasts both signals on a loaded machine; the request ends it well before. */
 const GRACE_MS = 20_000;
 /** Between the request's start and the first signal, and between the signals: each reaches the service by then. */
-const PAUSE_MS = 400;
+const PAUSE_MS = scaled(400);
 
 const sandbox = new CliSandbox();
 let database: TestDatabase | undefined;

@@ -5,6 +5,7 @@ import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
 import { bearer, cancelRQ, simpleOrder } from '../helpers/documents.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const sandboxes: CliSandbox[] = [];
 function sandbox(): CliSandbox {
@@ -225,7 +226,7 @@ describe('airorder serve', () => {
   // The grace is set to its longest (10 minutes), so that an exit at all within the test's time-out
   // (a failure guard against a hang, not what is asserted) can only be the prompt one; the log shows
   // the shutdown began and the grace's timer never fired (it would have exited 1, after saying so).
-  test('SIGTERM while idle exits 0 without waiting out its grace', { timeout: 60_000 }, async () => {
+  test('SIGTERM while idle exits 0 without waiting out its grace', { timeout: scaled(60_000) }, async () => {
     const box = sandbox();
     const server = await box.serve([], { env: { SHUTDOWN_GRACE_MS: '600000' } });
     assert.deepEqual(await stop(server), { code: 0, signal: null });
@@ -242,7 +243,7 @@ describe('airorder serve', () => {
   // one, and the drain waited for it until the grace ran out, then exited 1. The same grace as above.
   test(
     'SIGTERM with connections open that sent no request, or only part of its headers, exits 0 without waiting out its grace',
-    { timeout: 60_000 },
+    { timeout: scaled(60_000) },
     async () => {
       const box = sandbox();
       const server = await box.serve([], { env: { SHUTDOWN_GRACE_MS: '600000' } });

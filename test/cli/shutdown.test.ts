@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { freePort, PROJECT_ROOT } from '../helpers/cli.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const GRACE_MS = 1000;
 const DEADLINE_MS = GRACE_MS + 2000;
@@ -151,7 +152,7 @@ async function start(way: StartWay, workers: number, output: Output): Promise<Se
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const readOutput = () => (pipe ? '(a pipe)' : fs.readFileSync(logFile, 'utf8'));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + scaled(30_000);
   for (;;) {
     if (Date.now() > deadline) throw new Error(`${way} did not start: ${readOutput()}`);
     try {
