@@ -188,14 +188,24 @@ export async function checkRun(
       );
   }
 
-  // Each agency's count of kept responses (the cap's, migration 015) is the number of rows it has.
-  const counted = await db.selectFrom('kept_response_counts').select(['agency_id', 'kept']).execute();
+  // Each agency's count of kept responses (the cap's, migration 015). On PostgreSQL a place is reserved
+  // before its response is kept (order-update.ts, `reserveRoom`), so a process killed, or a database
+  // stopped, between the two leaves a place counted and no row: never a row uncounted. The purge, every
+  // 10 minutes in the service, sets each count to the rows; run here as the service runs it, it must.
+  // On SQLite the place and the row are one transaction: the count is exact at every moment.
   const rowsOf = group([...kept.values()], (row) => row.agency_id);
-  for (const agencyId of new Set([...rowsOf.keys(), ...counted.map((row) => row.agency_id)])) {
-    const rows = rowsOf.get(agencyId)?.length ?? 0;
-    const count = Number(counted.find((row) => row.agency_id === agencyId)?.kept ?? 0);
-    if (rows !== count) fail(`kept responses of ${agencyId}: ${rows} rows, counted ${count}`);
-  }
+  const compareCounts = async (exact: boolean) => {
+    const counted = await db.selectFrom('kept_response_counts').select(['agency_id', 'kept']).execute();
+    for (const agencyId of new Set([...rowsOf.keys(), ...counted.map((row) => row.agency_id)])) {
+      const rows = rowsOf.get(agencyId)?.length ?? 0;
+      const count = Number(counted.find((row) => row.agency_id === agencyId)?.kept ?? 0);
+      if (exact ? rows !== count : rows > count)
+        fail(`kept responses of ${agencyId}: ${rows} rows, counted ${count}${exact ? ' after the purge' : ''}`);
+    }
+  };
+  await compareCounts(store.describe().store === 'sqlite');
+  await store.write((tx) => tx.purgeExpiredKeptResponses('1970-01-01T00:00:00.000Z'));
+  await compareCounts(true);
 
   // Each feed: every event of the agency once, in one order, the reader's view a prefix of it with nothing inserted behind it.
   const eventsOf = group(eventRows, (row) => row.agency_id);

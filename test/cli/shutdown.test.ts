@@ -9,12 +9,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { freePort, PROJECT_ROOT } from '../helpers/cli.js';
+import { requestInFlight } from '../helpers/process-tree.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const GRACE_MS = 1000;
@@ -174,34 +174,6 @@ async function start(way: StartWay, workers: number, output: Output): Promise<Se
     await sleep(100);
   }
   return { group, port, baseUrl, output: readOutput, pipe, exited };
-}
-
-/** A request whose body has only begun to arrive: in flight until `finish` sends the rest. */
-function requestInFlight(baseUrl: string): { finish(): Promise<{ status: number; body: string }> } {
-  const body = JSON.stringify({ OrderRetrieveRQ: { Query: { OrderID: 'NONE', GdsBookingReference: ['ABC123'] } } });
-  const request = http.request(`${baseUrl}/no-such-path`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-  });
-  const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.on('response', (response) => {
-      let text = '';
-      response
-        .setEncoding('utf8')
-        .on('data', (chunk: string) => {
-          text += chunk;
-        })
-        .on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-    });
-    request.on('error', reject);
-  });
-  request.write(body.slice(0, 10));
-  return {
-    finish: () => {
-      request.end(body.slice(10));
-      return answered;
-    },
-  };
 }
 
 /** Breaks or fills the service's standard output, and checks that the service still answers. */
