@@ -238,4 +238,21 @@ describe('kept responses per agency: requests at once (a cap of 10)', () => {
     }
     assertNoErrorLines(service);
   });
+
+  test('ten identical requests at once under one new key: one response kept, and the count holds one place for it', async () => {
+    const token = await service.tokenFor('KCD');
+    await service.importOrders([simpleOrder('KC-D1', 'KCD', 'KCD001', '2201234530501')]);
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        service.post(CANCEL.path, CANCEL.build('KC-D1', ['KCD001']), keyed(token, 'same-key')),
+      ),
+    );
+    assert.deepEqual(
+      responses.map((response) => response.status),
+      Array(10).fill(200),
+    );
+    // The requests that lost the race to keep it gave back the places they had taken.
+    assert.deepEqual(await keptOf(service, 'KCD'), { keys: ['same-key'], count: 1 });
+    assertNoErrorLines(service);
+  });
 });
