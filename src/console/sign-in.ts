@@ -2,7 +2,7 @@ import type { Clock } from '../runtime/clock.js';
 import type { Store } from '../store/store.js';
 import { normalEmail } from './operator-accounts.js';
 import { DECOY_HASH, verifyPassword } from './password-hash.js';
-import { signInAddress } from './sign-in-address.js';
+import { addressKey as clientAddressKey } from '../client-address.js';
 import type { RememberedRefusals } from './remembered-refusals.js';
 
 /** Wrong passwords allowed within the window: per email (guessing one password), per address (trying many emails). */
@@ -35,7 +35,7 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = normalEmail(input.email);
   const emailKey = `email:${email.slice(0, LONGEST_EMAIL)}`;
-  const addressKey = `address:${signInAddress(input.address)}`;
+  const addressKey = `address:${clientAddressKey(input.address)}`;
   const now = clock();
   if (refusals.refuses([addressKey, emailKey], now)) return { ok: false, limited: true };
   const windowsSince = new Date(Date.parse(now) - LOGIN_WINDOW_MS).toISOString();

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressKey } from '../../src/http/connection-limits.js';
+import { addressKey } from '../../src/client-address.js';
 
 test('an IPv4 address counts as itself, its IPv4-mapped IPv6 form (a socket bound to ::) with it', () => {
   assert.equal(addressKey('203.0.113.7'), '203.0.113.7');
