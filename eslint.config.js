@@ -51,6 +51,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS preloads (node --require): the mutation run's coverage hook for child processes.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __filename: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests (and the chaos run) read response bodies as untyped JSON on purpose: they check the wire, not our types.
     files: ['test/**/*.ts', 'packages/*/test/**/*.ts', 'scripts/chaos/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

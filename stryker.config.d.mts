@@ -1,7 +1,13 @@
 /** The areas of stryker.config.mjs, for scripts/mutate.ts. */
 export declare const AREAS: Record<
   string,
-  { mutate: string[]; testFiles: string[]; perStore?: Record<'sqlite' | 'postgres', string[]> }
+  {
+    mutate: string[];
+    testFiles: string[];
+    perStore?: Record<'sqlite' | 'postgres', { exclude: string[] }>;
+  }
 >;
+/** The stores an area runs on. */
+export declare function storesOf(area: string): ('sqlite' | 'postgres')[];
 declare const config: Record<string, unknown>;
 export default config;

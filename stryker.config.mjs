@@ -1,12 +1,16 @@
 // Mutation testing (docs/testing.md, "Mutation testing"): `npm run mutate` (scripts/mutate.ts) runs
-// Stryker once per area below (MUTATE_AREA), each with the test files that exercise it. Each test
-// file runs in its own node process (the TAP runner) on the instrumented sources, so only tests
-// that start the service in-process (test/helpers/test-service.ts) or call the code directly can
-// kill a mutant; tests that run the built CLI (test/cli, console.test.ts) see no mutant and are
-// left out. TEST_STORE picks the store the integration files run on: the version check is run on
-// SQLite and on PostgreSQL.
+// Stryker once per area below (MUTATE_AREA), on each of the area's stores (TEST_STORE), each with
+// the test files that exercise it. Every area together covers all of src/ but static data (the
+// OpenAPI document's examples, the demo's orders) and the types-only files, which hold no code.
+//
+// Each test file runs in its own node process (the TAP runner) on the instrumented sources. The
+// sandbox's dist/ is built from them too (buildCommand), so the CLI and `airorder serve` that a
+// test starts run the mutant as well; test/mutation/child-coverage.cjs tells Stryker which mutants
+// those processes reached. Within an area the quick files come first: a mutant is done with at
+// the first file that fails, and only the files that reach it run.
 const unit = (...names) => names.map((name) => `test/unit/${name}.test.ts`);
 const integration = (...names) => names.map((name) => `test/integration/${name}.test.ts`);
+const cli = (...names) => names.map((name) => `test/cli/${name}.test.ts`);
 
 export const AREAS = {
   domain: {
@@ -23,52 +27,162 @@ export const AREAS = {
       'voluntary-refunds',
     ),
   },
-  'envelope-errors': {
-    mutate: ['src/http/envelope.ts', 'src/http/error-mapping.ts', 'src/http/error-handler.ts'],
-    // limits.test.ts (a request out of time: 503 UNAVAILABLE and its warning) last: it is slow.
+  documents: {
+    mutate: ['src/documents/**/*.ts'],
     testFiles: [
-      ...unit('error-mapping', 'envelope'),
-      ...integration('error-handler', 'errors', 'wire-format', 'limits'),
+      ...unit('document-fields'),
+      ...integration('import-beside-traffic', 'change-segment-ids'),
+      ...cli('changes-import', 'orders-import'),
+      ...integration('store-cli'),
+      ...cli('import-fare-rules', 'import-errors', 'import-amounts'),
     ],
   },
-  'console-sessions-csrf': {
-    // requireSession, requireLoginCookie, requireCsrf (console-gate.ts): where the session and CSRF rules are applied.
-    mutate: ['src/console/sessions.ts', 'src/console/csrf-check.ts', 'src/console/console-gate.ts:66-102'],
-    testFiles: integration('console-sessions', 'console-refusals'),
-  },
-  'version-check': {
-    // What both stores share, and each store's own write: its own run mutates it (the other
-    // store's code is never loaded there).
+  http: {
     mutate: [
-      'src/store/order-update.ts',
-      // recordWrite: the update that moves the version on, only if it is still the one read.
-      'src/store/repositories/orders-repository.ts:221-231',
+      'src/http/**/*.ts',
+      '!src/http/openapi/examples.ts',
+      '!src/http/openapi/refund-examples.ts',
+      'src/errors/**/*.ts',
+      'src/app.ts',
     ],
-    perStore: { sqlite: ['src/store/sqlite/order-update.ts'], postgres: ['src/store/postgres/order-update.ts'] },
-    // The quick files first: a mutant is done with at the first file that fails. limits.test.ts
-    // (a request out of time before its write) is slow, so it comes last.
-    testFiles: integration(
-      'order-version-race',
-      'order-version',
-      'idempotency',
-      'concurrency',
-      'console-acts',
-      'voluntary-refunds',
-      'metrics',
-      'involuntary-accept',
-      'deadlines',
-      'errors',
-      'limits',
-    ),
+    testFiles: [
+      ...unit('envelope', 'error-mapping', 'rate-limiter', 'with-timeout', 'connection-address-key'),
+      ...integration(
+        'token-last-use',
+        'error-handler',
+        'smoke',
+        'errors',
+        'retrieve',
+        'auth-tenancy',
+        'wire-format',
+        'idempotency',
+        'kept-responses-cap',
+        'validation',
+        'openapi',
+        'openapi-fuzz',
+      ),
+      ...cli('connection-limits'),
+      ...integration('limits', 'hostile-input'),
+    ],
+  },
+  service: {
+    mutate: ['src/service/**/*.ts', 'src/events/**/*.ts'],
+    testFiles: [
+      ...integration(
+        'import-beside-traffic',
+        'metrics',
+        'involuntary-accept',
+        'deadlines',
+        'cancel',
+        'event-feed',
+        'concurrency',
+        'retrieve',
+        'involuntary-cancel',
+        'audit',
+        'idempotency',
+        'voluntary-refunds',
+        'token-admin',
+      ),
+      ...cli('changes-import', 'orders-import'),
+      ...integration('webhooks'),
+    ],
+  },
+  console: {
+    mutate: ['src/console/**/*.ts'],
+    testFiles: [
+      ...integration(
+        'console-refusals',
+        'console-sessions',
+        'console-ownership',
+        'console-acts',
+        'console-body-limits',
+        'sign-in-processes',
+        'console-import-recovery',
+        'console',
+      ),
+      ...cli('console-upload-memory', 'operator'),
+      ...integration('sign-in-limits'),
+      ...cli('console-processes', 'console-import-stream'),
+    ],
+  },
+  store: {
+    mutate: ['src/store/**/*.ts'],
+    // Each store's run mutates what both share and its own engine's code; the other engine's code is never loaded there.
+    perStore: {
+      sqlite: { exclude: ['!src/store/postgres/**'] },
+      postgres: { exclude: ['!src/store/sqlite/**'] },
+    },
+    testFiles: [
+      ...unit('order-record', 'repositories-names', 'upgrade-progress'),
+      ...integration(
+        'postgres-outage',
+        'postgres-pool',
+        'upgrade-postgres',
+        'token-last-use',
+        'order-version',
+        'deadlines',
+        'order-version-race',
+        'event-feed',
+        'concurrency',
+        'retrieve',
+        'console-acts',
+        'involuntary-cancel',
+        'audit',
+        'group-commit',
+        'idempotency',
+        'kept-responses-cap',
+        'webhook-dispatcher',
+      ),
+      ...cli('durability'),
+      ...integration('webhooks', 'store-cli'),
+      ...cli('migrate', 'upgrade'),
+    ],
   },
   'webhook-delivery': {
     mutate: ['src/webhook-delivery/**/*.ts'],
     testFiles: [
       ...unit('retry-schedule', 'address-guard', 'webhook-sender'),
-      ...integration('webhook-outcomes', 'webhook-dispatcher', 'webhooks-guard', 'webhooks'),
+      ...integration('webhooks-guard', 'webhook-outcomes', 'webhook-dispatcher', 'webhooks', 'webhooks-metrics'),
+    ],
+  },
+  cli: {
+    mutate: ['src/cli/**/*.ts', 'src/demo/**/*.ts', '!src/demo/demo-data.ts'],
+    testFiles: [
+      ...cli('serve-start-failure', 'demo', 'changes-import', 'audit', 'orders-import', 'operator'),
+      ...integration('store-cli'),
+      ...cli('serve', 'checkpoint', 'migrate', 'configuration-errors', 'agency-token', 'webhook', 'import-errors'),
+    ],
+  },
+  runtime: {
+    mutate: [
+      'src/runtime/**/*.ts',
+      'src/lifecycle/**/*.ts',
+      'src/metrics/**/*.ts',
+      'src/server.ts',
+      'src/config.ts',
+      'src/address-ranges.ts',
+      'src/client-address.ts',
+      'src/duration.ts',
+      'src/own-property.ts',
+    ],
+    testFiles: [
+      ...unit('address-ranges', 'connection-address-key', 'configuration-docs'),
+      ...integration('metrics', 'deadlines'),
+      ...cli('serve-start-failure', 'deadlines-serve', 'metrics-workers', 'connection-limits'),
+      ...integration('webhooks-metrics'),
+      ...cli('serve', 'crash'),
+      ...integration('limits'),
+      ...cli('configuration-errors'),
+      ...integration('multi-process'),
+      ...cli('second-signal', 'shutdown'),
     ],
   },
 };
+
+/** The stores an area runs on: every area on SQLite, the store's code on PostgreSQL too. */
+export function storesOf(area) {
+  return Object.keys(AREAS[area].perStore ?? { sqlite: null });
+}
 
 const area = process.env.MUTATE_AREA ?? 'domain';
 const store = process.env.TEST_STORE ?? 'sqlite';
@@ -81,15 +195,26 @@ export default {
   plugins: ['@stryker-mutator/tap-runner'],
   tap: {
     testFiles: AREAS[area].testFiles,
-    nodeArgs: ['--import', 'tsx', '--test-reporter=tap'],
+    // The children's coverage hook first, so that it adds theirs before Stryker's hook reports.
+    nodeArgs: [
+      '--require',
+      './test/mutation/child-coverage.cjs',
+      '--require',
+      '{{hookFile}}',
+      '--import',
+      'tsx',
+      '--test-reporter=tap',
+      '{{testFile}}',
+    ],
     forceBail: true,
   },
-  mutate: [...AREAS[area].mutate, ...(AREAS[area].perStore?.[store] ?? [])],
+  mutate: [...AREAS[area].mutate, ...(AREAS[area].perStore?.[store]?.exclude ?? [])],
+  buildCommand: 'npm run build',
   coverageAnalysis: 'perTest',
-  concurrency: 2,
-  timeoutMS: 20_000,
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
+  timeoutMS: 30_000,
   timeoutFactor: 2,
-  dryRunTimeoutMinutes: 20,
+  dryRunTimeoutMinutes: 60,
   incremental: true,
   incrementalFile: `reports/stryker-incremental-${run}.json`,
   reporters: ['clear-text', 'progress-append-only', 'json', 'html'],

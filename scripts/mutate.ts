@@ -1,21 +1,20 @@
 /**
  * `npm run mutate`: mutation testing with StrykerJS (stryker.config.mjs, docs/testing.md "Mutation
- * testing"). Runs Stryker once per area, with the test files that exercise it; the order's version
- * check once on SQLite and once on a throwaway PostgreSQL cluster. MUTATE_AREAS narrows the areas
+ * testing"). Runs Stryker once per area and store, with the test files that exercise it: every area
+ * on SQLite, the store's code also on a throwaway PostgreSQL cluster. MUTATE_AREAS narrows the areas
  * (comma-separated; default all); arguments go to each Stryker run. Reports land in reports/
  * (mutation-<area>-<store>.json and .html); reruns redo only the mutants whose code or tests
  * changed (Stryker's incremental mode). Ends with the score of each run and in total.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { AREAS } from '../stryker.config.mjs';
+import { AREAS, storesOf } from '../stryker.config.mjs';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
 
-/** The runs: each area on SQLite, and the version check on PostgreSQL too, right after its SQLite run. */
-const RUNS: { area: string; store: 'sqlite' | 'postgres' }[] = Object.keys(AREAS).flatMap((area) => [
-  { area, store: 'sqlite' as const },
-  ...(area === 'version-check' ? [{ area, store: 'postgres' as const }] : []),
-]);
+/** The runs: each area on each of its stores (storesOf: the store's code on both). */
+const RUNS: { area: string; store: 'sqlite' | 'postgres' }[] = Object.keys(AREAS).flatMap((area) =>
+  storesOf(area).map((store) => ({ area, store })),
+);
 
 function stryker(env: Record<string, string>, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {

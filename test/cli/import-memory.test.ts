@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { numberedOrder, peakResident, smallObject, writeJsonArray } from '../helpers/big-import-files.js';
 import { CliSandbox, PROJECT_ROOT } from '../helpers/cli.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { mutationHookOptions } from '../helpers/mutation-hook.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const FILE_BYTES = 95 * 1000 * 1000;
@@ -35,6 +36,7 @@ after(async () => {
 function importWithPeak(file: string): Promise<{ code: number | null; stderr: string; stdout: string; peak: number }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: sandbox.databaseUrl };
   delete env.NODE_OPTIONS;
+  Object.assign(env, mutationHookOptions());
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'airorder.js'), 'orders', 'import', file], {
     cwd: sandbox.dir,
     env,

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { freePort, PROJECT_ROOT } from '../helpers/cli.js';
 import { requestInFlight } from '../helpers/process-tree.js';
+import { mutationHookOptions } from '../helpers/mutation-hook.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const GRACE_MS = 1000;
@@ -118,6 +119,7 @@ async function start(way: StartWay, workers: number, output: Output): Promise<Se
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['NODE_OPTIONS', 'PORT', 'HOST', 'DATABASE_URL', 'DURABILITY', 'WORKERS']) delete env[name];
+  Object.assign(env, mutationHookOptions());
   Object.assign(env, {
     DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`,
     PORT: String(port),
@@ -298,6 +300,7 @@ describe('stopping the service, however it was started', { concurrency: false },
     const env: NodeJS.ProcessEnv = { ...process.env };
     // Not launched by npm: the test itself may run under `npm test`, whose variables a child inherits.
     for (const name of Object.keys(env)) if (name.startsWith('npm_') || name === 'NODE_OPTIONS') delete env[name];
+    Object.assign(env, mutationHookOptions());
     Object.assign(env, {
       DATABASE_URL: `sqlite:${path.join(dir, 'x.db')}`,
       PORT: String(port),

@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isAlive } from '../../scripts/process-alive.js';
+import { mutationHookOptions } from './mutation-hook.js';
 import { scaled } from './time-scale.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -439,7 +440,7 @@ export async function runDocument(document: string, markdown: string, options: R
       continue;
     env[key] = value;
   }
-  Object.assign(env, options.env);
+  Object.assign(env, mutationHookOptions(), options.env);
   // First on PATH whatever the caller gave: `npx airorder` must never reach the registry.
   env.PATH = `${shimDirectory(runner)}:${env.PATH ?? ''}`;
   const session = spawn('bash', ['--noprofile', '--norc'], {

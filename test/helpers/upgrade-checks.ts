@@ -13,6 +13,7 @@ import { PROJECT_ROOT, type CliSandbox } from './cli.js';
 import { ConsoleClient } from './console-client.js';
 import { seededRandom } from './seeded-random.js';
 import { readFeeds, retrieveAll, SERVE_ENV, snapshot, stop, type FormerDatabase } from './former-database.js';
+import { mutationHookOptions } from './mutation-hook.js';
 import { scaled } from './time-scale.js';
 
 /** Every table of the former database is still there with the same rows: the four former tables as views of the records. */
@@ -91,6 +92,7 @@ export interface MigrateProcess {
 export function startMigrate(sandbox: CliSandbox): MigrateProcess {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['NODE_OPTIONS', 'PORT', 'HOST', 'DURABILITY']) delete env[name];
+  Object.assign(env, mutationHookOptions());
   const child = spawn(process.execPath, [path.join(PROJECT_ROOT, 'bin', 'airorder.js'), 'migrate'], {
     cwd: sandbox.dir,
     env: { ...env, DATABASE_URL: sandbox.databaseUrl },

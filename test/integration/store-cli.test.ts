@@ -17,6 +17,7 @@ import { booking, change, order, passenger, segment, simpleOrder } from '../help
 import { snapshotAllTables } from '../helpers/table-rows.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
 import { setStoredBookingMember } from '../helpers/stored-records.js';
+import { mutationHookOptions } from '../helpers/mutation-hook.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const run = promisify(execFile);
@@ -79,6 +80,7 @@ after(async () => {
 async function airorder(args: string[], input?: string): Promise<{ stdout: string; stderr: string; code: number }> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url };
   delete env.NODE_OPTIONS;
+  Object.assign(env, mutationHookOptions());
   const child = run(process.execPath, [BIN, ...args], { env, cwd: dir, timeout: scaled(30_000) });
   if (input !== undefined) {
     child.child.stdin!.end(input);
