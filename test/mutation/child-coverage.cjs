@@ -4,7 +4,7 @@
 // Stryker's TAP runner learns a test file's coverage from the file's own process only, so a mutant
 // reached only in a child would count as reached by no test. This hook is loaded first in the test
 // file's process (stryker.config.mjs, tap.nodeArgs) and, through NODE_OPTIONS, in every node process
-// started beneath it. In Stryker's dry run each child writes the mutants it ran to a file when it
+// started beneath it (and in their worker threads, which inherit the preload). In Stryker's dry run each child writes the mutants it ran to a file when it
 // exits; the test file's process adds them to its own before Stryker's hook reports them (exit
 // listeners run in the order they were added). Outside a dry run it does nothing: the mutant under
 // test reaches children by the environment variable Stryker sets.
@@ -12,6 +12,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { threadId } = require('node:worker_threads');
 
 const DIR = path.join(os.tmpdir(), 'airorder-mutation-coverage');
 const ROOT = 'AIRORDER_MUTATION_ROOT_PID';
@@ -60,7 +61,7 @@ if (process.env.STRYKER_DRY_RUN === 'true') {
       const coverage = mutantCoverage();
       if (!coverage) return; // not the instrumented program (a tool the test ran)
       fs.mkdirSync(DIR, { recursive: true });
-      const file = path.join(DIR, `${root}-${process.pid}.json`);
+      const file = path.join(DIR, `${root}-${process.pid}-${threadId}.json`);
       fs.writeFileSync(`${file}.part`, JSON.stringify(coverage));
       fs.renameSync(`${file}.part`, file);
     });
