@@ -187,7 +187,9 @@ export function storesOf(area) {
 const area = process.env.MUTATE_AREA ?? 'domain';
 const store = process.env.TEST_STORE ?? 'sqlite';
 if (!AREAS[area]) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREAS).join(', ')}; got ${area}`);
-const run = `${area}-${store}`;
+// scripts/mutate.ts runs an area in chunks: MUTATE_FILES are the chunk's files, MUTATE_CHUNK names its reports.
+const chunk = process.env.MUTATE_CHUNK ?? `${area}-${store}/all`;
+const files = process.env.MUTATE_FILES?.split(',');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
@@ -208,7 +210,7 @@ export default {
     ],
     forceBail: true,
   },
-  mutate: [...AREAS[area].mutate, ...(AREAS[area].perStore?.[store]?.exclude ?? [])],
+  mutate: files ?? [...AREAS[area].mutate, ...(AREAS[area].perStore?.[store]?.exclude ?? [])],
   buildCommand: 'npm run build',
   coverageAnalysis: 'perTest',
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
@@ -216,10 +218,10 @@ export default {
   timeoutFactor: 2,
   dryRunTimeoutMinutes: 60,
   incremental: true,
-  incrementalFile: `reports/stryker-incremental-${run}.json`,
+  incrementalFile: `reports/mutation/${chunk}.incremental.json`,
   reporters: ['clear-text', 'progress-append-only', 'json', 'html'],
-  jsonReporter: { fileName: `reports/mutation-${run}.json` },
-  htmlReporter: { fileName: `reports/mutation-${run}.html` },
+  jsonReporter: { fileName: `reports/mutation/${chunk}.json` },
+  htmlReporter: { fileName: `reports/mutation/${chunk}.html` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,

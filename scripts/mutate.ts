@@ -1,14 +1,19 @@
 /**
  * `npm run mutate`: mutation testing with StrykerJS (stryker.config.mjs, docs/testing.md "Mutation
  * testing"). Runs Stryker once per area and store, with the test files that exercise it: every area
- * on SQLite, the store's code also on a throwaway PostgreSQL cluster. MUTATE_AREAS narrows the areas
- * (comma-separated; default all); arguments go to each Stryker run. Reports land in reports/
- * (mutation-<area>-<store>.json and .html); reruns redo only the mutants whose code or tests
- * changed (Stryker's incremental mode). Ends with the score of each run and in total.
+ * on SQLite, the store's code also on a throwaway PostgreSQL cluster. Each run is cut into chunks
+ * (scripts/mutation-chunks.ts), each a Stryker run of its own, so that stopping loses at most the
+ * chunk under way. MUTATE_AREAS narrows the areas (comma-separated; default all); arguments go to
+ * each Stryker run. Reports land in reports/mutation/<area>-<store>/ (a .json and .html per chunk);
+ * reruns redo only the mutants whose code or tests changed (Stryker's incremental mode), and a
+ * chunk whose files and test files are as its last finished run left them is not run again
+ * (MUTATE_FORCE=1 runs it anyway). Ends with the score of each run and in total.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { AREAS, storesOf } from '../stryker.config.mjs';
+import { chunksOf, type Chunk } from './mutation-chunks.js';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
 
 /** The runs: each area on each of its stores (storesOf: the store's code on both). */
@@ -66,7 +71,7 @@ function score(tally: Tally): string {
 function line(name: string, tally: Tally): string {
   const valid = tally.killed + tally.timeout + tally.survived + tally.noCoverage;
   return (
-    `${name.padEnd(32)} ${String(valid).padStart(5)} mutants  ${String(tally.killed).padStart(5)} killed  ${String(tally.timeout).padStart(3)} timeout  ` +
+    `${name.padEnd(48)} ${String(valid).padStart(5)} mutants  ${String(tally.killed).padStart(5)} killed  ${String(tally.timeout).padStart(3)} timeout  ` +
     `${String(tally.survived).padStart(3)} survived  ${String(tally.noCoverage).padStart(3)} no coverage  ${score(tally)}\n`
   );
 }
@@ -84,33 +89,69 @@ async function main(): Promise<number> {
   const runs = RUNS.filter((run) => areas.includes(run.area));
   const args = process.argv.slice(2);
   const started = Date.now();
+  const chunksByRun = new Map<string, Chunk[]>();
+  for (const { area, store } of runs) {
+    const run = `${area}-${store}`;
+    const spec = AREAS[area]!;
+    const chunks = await chunksOf(run, [...spec.mutate, ...(spec.perStore?.[store]?.exclude ?? [])]);
+    chunksByRun.set(run, chunks);
+    const mutants = chunks.reduce((sum, chunk) => sum + chunk.mutants, 0);
+    process.stdout.write(`# ${run}: ${mutants} mutants in ${chunks.length} chunks\n`);
+  }
   let exitCode = 0;
   let cluster: PostgresCluster | null = null;
   try {
     for (const { area, store } of runs) {
-      process.stdout.write(`\n# === ${area}, the integration files on ${store} ===\n`);
-      const env: Record<string, string> = { MUTATE_AREA: area, TEST_STORE: store };
-      if (store === 'postgres') {
-        cluster ??= await startPostgresCluster();
-        env.TEST_POSTGRES_URL = cluster.url;
+      for (const chunk of chunksByRun.get(`${area}-${store}`)!) {
+        const fingerprint = fingerprintOf(chunk, AREAS[area]!.testFiles);
+        const doneFile = `reports/mutation/${chunk.id}.done`;
+        if (process.env.MUTATE_FORCE !== '1' && fs.existsSync(doneFile) && fs.readFileSync(doneFile, 'utf8') === fingerprint) {
+          process.stdout.write(`# ${chunk.id}: unchanged since its last run\n`);
+          continue;
+        }
+        process.stdout.write(`\n# === ${chunk.id} (${chunk.mutants} mutants: ${chunk.files.join(', ')}), on ${store} ===\n`);
+        const env: Record<string, string> = {
+          MUTATE_AREA: area,
+          TEST_STORE: store,
+          MUTATE_CHUNK: chunk.id,
+          MUTATE_FILES: chunk.files.join(','),
+        };
+        if (store === 'postgres') {
+          cluster ??= await startPostgresCluster();
+          env.TEST_POSTGRES_URL = cluster.url;
+        }
+        const code = await stryker(env, args);
+        if (code === 0) fs.writeFileSync(doneFile, fingerprint);
+        exitCode ||= code;
       }
-      const code = await stryker(env, args);
-      exitCode ||= code;
     }
   } finally {
     await cluster?.stop();
   }
   const total: Tally = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, ignored: 0, errors: 0 };
-  process.stdout.write('\n# mutation score per run\n');
+  process.stdout.write('\n# mutation score per run (chunks not run yet left out)\n');
   for (const { area, store } of runs) {
-    const tally = tallyOf(`reports/mutation-${area}-${store}.json`);
-    if (!tally) continue;
-    process.stdout.write(line(`${area} (${store})`, tally));
+    const run = `${area}-${store}`;
+    const tally: Tally = { killed: 0, survived: 0, timeout: 0, noCoverage: 0, ignored: 0, errors: 0 };
+    let missing = 0;
+    for (const chunk of chunksByRun.get(run)!) {
+      const chunkTally = tallyOf(`reports/mutation/${chunk.id}.json`);
+      if (!chunkTally) missing += 1;
+      else for (const key of Object.keys(tally) as (keyof Tally)[]) tally[key] += chunkTally[key];
+    }
+    process.stdout.write(line(`${area} (${store})${missing > 0 ? ` [${missing} chunks not run]` : ''}`, tally));
     for (const key of Object.keys(total) as (keyof Tally)[]) total[key] += tally[key];
   }
   process.stdout.write(line('total', total));
   process.stdout.write(`took ${Math.round((Date.now() - started) / 60_000)} min\n`);
   return exitCode;
+}
+
+/** What a chunk's results depend on, as Stryker's incremental mode sees it: the mutated files and the test files. */
+function fingerprintOf(chunk: Chunk, testFiles: string[]): string {
+  const hash = createHash('sha256');
+  for (const file of [...chunk.files, ...testFiles, 'stryker.config.mjs']) hash.update(`${file}\0`).update(fs.readFileSync(file));
+  return hash.digest('hex');
 }
 
 process.exitCode = await main();
