@@ -190,13 +190,15 @@ if (!AREAS[area]) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREA
 // scripts/mutate.ts runs an area in chunks: MUTATE_FILES are the chunk's files, MUTATE_CHUNK names its reports.
 const chunk = process.env.MUTATE_CHUNK ?? `${area}-${store}/all`;
 const files = process.env.MUTATE_FILES?.split(',');
+// While killing survivors: MUTATE_TEST_FILES runs only the test files named (comma-separated) instead of the area's.
+const testFiles = process.env.MUTATE_TEST_FILES?.split(',') ?? AREAS[area].testFiles;
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'tap',
   plugins: ['@stryker-mutator/tap-runner'],
   tap: {
-    testFiles: AREAS[area].testFiles,
+    testFiles,
     // The children's coverage hook first, so that it adds theirs before Stryker's hook reports.
     nodeArgs: [
       '--require',
