@@ -84,7 +84,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
     pendingChanges: () => store.read.countPendingChanges(),
     oldestUndeliveredSeconds: async () => {
       const oldest = await store.read.oldestUndelivered();
-      return oldest === null ? 0 : Math.max(0, (Date.now() - Date.parse(oldest)) / 1000);
+      return oldest === null ? 0 : Math.max(0, (Date.parse(clock()) - Date.parse(oldest)) / 1000);
     },
     logFigures: () => store.logFigures?.() ?? null,
   });

@@ -8,20 +8,20 @@ import { migrateToLatest } from './store/migrator.js';
 import { openStore } from './store/open-store.js';
 import { DeadlineScheduler } from './service/deadline-scheduler.js';
 import { WebhookDispatcher } from './webhook-delivery/dispatcher.js';
-import { systemClock } from './runtime/clock.js';
+import { systemClock, type Clock } from './runtime/clock.js';
 import type { Store } from './store/store.js';
 
 const PURGE_EVERY_MS = 10 * 60_000;
 /** How long events stay in the feed (and their deliveries in `webhook deliveries`). */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
-/** Kept responses (under an Idempotency-Key) live 24 hours and events 30 days; older ones are removed in the background. */
-function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
+/** Kept responses (under an Idempotency-Key) live 24 hours and events 30 days, by the service's clock; older ones are removed in the background. */
+function schedulePurge(store: Store, app: FastifyInstance, clock: Clock): NodeJS.Timeout {
   const timer = setInterval(() => {
     // In a transaction like any write: on SQLite its BEGIN waits for another process's write lock
     // without sleeping in this thread, which a plain DELETE would do, for up to 5 s.
     store
-      .write((tx) => tx.purgeExpiredKeptResponses(new Date().toISOString()))
+      .write((tx) => tx.purgeExpiredKeptResponses(clock()))
       .then((count) => {
         if (count > 0) app.log.info({ count }, 'expired idempotency keys removed');
       })
@@ -29,7 +29,7 @@ function schedulePurge(store: Store, app: FastifyInstance): NodeJS.Timeout {
         app.log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys'),
       );
     store
-      .write((tx) => tx.purgeEvents(new Date(Date.now() - EVENT_RETENTION_MS).toISOString()))
+      .write((tx) => tx.purgeEvents(new Date(Date.parse(clock()) - EVENT_RETENTION_MS).toISOString()))
       .then((count) => {
         if (count > 0) app.log.info({ count }, 'events older than 30 days removed');
       })
@@ -80,7 +80,7 @@ export async function startServer(
   if (options.migrate) await migrateToLatest(store);
   const log = openLogOutput();
   const app = await buildApp({ config, store, logger: { level: config.logLevel, stream: log.destination } });
-  const purge = schedulePurge(store, app);
+  const purge = schedulePurge(store, app, systemClock);
   // Passed deadlines are applied, and approaching ones announced, by one process at a time.
   const deadlines = new DeadlineScheduler(store, systemClock, config.deadlineWarningMs, app.log);
   // The outbox's deliveries: each attempt by one process, however many run (leases in the store).

@@ -3,6 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { bearer, cancelRQ, change, involuntaryCancelRQ, simpleOrder } from '../helpers/documents.js';
+import { addEndpoint } from '../../src/service/webhook-endpoints.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 let service: TestService;
@@ -123,6 +124,32 @@ test('metrics move as requests are served: requests by outcome, refunds by curre
     afterwards.value('airorder_store_transaction_duration_seconds_count{operation="AirOrderInvoluntaryCancel"}'),
     2,
   );
+});
+
+test("the oldest waiting event's age is read on the service's clock, not the machine's", async () => {
+  let now = '2031-03-01T10:00:00.000Z';
+  const clocked = await startTestService({ clock: () => now });
+  try {
+    const agencyToken = await clocked.tokenFor('AGC');
+    await clocked.importOrders([simpleOrder('ORD-C1', 'AGC', 'CLK001', '2209900000101')]);
+    // Nothing delivers here (no dispatcher runs in the test service): the event waits.
+    await addEndpoint(
+      clocked.store,
+      () => now,
+      { allowHttp: true, allowPrivateNetworks: true },
+      {
+        agencyId: 'AGC',
+        url: 'http://127.0.0.1:9/hooks',
+      },
+    );
+    const cancelled = await clocked.post('/AirOrderCancel', cancelRQ('ORD-C1', ['CLK001']), bearer(agencyToken));
+    assert.equal(cancelled.status, 200);
+    now = '2031-03-01T10:01:30.000Z';
+    const response = await clocked.request('/metrics', { method: 'GET' });
+    assert.match(response.text, /^airorder_webhook_oldest_undelivered_seconds 90$/m);
+  } finally {
+    await clocked.close();
+  }
 });
 
 describe('who may read /metrics', () => {
