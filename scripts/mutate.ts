@@ -105,11 +105,17 @@ async function main(): Promise<number> {
       for (const chunk of chunksByRun.get(`${area}-${store}`)!) {
         const fingerprint = fingerprintOf(chunk, AREAS[area]!.testFiles);
         const doneFile = `reports/mutation/${chunk.id}.done`;
-        if (process.env.MUTATE_FORCE !== '1' && fs.existsSync(doneFile) && fs.readFileSync(doneFile, 'utf8') === fingerprint) {
+        if (
+          process.env.MUTATE_FORCE !== '1' &&
+          fs.existsSync(doneFile) &&
+          fs.readFileSync(doneFile, 'utf8') === fingerprint
+        ) {
           process.stdout.write(`# ${chunk.id}: unchanged since its last run\n`);
           continue;
         }
-        process.stdout.write(`\n# === ${chunk.id} (${chunk.mutants} mutants: ${chunk.files.join(', ')}), on ${store} ===\n`);
+        process.stdout.write(
+          `\n# === ${chunk.id} (${chunk.mutants} mutants: ${chunk.files.join(', ')}), on ${store} ===\n`,
+        );
         const env: Record<string, string> = {
           MUTATE_AREA: area,
           TEST_STORE: store,
@@ -150,7 +156,8 @@ async function main(): Promise<number> {
 /** What a chunk's results depend on, as Stryker's incremental mode sees it: the mutated files and the test files. */
 function fingerprintOf(chunk: Chunk, testFiles: string[]): string {
   const hash = createHash('sha256');
-  for (const file of [...chunk.files, ...testFiles, 'stryker.config.mjs']) hash.update(`${file}\0`).update(fs.readFileSync(file));
+  for (const file of [...chunk.files, ...testFiles, 'stryker.config.mjs'])
+    hash.update(`${file}\0`).update(fs.readFileSync(file));
   return hash.digest('hex');
 }
 

@@ -47,12 +47,15 @@ async function mutantCounts(files: string[]): Promise<Map<string, number>> {
   const instrumenter = new Instrumenter(quiet as ConstructorParameters<typeof Instrumenter>[0]);
   const counts = new Map<string, number>();
   for (const name of files) {
-    const { mutants } = await instrumenter.instrument([{ name, content: fs.readFileSync(name, 'utf8'), mutate: true }], {
-      plugins: null,
-      excludedMutations: [],
-      ignorers: [],
-      noHeader: false,
-    });
+    const { mutants } = await instrumenter.instrument(
+      [{ name, content: fs.readFileSync(name, 'utf8'), mutate: true }],
+      {
+        plugins: null,
+        excludedMutations: [],
+        ignorers: [],
+        noHeader: false,
+      },
+    );
     counts.set(name, mutants.length);
   }
   return counts;
