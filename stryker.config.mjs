@@ -225,8 +225,9 @@ export default {
   jsonReporter: { fileName: `reports/mutation/${chunk}.json` },
   htmlReporter: { fileName: `reports/mutation/${chunk}.html` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
-  tempDirName: '.stryker-tmp',
+  // One per area and store, so that runs of several areas at once keep out of each other's sandboxes.
+  tempDirName: `.stryker-tmp/${area}-${store}`,
   cleanTempDir: true,
   // docs/ is copied: tests compare it with what the code generates (the Postman collection, the examples).
-  ignorePatterns: ['bench/results', 'data', 'reports'],
+  ignorePatterns: ['bench/results', 'data', 'reports', '.stryker-tmp'],
 };
