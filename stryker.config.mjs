@@ -60,6 +60,8 @@ export const AREAS = {
         'validation',
         'openapi',
         'openapi-fuzz',
+        'app-assembly',
+        'metrics',
       ),
       ...cli('connection-limits'),
       ...integration('limits', 'hostile-input'),
