@@ -46,6 +46,24 @@ test('without a logger of its own the service logs at LOG_LEVEL', async () => {
   }
 });
 
+test("Node looks for requests past their limits every tenth of a headers' limit shorter than 10 s", async () => {
+  // Looked for only every second, a connection could be held up to a second past a 2 s limit.
+  const shortLimit = await startTestService({ env: { HEADERS_TIMEOUT_MS: '2000' } });
+  try {
+    assert.equal(shortLimit.app.server.headersTimeout, 2000);
+    assert.equal(shortLimit.app.server.connectionsCheckingInterval, 200);
+  } finally {
+    await shortLimit.close();
+  }
+  // Past 10 s, every second: not a tenth of a 30 s limit.
+  const longLimit = await startTestService({ env: { HEADERS_TIMEOUT_MS: '30000', RECEIVE_TIMEOUT_MS: '60000' } });
+  try {
+    assert.equal(longLimit.app.server.connectionsCheckingInterval, 1000);
+  } finally {
+    await longLimit.close();
+  }
+});
+
 test('MAX_CONNECTIONS past three quarters of the open-files limit is lowered, with a warning; at it, not', async () => {
   const filesLimit = openFilesLimit();
   assert.ok(filesLimit !== null, 'the open-files limit of this process cannot be read (/proc/self/limits)');
