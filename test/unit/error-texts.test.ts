@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
+import { errors } from '../../src/errors/api-error.js';
 import { itemErrors, type ItemError } from '../../src/errors/item-error.js';
 
 /**
- * docs/errors.md ("Item level") shows agencies each item-level failure with its text; that text is
- * written once, in src/errors/item-error.ts. Each example there is what the catalogue writes.
+ * docs/errors.md shows agencies each failure with its text; that text is written once, in
+ * src/errors/ (api-error.ts, error-codes.ts, item-error.ts). Each example there is what the catalogue writes.
  */
 const errorsDoc = fs.readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
 
@@ -48,4 +49,44 @@ test('the item-level texts docs/errors.md does not show', () => {
     code: 'ALREADY_REFUNDED',
     message: 'Passenger P1 left booking ABC123 with a refund already.',
   });
+});
+
+test("docs/errors.md's request-level examples are the catalogue's texts, with their status and headers", () => {
+  const shown = (error: { code: string; message: string }) => {
+    const text = `"Errors":[{"Code":"${error.code}","Message":${JSON.stringify(error.message)}}]`;
+    assert.ok(errorsDoc.includes(text), `docs/errors.md does not show ${text}`);
+  };
+  const cases = [
+    [errors.authMissing(), 401, { 'www-authenticate': 'Bearer' }],
+    [errors.authInvalid(), 401, { 'www-authenticate': 'Bearer error="invalid_token"' }],
+    [errors.senderMismatch('Party.Sender.TravelAgencySender.AgencyID'), 403, {}],
+    [
+      errors.forbidden(
+        'The metrics are served to loopback, to the addresses of METRICS_ALLOW, and with the METRICS_TOKEN bearer token only.',
+      ),
+      403,
+      {},
+    ],
+    [errors.invalidJson(), 400, {}],
+    [errors.unsupportedMediaType(), 415, {}],
+    [errors.payloadTooLarge(), 413, {}],
+    [errors.orderNotFound('ORD-404'), 404, {}],
+    [errors.routeNotFound('GET', '/AirOrderCancel'), 404, {}],
+    [errors.idempotencyKeyReused(), 422, {}],
+    [errors.idempotencyKeyInUse(), 409, { 'retry-after': '1' }],
+    [errors.idempotencyKeysExhausted(7), 429, { 'retry-after': '7' }],
+    [errors.rateLimited({ 'retry-after': '2' }), 429, { 'retry-after': '2' }],
+    [errors.refused(405, 'The request is for something the service does not serve.'), 405, {}],
+    [errors.internal(), 500, {}],
+    [errors.unavailable(3), 503, { 'retry-after': '3' }],
+  ] as const;
+  for (const [error, status, headers] of cases) {
+    shown(error);
+    assert.equal(error.status, status, error.code);
+    assert.deepEqual(error.headers, headers, error.code);
+    assert.equal(error.name, 'ApiError');
+  }
+  assert.equal(errors.invalidJson('Unexpected end').message, 'The body is not valid JSON: Unexpected end');
+  assert.equal(errors.invalidRequest('X must be Y.').message, 'X must be Y.');
+  assert.equal(errors.forbidden().message, 'This client may not use this path.');
 });
