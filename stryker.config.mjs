@@ -46,7 +46,15 @@ export const AREAS = {
       'src/app.ts',
     ],
     testFiles: [
-      ...unit('envelope', 'error-mapping', 'error-texts', 'rate-limiter', 'with-timeout', 'connection-address-key'),
+      ...unit(
+        'envelope',
+        'error-mapping',
+        'error-texts',
+        'system-error',
+        'rate-limiter',
+        'with-timeout',
+        'connection-address-key',
+      ),
       ...integration(
         'token-last-use',
         'error-handler',
