@@ -46,7 +46,15 @@ export const AREAS = {
       'src/app.ts',
     ],
     testFiles: [
-      ...unit('envelope', 'error-mapping', 'rate-limiter', 'with-timeout', 'connection-address-key'),
+      ...unit(
+        'envelope',
+        'error-mapping',
+        'error-texts',
+        'system-error',
+        'rate-limiter',
+        'with-timeout',
+        'connection-address-key',
+      ),
       ...integration(
         'token-last-use',
         'error-handler',
@@ -60,6 +68,8 @@ export const AREAS = {
         'validation',
         'openapi',
         'openapi-fuzz',
+        'app-assembly',
+        'metrics',
       ),
       ...cli('connection-limits'),
       ...integration('limits', 'hostile-input'),
