@@ -129,3 +129,22 @@ test('after an error, more input and its end change nothing: the first error sta
   assert.throws(() => [...parser.take()], { message: 'line 1: is not valid JSON: unexpected "x" at column 4' });
   assert.throws(() => [...parser.take()], { message: 'line 1: is not valid JSON: unexpected "x" at column 4' });
 });
+
+test('a byte order mark before the first value is refused where it stands, after white space or in a later chunk too', () => {
+  const mark = 'line 2: is not valid JSON: unexpected "\\ufeff" at column 3';
+  assert.deepEqual(parseRecords('whole', ['\n  \uFEFF{"a":1}']), { records: [], error: mark });
+  assert.deepEqual(parseRecords('elements', ['\n', '  ', '\uFEFF[1]\n']), { records: [], error: mark });
+  assert.equal(parseRecords('whole', ['\uFEFF1']).error, 'line 1: is not valid JSON: unexpected "\\ufeff" at column 1');
+  assert.equal(parseRecords('whole', [' \uFF02a"']).error, 'line 1: is not valid JSON: unexpected "＂" at column 2');
+});
+
+test('a byte order mark after the first value is refused where it stands, as any other character', () => {
+  assert.equal(
+    parseRecords('elements', ['[1,\uFEFF2]']).error,
+    'line 1: is not valid JSON: unexpected "\\ufeff" at column 4',
+  );
+  assert.deepEqual(parseRecords('elements', ['[1,', '\n\uFEFF']), {
+    records: [{ label: 'record 1', value: 1 }],
+    error: 'line 2: is not valid JSON: unexpected "\\ufeff" at column 1',
+  });
+});

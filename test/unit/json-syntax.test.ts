@@ -110,3 +110,8 @@ test('the line counts line breaks before the break; the column counts characters
 test('nesting too deep to scan gives no position rather than failing', () => {
   assert.equal(locateJsonSyntaxError('['.repeat(200_000)), null);
 });
+
+test('a character that shows as nothing is named by its code', () => {
+  assert.deepEqual(locateJsonSyntaxError('[\u200B1]'), at(1, 2, '"\\u200b"'));
+  assert.deepEqual(locateJsonSyntaxError('\uFEFF[1]'), at(1, 1, '"\\ufeff"'));
+});

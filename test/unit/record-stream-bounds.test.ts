@@ -88,6 +88,16 @@ test('a long line is read whole, whatever the chunks, and named by its line', as
 test('a long line of white space only is blank, skipped as a short one is', async () => {
   const spaces = `${' '.repeat(SHORT_LINE_BYTES)}\t \r`;
   assert.deepEqual(labels(await stream([`{"a":1}\n${spaces}\n{"a":2}\n`])), ['line 1', 'line 3']);
+  // Up to 64 KiB a line is blank as a trimmed line is, form feeds included.
+  const feeds = '\f'.repeat(SHORT_LINE_BYTES);
+  assert.deepEqual(labels(await stream([`{"a":1}\n${feeds}\n{"a":2}\n`])), ['line 1', 'line 3']);
+});
+
+test('a long line with some white space is no blank line', async () => {
+  const line = `{ "a": "${'a'.repeat(SHORT_LINE_BYTES)}" }`;
+  const read = await stream([`{"a":1}\n${line}\n`]);
+  assert.deepEqual(labels(read), ['line 1', 'line 2']);
+  assert.equal((read.records[1]!.value as { a: string }).a.length, SHORT_LINE_BYTES);
 });
 
 test('a long line holding more than 500,000 values is refused, named by its line', async () => {
@@ -101,17 +111,17 @@ test('a long line holding more than 500,000 values is refused, named by its line
 
 test('a line in progress may take 16 MiB; one past it is refused, named by its line, before its end', async () => {
   const a = (length: number) => Buffer.alloc(length, 'a');
-  // Line 2 is "aaa…a": its quote, then 16 MiB - 2 letters, then its closing quote: 16 MiB.
+  // Line 2 is {"a":"aaa…a"}: 6 bytes, 16 MiB - 8 letters, 2 bytes: 16 MiB.
   const fits = await stream([
-    Buffer.from('{"a":1}\n"'),
-    a(RECORD_BYTES_LIMIT - 2),
-    Buffer.from('"'),
+    Buffer.from('{"a":1}\n{"a":"'),
+    a(RECORD_BYTES_LIMIT - 8),
+    Buffer.from('"}'),
     Buffer.from('\n'),
   ]);
   assert.equal(fits.error, null);
   assert.deepEqual(labels(fits), ['line 1', 'line 2']);
-  assert.equal((fits.records[1]!.value as string).length, RECORD_BYTES_LIMIT - 2);
-  assert.deepEqual(await stream([Buffer.from('{"a":1}\n"'), a(RECORD_BYTES_LIMIT), Buffer.from('"\n')]), {
+  assert.equal((fits.records[1]!.value as { a: string }).a.length, RECORD_BYTES_LIMIT - 8);
+  assert.deepEqual(await stream([Buffer.from('{"a":1}\n{"a":"'), a(RECORD_BYTES_LIMIT - 5), Buffer.from('"}\n')]), {
     records: [{ label: 'line 1', value: { a: 1 } }],
     error: `line 2: ${TOO_LARGE}`,
   });
@@ -119,9 +129,9 @@ test('a line in progress may take 16 MiB; one past it is refused, named by its l
 
 test('a first line of 16 MiB is tried alone: NDJSON', async () => {
   const a = Buffer.alloc(RECORD_BYTES_LIMIT - 8, 'a');
-  const read = await stream([Buffer.from('{"a":"'), a, Buffer.from('"}'), Buffer.from('\n{"b":1}\n')]);
+  const read = await stream([Buffer.from('\n\n{"a":"'), a, Buffer.from('"}'), Buffer.from('\n{"b":1}\n')]);
   assert.equal(read.error, null);
-  assert.deepEqual(labels(read), ['line 1', 'line 2']);
+  assert.deepEqual(labels(read), ['line 3', 'line 4']);
 });
 
 test('a first line past 16 MiB is not tried alone: the file is read as one document', async () => {
@@ -136,5 +146,13 @@ test('a document past 16 MiB is refused as its one record, before its end', asyn
   assert.deepEqual(await stream([Buffer.from('{\n"a":"'), a, Buffer.from('"}')]), {
     records: [],
     error: `record 1: ${TOO_LARGE}`,
+  });
+});
+
+test('a long line that starts with a byte order mark is refused as a short one is', async () => {
+  const line = `\uFEFF{"a":"${'a'.repeat(SHORT_LINE_BYTES)}"}`;
+  assert.deepEqual(await stream([`{"a":1}\n${line}\n`]), {
+    records: [{ label: 'line 1', value: { a: 1 } }],
+    error: 'line 2: is not valid JSON: unexpected "\\ufeff" at column 1',
   });
 });

@@ -106,6 +106,9 @@ test('NDJSON: the first line is found whole across chunks, blank chunks and line
   assert.deepEqual(await stream(['\n', '\n', ' {"a":1}', '\n{"a":2}']), ok(['line 3', { a: 1 }], ['line 4', { a: 2 }]));
   assert.deepEqual(await stream(['{"a"', ':1}', '\n{"a":2}']), ok(['line 1', { a: 1 }], ['line 2', { a: 2 }]));
   assert.deepEqual(await stream(['\n{"a":1}\n', '{"a":2}']), ok(['line 2', { a: 1 }], ['line 3', { a: 2 }]));
+  assert.deepEqual(await stream(['\n', ' {"a":1}\n{"a":2}']), ok(['line 2', { a: 1 }], ['line 3', { a: 2 }]));
+  assert.deepEqual(await stream(['{"a"', ':1}\n{"a":2}']), ok(['line 1', { a: 1 }], ['line 2', { a: 2 }]));
+  assert.deepEqual(await stream(['\n\n\n\n\n\n', '{}\n{"a":2}\n']), ok(['line 7', {}], ['line 8', { a: 2 }]));
 });
 
 test('NDJSON: a line that is no JSON is named by its line, with what JSON.parse says of it, after the lines before it', async () => {
@@ -113,6 +116,13 @@ test('NDJSON: a line that is no JSON is named by its line, with what JSON.parse 
     records: [{ label: 'line 1', value: { a: 1 } }],
     error: `line 3: is not valid JSON: ${parseMessage('{"a":}')}`,
   });
+});
+
+test('a line of white space of any kind is blank, as a trimmed line is', async () => {
+  assert.deepEqual(
+    await stream(['{"a":1}\n\f\n\u00a0\u2003\n\v\t\n{"a":2}']),
+    ok(['line 1', { a: 1 }], ['line 5', { a: 2 }]),
+  );
 });
 
 test('a value that is not an object, alone in its file, is "record 1"; with other lines, each is a line', async () => {
@@ -135,6 +145,18 @@ test('a byte order mark at the start is skipped, whatever the form', async () =>
   assert.deepEqual(await stream([Buffer.concat([mark, Buffer.from('[1,2]')])]), ok(['record 1', 1], ['record 2', 2]));
   assert.deepEqual(await stream(['', Buffer.concat([mark, Buffer.from('[1]')])]), ok(['record 1', 1]));
   assert.deepEqual(await stream([Buffer.concat([mark, Buffer.from('{\n"a":1}')])]), ok(['record 1', { a: 1 }]));
+});
+
+test('a byte order mark after white space is no byte order mark: it is refused where it stands', async () => {
+  const mark = Buffer.from([0xef, 0xbb, 0xbf]);
+  assert.deepEqual(await stream([Buffer.from('\n'), Buffer.concat([mark, Buffer.from('{"a":1}\n{"a":2}')])]), {
+    records: [],
+    error: 'line 2: is not valid JSON: unexpected "\\ufeff" at column 1',
+  });
+  assert.deepEqual(await stream([Buffer.from(' '), Buffer.concat([mark, Buffer.from('[1]')])]), {
+    records: [],
+    error: 'line 1: is not valid JSON: unexpected "\\ufeff" at column 2',
+  });
 });
 
 test('a byte order mark anywhere but at the start is no white space', async () => {
