@@ -21,10 +21,14 @@ interface Streamed {
   error: string | null;
 }
 
-async function stream(chunks: (string | Buffer)[]): Promise<Streamed> {
+function stream(chunks: (string | Buffer)[]): Promise<Streamed> {
+  return streamOf(Readable.from(chunks));
+}
+
+async function streamOf(input: Readable): Promise<Streamed> {
   const streamed: Streamed = { records: [], error: null };
   try {
-    for await (const record of streamRecords(Readable.from(chunks))) streamed.records.push(record);
+    for await (const record of streamRecords(input)) streamed.records.push(record);
   } catch (error) {
     assert.ok(error instanceof DocumentError, String(error));
     streamed.error = error.message;
@@ -155,4 +159,19 @@ test('a long line that starts with a byte order mark is refused as a short one i
     records: [{ label: 'line 1', value: { a: 1 } }],
     error: 'line 2: is not valid JSON: unexpected "\\ufeff" at column 1',
   });
+});
+
+test('a first line past 16 MiB is refused without reading the rest of the input', async () => {
+  const chunk = Buffer.alloc(64 * 1024, 'a');
+  let pulled = 0;
+  async function* input() {
+    for (let index = 0; index < 400; index += 1) {
+      pulled += 1;
+      yield index === 0 ? Buffer.from('{"a":"') : chunk;
+    }
+  }
+  assert.deepEqual(await streamOf(Readable.from(input())), { records: [], error: `record 1: ${TOO_LARGE}` });
+  // 16 MiB is 256 chunks of 64 KiB: the first line is given up on, and the record refused, at the chunk past
+  // it; Readable.from reads at most 16 chunks ahead.
+  assert.ok(pulled <= 256 + 2 + 16, `${pulled} chunks pulled`);
 });
