@@ -100,11 +100,12 @@ test('a chunk that ends where the offset is, is let go; one that reaches past it
   assert.deepEqual(single.at(2), { line: 1, column: 3, found: '"c"' });
 });
 
-test('a character that shows as nothing is named by its code: a byte order mark, a zero-width space, a tag', () => {
+test('a character that shows as nothing is named by its code: a byte order mark, a zero-width space, a tag, a soft hyphen', () => {
   const position = fed('a\uFEFF\u200B\u{E0001}"é');
   assert.deepEqual(position.at(1), { line: 1, column: 2, found: '"\\ufeff"' });
   assert.deepEqual(position.at(4), { line: 1, column: 3, found: '"\\u200b"' });
   assert.deepEqual(position.at(7), { line: 1, column: 4, found: '"\\udb40\\udc01"' });
   assert.deepEqual(position.at(11), { line: 1, column: 6, found: '"\\""' });
   assert.deepEqual(position.at(12), { line: 1, column: 7, found: '"é"' });
+  assert.deepEqual(fed('\u00AD').at(0), { line: 1, column: 1, found: '"\\u00ad"' });
 });
