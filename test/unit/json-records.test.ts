@@ -138,6 +138,17 @@ test('a byte order mark before the first value is refused where it stands, after
   assert.equal(parseRecords('whole', [' \uFF02a"']).error, 'line 1: is not valid JSON: unexpected "＂" at column 2');
 });
 
+test('after the first value, characters whose first byte is that of a byte order mark are read as any other', () => {
+  // U+FF02 is EF BC 82, U+FFE5 EF BF A5; each starts a chunk after the first value.
+  assert.deepEqual(parseRecords('elements', ['["', '\uFF02", "', '\uFFE5"]']), {
+    records: [
+      { label: 'record 1', value: '\uFF02' },
+      { label: 'record 2', value: '\uFFE5' },
+    ],
+    error: null,
+  });
+});
+
 test('a byte order mark after the first value is refused where it stands, as any other character', () => {
   assert.equal(
     parseRecords('elements', ['[1,\uFEFF2]']).error,
