@@ -58,8 +58,21 @@ export function instantTime(value: unknown, path: FieldPath): number {
     'must be an ISO-8601 date-time with a time zone, such as 2026-12-01T10:00:00Z',
   );
   const time = Date.parse(raw);
-  if (Number.isNaN(time)) throw new FieldError(path, `is not a real date-time, got ${JSON.stringify(raw)}`);
+  if (Number.isNaN(time) || !dayExists(raw)) {
+    throw new FieldError(path, `is not a real date-time, got ${JSON.stringify(raw)}`);
+  }
   return time;
+}
+
+/**
+ * Whether the date's day is one its month has: Date.parse refuses day 32 but rolls 30 February over
+ * to 2 March, and the text would be kept as given, naming a day that does not exist.
+ */
+function dayExists(raw: string): boolean {
+  const day = Number(raw.slice(8, 10));
+  const date = new Date(0);
+  date.setUTCFullYear(Number(raw.slice(0, 4)), Number(raw.slice(5, 7)) - 1, day);
+  return date.getUTCDate() === day;
 }
 
 export function amount(value: unknown, path: FieldPath, currency: string): Minor {

@@ -19,6 +19,11 @@ export const RECORD_VALUES_LIMIT = 500_000;
 
 const MiB = 1024 * 1024;
 
+/** The bytes JSON counts as white space: space, tab, line feed, carriage return. */
+export const JSON_WHITE_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+/** The first byte of a UTF-8 byte order mark (EF BB BF). */
+const BYTE_ORDER_MARK_START = 0xef;
+
 /** Tokens that make a value or a key: what RECORD_VALUES_LIMIT counts. */
 const VALUE_TOKENS = new Set<TokenType>([
   TokenType.LEFT_BRACE,
@@ -72,6 +77,8 @@ export class JsonRecords {
   /** Where the record being read began: just after the one before (or the input's start). */
   private recordFrom = 0;
   private lastTokenEnd = 0;
+  /** Whether a byte that is not white space has been written. */
+  private started = false;
 
   /**
    * @param label how the n-th record (from 1) is named in errors
@@ -132,12 +139,26 @@ export class JsonRecords {
     if (this.failure) return;
     this.position.feed(chunk);
     try {
+      if (!this.started) this.checkStart(chunk);
       this.tokenizer.write(chunk);
       this.position.release(this.lastTokenEnd);
       if (this.position.bytesRead - this.recordFrom > RECORD_BYTES_LIMIT) throw tooLarge(this.inProgress());
     } catch (error) {
       this.failure = this.failed(error);
     }
+  }
+
+  /**
+   * The tokenizer takes EF BB BF before the first value for a byte order mark, after white space too,
+   * and leaves those bytes out of the offsets it gives: every error after them would name the wrong
+   * column. A byte order mark stands only at the start of a file, which streamRecords skips; anywhere
+   * else it is a character JSON does not allow, refused here where it is.
+   */
+  private checkStart(chunk: Buffer): void {
+    const at = chunk.findIndex((byte) => !JSON_WHITE_SPACE.has(byte));
+    if (at === -1) return;
+    this.started = true;
+    if (chunk[at] === BYTE_ORDER_MARK_START) throw new BreaksAt(this.position.bytesRead - chunk.length + at);
   }
 
   /** The input has ended: what was left open is an error at its end. */

@@ -1,3 +1,5 @@
+import { quotedCharacter } from './text-position.js';
+
 /**
  * Where JSON text first breaks, as a line and column, so that an import error can name the line.
  * JSON.parse does not reliably say where (Node 20 reports "Unexpected token" with no position), so
@@ -90,7 +92,7 @@ export function locateJsonSyntaxError(text: string): JsonSyntaxError | null {
     return {
       line: before.length,
       column: before.at(-1)!.length + 1,
-      found: error.offset < text.length ? JSON.stringify(text[error.offset]) : 'the end of the input',
+      found: error.offset < text.length ? quotedCharacter(text[error.offset]!) : 'the end of the input',
     };
   }
 }

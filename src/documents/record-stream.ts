@@ -1,12 +1,11 @@
 import type { Readable } from 'node:stream';
 import { DocumentError } from './document-error.js';
 import type { RawRecord } from './document-reader.js';
-import { JsonRecords, RECORD_BYTES_LIMIT, tooLarge } from './json-records.js';
+import { JSON_WHITE_SPACE as WHITE_SPACE, JsonRecords, RECORD_BYTES_LIMIT, tooLarge } from './json-records.js';
 
 /** NDJSON lines up to this long are read with JSON.parse, faster; longer ones as a stream, bounded. */
 const SHORT_LINE_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
-const WHITE_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** The input's chunks as bytes, pulled one at a time; chunks read ahead are put back in front. */

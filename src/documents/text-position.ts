@@ -24,6 +24,20 @@ export interface TextPoint {
 
 const NEWLINE = 0x0a;
 
+/**
+ * A character quoted for an error message, as JSON writes it; one that shows as nothing (a format
+ * character: a byte order mark, a zero-width space) as its \u code, so that the operator sees it.
+ */
+export function quotedCharacter(character: string): string {
+  return JSON.stringify(character).replace(/\p{Cf}/gu, (format) =>
+    // Each UTF-16 unit, as JSON escapes a character outside the first plane: a tag character is two.
+    format
+      .split('')
+      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join(''),
+  );
+}
+
 /** Characters (UTF-16 code units) that the UTF-8 bytes `from` to `to` decode to. */
 function utf16Units(bytes: Buffer, from: number, to: number): number {
   let units = 0;
@@ -81,7 +95,7 @@ export class TextPosition {
       (lineStart === -1 ? chunk.unitsBefore + utf16Units(bytes, 0, within) : utf16Units(bytes, lineStart + 1, within)) +
       1;
     const character = String.fromCodePoint(bytes.toString('utf8', within, within + 4).codePointAt(0)!);
-    return { line, column, found: JSON.stringify(character) };
+    return { line, column, found: quotedCharacter(character) };
   }
 
   /** Just after the last byte fed. */
