@@ -9,7 +9,7 @@
  * chunk whose files and test files are as its last finished run left them is not run again
  * (MUTATE_FORCE=1 runs it anyway). Ends with the score of each run and in total.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { AREAS, storesOf } from '../stryker.config.mjs';
@@ -127,6 +127,7 @@ async function main(): Promise<number> {
           env.TEST_POSTGRES_URL = cluster.url;
         }
         const code = await stryker(env, args);
+        endLeftovers(`.stryker-tmp/${area}-${store}/`);
         if (code === 0) {
           fs.writeFileSync(doneFile, fingerprint);
           continue;
@@ -157,6 +158,25 @@ async function main(): Promise<number> {
   process.stdout.write(line('total', total));
   process.stdout.write(`took ${Math.round((Date.now() - started) / 60_000)} min\n`);
   return exitCode;
+}
+
+/**
+ * Ends what a chunk's tests left running from its sandbox. Stryker kills a test file's process when a
+ * mutant makes it fail or hang, and an `airorder serve` it started lives on if the mutant broke the
+ * way serve stops (its signals, or how it notices that its parent is gone).
+ */
+function endLeftovers(sandboxes: string): void {
+  const listing = spawnSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).stdout ?? '';
+  for (const line of listing.split('\n')) {
+    const [pid, ...args] = line.trim().split(' ');
+    if (!args.join(' ').includes(sandboxes) || Number(pid) === process.pid) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+      process.stdout.write(`# ended a process left running: ${args.join(' ').slice(0, 160)}\n`);
+    } catch {
+      // it ended meanwhile
+    }
+  }
 }
 
 /** What a chunk's results depend on, as Stryker's incremental mode sees it: the mutated files and the test files. */
