@@ -33,3 +33,13 @@ export async function documentRefusalOf(read: () => Promise<unknown>): Promise<s
   }
   assert.fail('read without a refusal');
 }
+
+/** What JSON.parse says of `text`, in this Node's words: the message a short line of NDJSON that is no JSON gets. */
+export function parseMessage(text: string): string {
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  assert.fail(`${text} is JSON`);
+}

@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FieldError } from '../../src/documents/document-error.js';
 import { readFareRules, readTaxBreakdown } from '../../src/documents/fare-readers.js';
 import { amount, array, instant, oneOf, text, unique } from '../../src/documents/field-readers.js';
+import { fieldRefusal } from '../helpers/refusals.js';
 
 /**
  * The readers of document fields (src/documents), each at its bounds and with malformed values: what
  * is read, and for what is refused, the field it names and the words it uses.
  */
 const PATH = 'ticket.fareRules';
-
-function refusal(read: () => unknown): { field: string; problem: string } {
-  try {
-    read();
-  } catch (error) {
-    assert.ok(error instanceof FieldError, String(error));
-    return { field: error.field, problem: error.problem };
-  }
-  assert.fail('read without a refusal');
-}
 
 const percent = (value: unknown) => readFareRules({ refundable: true, penaltyPercent: value }, PATH, 'EUR');
 
@@ -54,7 +44,7 @@ test('a penaltyPercent out of 0 to 100, with three decimals, or not a decimal at
     1e21,
   ]) {
     assert.deepEqual(
-      refusal(() => percent(value)),
+      fieldRefusal(() => percent(value)),
       {
         field: `${PATH}.penaltyPercent`,
         problem: `must be a percentage from 0 to 100 with at most two decimals, got ${JSON.stringify(String(value))}`,
@@ -67,7 +57,7 @@ test('a penaltyPercent out of 0 to 100, with three decimals, or not a decimal at
 test('a penaltyPercent that is neither text nor a finite number is refused', () => {
   for (const value of [null, true, [], {}, Number.NaN, Number.POSITIVE_INFINITY]) {
     assert.deepEqual(
-      refusal(() => percent(value)),
+      fieldRefusal(() => percent(value)),
       { field: `${PATH}.penaltyPercent`, problem: 'must be a percentage such as "35" or "12.5"' },
       String(value),
     );
@@ -82,22 +72,22 @@ test('fare rules: refundable is required, a penalty is an amount in the currency
   });
   assert.deepEqual(readFareRules({ refundable: true, penalty: '2550' }, PATH, 'JPY').penalty, 2550);
   assert.deepEqual(
-    refusal(() => readFareRules({}, PATH, 'EUR')),
+    fieldRefusal(() => readFareRules({}, PATH, 'EUR')),
     {
       field: `${PATH}.refundable`,
       problem: 'is required',
     },
   );
   assert.equal(
-    refusal(() => readFareRules({ refundable: true, penalty: '25.5' }, PATH, 'JPY')).field,
+    fieldRefusal(() => readFareRules({ refundable: true, penalty: '25.5' }, PATH, 'JPY')).field,
     `${PATH}.penalty`,
   );
   assert.equal(
-    refusal(() => readFareRules({ refundable: true, penalty: 'NaN' }, PATH, 'EUR')).field,
+    fieldRefusal(() => readFareRules({ refundable: true, penalty: 'NaN' }, PATH, 'EUR')).field,
     `${PATH}.penalty`,
   );
   assert.deepEqual(
-    refusal(() => readFareRules({ refundable: true, penalty: '1.00', penaltyPercent: '1' }, PATH, 'EUR')),
+    fieldRefusal(() => readFareRules({ refundable: true, penalty: '1.00', penaltyPercent: '1' }, PATH, 'EUR')),
     {
       field: `${PATH}.penaltyPercent`,
       problem: 'cannot be given with penalty: the penalty is an amount or a percentage',
@@ -114,38 +104,41 @@ test('a tax breakdown has 1 to 50 lines of two-character codes, each once, addin
   const fifty = Array.from({ length: 50 }, (_, index) => line(String(index).padStart(2, '0'), '1.00'));
   assert.equal(readTaxBreakdown(fifty, 'taxes', 'EUR', 5000).length, 50);
   assert.deepEqual(
-    refusal(() => readTaxBreakdown([...fifty, line('ZZ', '1.00')], 'taxes', 'EUR', 5100)),
+    fieldRefusal(() => readTaxBreakdown([...fifty, line('ZZ', '1.00')], 'taxes', 'EUR', 5100)),
     {
       field: 'taxes',
       problem: 'must have 1 to 50 entries, has 51',
     },
   );
   assert.deepEqual(
-    refusal(() => readTaxBreakdown([], 'taxes', 'EUR', 0)),
+    fieldRefusal(() => readTaxBreakdown([], 'taxes', 'EUR', 0)),
     {
       field: 'taxes',
       problem: 'must have 1 to 50 entries, has 0',
     },
   );
   assert.deepEqual(
-    refusal(() => readTaxBreakdown([line('YQ', '1.00'), line('YQ', '1.00')], 'taxes', 'EUR', 200)),
+    fieldRefusal(() => readTaxBreakdown([line('YQ', '1.00'), line('YQ', '1.00')], 'taxes', 'EUR', 200)),
     {
       field: 'taxes[1]',
       problem: 'repeats the code YQ',
     },
   );
   assert.deepEqual(
-    refusal(() => readTaxBreakdown([line('YQ', '1.00')], 'taxes', 'EUR', 101)),
+    fieldRefusal(() => readTaxBreakdown([line('YQ', '1.00')], 'taxes', 'EUR', 101)),
     {
       field: 'taxes',
       problem: "amounts add up to 1.00, not to the ticket's taxes 1.01",
     },
   );
   for (const code of ['Y', 'YQX', 'yq', 'Y-']) {
-    assert.equal(refusal(() => readTaxBreakdown([line(code, '1.00')], 'taxes', 'EUR', 100)).field, 'taxes[0].code');
+    assert.equal(
+      fieldRefusal(() => readTaxBreakdown([line(code, '1.00')], 'taxes', 'EUR', 100)).field,
+      'taxes[0].code',
+    );
   }
   assert.deepEqual(
-    refusal(() => readTaxBreakdown([{ code: 'YQ', amount: '1.00', refundable: 'yes' }], 'taxes', 'EUR', 100)),
+    fieldRefusal(() => readTaxBreakdown([{ code: 'YQ', amount: '1.00', refundable: 'yes' }], 'taxes', 'EUR', 100)),
     { field: 'taxes[0].refundable', problem: 'must be true or false' },
   );
 });
@@ -154,18 +147,18 @@ test('array: the least and the most entries are read, one fewer or one more refu
   assert.equal(array([1], 'list', 1, 3).length, 1);
   assert.equal(array([1, 2, 3], 'list', 1, 3).length, 3);
   assert.deepEqual(
-    refusal(() => array([], 'list', 1, 3)),
+    fieldRefusal(() => array([], 'list', 1, 3)),
     { field: 'list', problem: 'must have 1 to 3 entries, has 0' },
   );
   assert.deepEqual(
-    refusal(() => array([1, 2, 3, 4], 'list', 1, 3)),
+    fieldRefusal(() => array([1, 2, 3, 4], 'list', 1, 3)),
     {
       field: 'list',
       problem: 'must have 1 to 3 entries, has 4',
     },
   );
   assert.deepEqual(
-    refusal(() => array({ length: 1 }, 'list', 1, 3)),
+    fieldRefusal(() => array({ length: 1 }, 'list', 1, 3)),
     { field: 'list', problem: 'must be an array' },
   );
 });
@@ -181,7 +174,7 @@ test('instant: a date-time with a zone is read as given; one without a zone, or 
     '2026-12-01T10:00:00.1234567890Z',
   ]) {
     assert.deepEqual(
-      refusal(() => instant(value, 'at')),
+      fieldRefusal(() => instant(value, 'at')),
       {
         field: 'at',
         problem: `must be an ISO-8601 date-time with a time zone, such as 2026-12-01T10:00:00Z, got ${JSON.stringify(value)}`,
@@ -190,7 +183,7 @@ test('instant: a date-time with a zone is read as given; one without a zone, or 
   }
   for (const value of ['2026-13-01T10:00:00Z', '2026-12-32T10:00:00Z', '2026-12-01T25:00:00Z']) {
     assert.deepEqual(
-      refusal(() => instant(value, 'at')),
+      fieldRefusal(() => instant(value, 'at')),
       {
         field: 'at',
         problem: `is not a real date-time, got ${JSON.stringify(value)}`,
@@ -198,11 +191,11 @@ test('instant: a date-time with a zone is read as given; one without a zone, or 
     );
   }
   assert.deepEqual(
-    refusal(() => instant(undefined, 'at')),
+    fieldRefusal(() => instant(undefined, 'at')),
     { field: 'at', problem: 'is required' },
   );
   assert.deepEqual(
-    refusal(() => instant(20261201, 'at')),
+    fieldRefusal(() => instant(20261201, 'at')),
     { field: 'at', problem: 'must be a string' },
   );
 });
@@ -222,7 +215,7 @@ test('amount: at most the decimals of the currency, never negative, never a numb
     ['NaN', 'EUR'],
   ] as const) {
     assert.deepEqual(
-      refusal(() => amount(value, 'a', currency)),
+      fieldRefusal(() => amount(value, 'a', currency)),
       {
         field: 'a',
         problem: `must be a non-negative decimal with at most the decimals of ${currency}, got ${JSON.stringify(value)}`,
@@ -230,7 +223,7 @@ test('amount: at most the decimals of the currency, never negative, never a numb
     );
   }
   assert.deepEqual(
-    refusal(() => amount(450, 'a', 'EUR')),
+    fieldRefusal(() => amount(450, 'a', 'EUR')),
     {
       field: 'a',
       problem: 'must be a decimal string such as "450.00"',
@@ -241,7 +234,7 @@ test('amount: at most the decimals of the currency, never negative, never a numb
 test('text, oneOf and unique name the field and what was got', () => {
   assert.equal(text('ABC123', 'ref', /^[A-Z0-9]{6}$/, 'must be six letters or digits'), 'ABC123');
   assert.deepEqual(
-    refusal(() => text('abc', 'ref', /^[A-Z0-9]{6}$/, 'must be six letters or digits')),
+    fieldRefusal(() => text('abc', 'ref', /^[A-Z0-9]{6}$/, 'must be six letters or digits')),
     {
       field: 'ref',
       problem: 'must be six letters or digits, got "abc"',
@@ -249,14 +242,14 @@ test('text, oneOf and unique name the field and what was got', () => {
   );
   assert.equal(oneOf(undefined, 'kind', ['A', 'B'] as const, 'B'), 'B');
   assert.deepEqual(
-    refusal(() => oneOf('C', 'kind', ['A', 'B'] as const)),
+    fieldRefusal(() => oneOf('C', 'kind', ['A', 'B'] as const)),
     {
       field: 'kind',
       problem: 'must be one of A, B, got "C"',
     },
   );
   assert.deepEqual(
-    refusal(() => unique(['S1', 'S2', 'S1'], 'segments', 'segmentId')),
+    fieldRefusal(() => unique(['S1', 'S2', 'S1'], 'segments', 'segmentId')),
     {
       field: 'segments[2]',
       problem: 'repeats the segmentId S1',

@@ -2,22 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DocumentError, FieldError } from '../../src/documents/document-error.js';
 import { readableOrderId, readEach, readRecords } from '../../src/documents/document-reader.js';
-import { documentRefusal } from '../helpers/refusals.js';
+import { documentRefusal, parseMessage } from '../helpers/refusals.js';
 
 /**
  * Records read from a whole text (the demo and the tests' imports): a JSON array, one document or
  * NDJSON, each named as an error names it, and the first problem named by its line.
  */
-
-/** What JSON.parse says of `text`, in this Node's words: the message a line of NDJSON that is no JSON gets. */
-function parseMessage(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.fail(`${text} is JSON`);
-}
 
 test('no text, or only white space, is no record', () => {
   assert.deepEqual(readRecords(''), []);

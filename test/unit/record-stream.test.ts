@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import { DocumentError } from '../../src/documents/document-error.js';
 import type { RawRecord } from '../../src/documents/document-reader.js';
 import { streamRecords } from '../../src/documents/record-stream.js';
+import { parseMessage } from '../helpers/refusals.js';
 
 /**
  * The records of an import file read as a stream (docs/cli.md, "Imports"): the form told from the
@@ -39,16 +40,6 @@ const ok = (...records: [string, unknown][]): Streamed => ({
   records: records.map(([label, value]) => ({ label, value })),
   error: null,
 });
-
-/** What JSON.parse says of `text`, in this Node's words: the message a short line of NDJSON that is no JSON gets. */
-function parseMessage(text: string): string {
-  try {
-    JSON.parse(text);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  assert.fail(`${text} is JSON`);
-}
 
 test('an empty input, or one of white space only, has no records', async () => {
   assert.deepEqual(await stream([]), ok());
