@@ -34,6 +34,8 @@ export interface Config {
   readonly databasePoolMin: number;
   /** PostgreSQL only: requests that may wait for a connection; one more is answered 503 at once. */
   readonly databasePoolQueue: number;
+  /** How long `serve` keeps trying a database that does not answer yet at start; 0 tries once. */
+  readonly databaseStartWaitMs: number;
   /** Per access token; 0 turns rate limiting off. */
   readonly rateLimitPerSecond: number;
   readonly rateLimitBurst: number;
@@ -101,6 +103,7 @@ export const DEFAULTS = {
   DATABASE_STATEMENT_TIMEOUT_MS: '5000',
   DATABASE_POOL_MIN: '2',
   DATABASE_POOL_QUEUE: '500',
+  DATABASE_START_WAIT_MS: '60000',
   RATE_LIMIT_PER_SECOND: '50',
   RATE_LIMIT_BURST: '100',
   KEPT_RESPONSES_PER_AGENCY: '50000',
@@ -230,6 +233,8 @@ export function loadConfig(
       integer('DATABASE_POOL_SIZE', read('DATABASE_POOL_SIZE'), 1, 1000),
     ),
     databasePoolQueue: integer('DATABASE_POOL_QUEUE', read('DATABASE_POOL_QUEUE'), 0, 100_000),
+    // serve's wait for a database not answering yet at start (docs/operations.md, "Starting before the database").
+    databaseStartWaitMs: integer('DATABASE_START_WAIT_MS', read('DATABASE_START_WAIT_MS'), 0, 3_600_000),
     rateLimitPerSecond: integer('RATE_LIMIT_PER_SECOND', read('RATE_LIMIT_PER_SECOND'), 0, 1_000_000),
     rateLimitBurst: integer('RATE_LIMIT_BURST', read('RATE_LIMIT_BURST'), 0, 1_000_000),
     keptResponsesPerAgency: integer('KEPT_RESPONSES_PER_AGENCY', read('KEPT_RESPONSES_PER_AGENCY'), 1, 10_000_000),

@@ -1,4 +1,3 @@
-import cluster from 'node:cluster';
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError } from '../config.js';
@@ -16,6 +15,7 @@ import { importOrders } from '../service/order-import.js';
 import { preparedInThread } from '../service/order-preparation-thread.js';
 import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
+import { DatabaseNotReached } from './wait-for-database.js';
 import { parseWorkers } from './workers-option.js';
 import { importProgress, upgradeProgress } from './progress.js';
 import { configFrom, databaseReady, withStore, type GlobalOptions } from './with-store.js';
@@ -106,8 +106,6 @@ export function buildCli(): Command {
         ...(options.host ? { HOST: options.host } : {}),
       });
       const demoOrders = options.demo === undefined ? null : options.demo === true ? 50 : options.demo;
-      // Once, in the process the operator started: its workers find the database there.
-      if (!cluster.isWorker) await databaseReady(config);
       // Loaded here, not at the top: the server and its libraries take most of the CLI's start-up
       // time, and every other command (imports, tokens, operators) does without them.
       const { serve } = await import('./serve.js');
@@ -240,7 +238,12 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    if (error instanceof DocumentError || error instanceof AdminError || error instanceof ConfigError) {
+    if (
+      error instanceof DocumentError ||
+      error instanceof AdminError ||
+      error instanceof ConfigError ||
+      error instanceof DatabaseNotReached
+    ) {
       process.stderr.write(`error: ${error.message}\n`);
     } else if (isSystemError(error)) {
       // The system refused a file (missing, a directory, not readable): its message says which.

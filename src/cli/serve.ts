@@ -8,6 +8,8 @@ import { startServer } from '../server.js';
 import { systemClock } from '../runtime/clock.js';
 import { migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
+import { untilDatabaseAnswers } from './wait-for-database.js';
+import { databaseReady } from './with-store.js';
 import { curlExamples } from './curl-examples.js';
 import { upgradeProgress } from './progress.js';
 
@@ -17,12 +19,45 @@ export interface ServeOptions {
   demoOrders: number | null;
 }
 
-/** Migrations and demo data happen once, in the process that the operator started. */
+/**
+ * A pause of the start's wait for the database. SIGTERM or SIGINT during it ends the process at once
+ * with status 0, as a supervisor stopping a service that has not started yet expects.
+ */
+function pauseUnlessStopped(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.stderr.write('stopped while waiting for the database\n');
+      process.exit(0);
+    };
+    process.once('SIGTERM', stop).once('SIGINT', stop);
+    setTimeout(() => {
+      process.off('SIGTERM', stop).off('SIGINT', stop);
+      resolve();
+    }, ms);
+  });
+}
+
+/**
+ * The database made ready (created if missing, migrated) and demo data loaded, once, in the process
+ * that the operator started: its workers find the database there.
+ */
 async function prepareStore(config: Config, demoOrders: number | null): Promise<string> {
   const store = openStore(config);
   const progress = upgradeProgress();
   try {
-    await migrateToLatest(store, progress.report).finally(() => progress.done());
+    // The first connections of this start: creating the database if it is missing, then migrating.
+    const ready = async () => {
+      await databaseReady(config);
+      await migrateToLatest(store, progress.report);
+    };
+    await untilDatabaseAnswers(ready, {
+      limitMs: config.databaseStartWaitMs,
+      clock: systemClock,
+      sleep: pauseUnlessStopped,
+      isUnavailable: (error) => store.isUnavailable(error),
+      onRetry: (cause, pauseMs) =>
+        process.stderr.write(`waiting for the database (${cause.message}): trying again in ${pauseMs / 1000} s\n`),
+    }).finally(() => progress.done());
     if (demoOrders === null) return '';
     const demo = await setUpDemo(store, systemClock, demoOrders);
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;

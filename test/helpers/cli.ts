@@ -30,6 +30,8 @@ export interface RunOptions {
   env?: Record<string, string>;
   /** How long the command may take before it is killed and the call fails (default 60 s), times TEST_TIME_SCALE. */
   timeoutMs?: number;
+  /** Called with each piece of standard error as it comes, and the process: to signal it at a moment it names. */
+  onStderr?: (text: string, child: ChildProcess) => void;
 }
 
 /** How long `serve` may take to answer /healthz (times TEST_TIME_SCALE): generous, as waiting costs nothing when it starts. */
@@ -154,6 +156,7 @@ export class CliSandbox {
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
         stderr += chunk;
         output += chunk;
+        options.onStderr?.(chunk, child);
       });
       const limitMs = scaled(options.timeoutMs ?? 60_000);
       const timer = setTimeout(() => {
