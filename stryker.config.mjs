@@ -176,8 +176,9 @@ export const AREAS = {
   cli: {
     mutate: ['src/cli/**/*.ts', 'src/demo/**/*.ts', '!src/demo/demo-data.ts'],
     testFiles: [
+      ...unit('wait-for-database'),
       ...cli('serve-start-failure', 'demo', 'changes-import', 'audit', 'orders-import', 'operator'),
-      ...integration('store-cli'),
+      ...integration('store-cli', 'serve-database-wait'),
       ...cli('serve', 'checkpoint', 'migrate', 'configuration-errors', 'agency-token', 'webhook', 'import-errors'),
     ],
   },

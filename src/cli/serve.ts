@@ -20,24 +20,6 @@ export interface ServeOptions {
 }
 
 /**
- * A pause of the start's wait for the database. SIGTERM or SIGINT during it ends the process at once
- * with status 0, as a supervisor stopping a service that has not started yet expects.
- */
-function pauseUnlessStopped(ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.stderr.write('stopped while waiting for the database\n');
-      process.exit(0);
-    };
-    process.once('SIGTERM', stop).once('SIGINT', stop);
-    setTimeout(() => {
-      process.off('SIGTERM', stop).off('SIGINT', stop);
-      resolve();
-    }, ms);
-  });
-}
-
-/**
  * The database made ready (created if missing, migrated) and demo data loaded, once, in the process
  * that the operator started: its workers find the database there.
  */
@@ -53,7 +35,7 @@ async function prepareStore(config: Config, demoOrders: number | null): Promise<
     await untilDatabaseAnswers(ready, {
       limitMs: config.databaseStartWaitMs,
       clock: systemClock,
-      sleep: pauseUnlessStopped,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       isUnavailable: (error) => store.isUnavailable(error),
       onRetry: (cause, pauseMs) =>
         process.stderr.write(`waiting for the database (${cause.message}): trying again in ${pauseMs / 1000} s\n`),
@@ -80,15 +62,26 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
   // shell that then exits keeps running, as nohup means.
   const startedBy = config.launchedByNpm ? process.ppid : 0;
   survivePipeErrors();
+  // Until a process has its own way to stop (startServer's, or the primary's below), a stop ends it
+  // at once with status 0, as a supervisor expects: nothing is served yet, and an upgrade cut short
+  // resumes at the next start (docs/operations.md, "Starting before the database").
+  const stopStarting = (signal: NodeJS.Signals) => {
+    process.stderr.write(`stopped before the service started (${signal})\n`);
+    process.exit(0);
+  };
+  const started = () => process.off('SIGTERM', stopStarting).off('SIGINT', stopStarting);
+  process.on('SIGTERM', stopStarting).on('SIGINT', stopStarting);
   if (options.workers <= 1) {
     const banner = await prepareStore(config, options.demoOrders);
     const server = await startServer(config, { migrate: false });
+    started();
     if (banner) process.stderr.write(`\nairorder is listening on ${server.address}\n\n${banner}\n`);
     watchParent(startedBy, () => server.shutDown({ cause: 'parent-exited', parentPid: startedBy }));
     return;
   }
   if (cluster.isWorker) {
     const server = await startServer(config, { migrate: false });
+    started();
     const worker = cluster.worker!;
     // Node ends a worker at once when its channel to the primary closes (the primary was killed):
     // marked as expected, the worker finishes its in-flight requests first instead, as on SIGTERM.
@@ -138,6 +131,7 @@ export async function serve(config: Config, options: ServeOptions): Promise<void
     force.unref();
   };
   // `on`, not `once`: a second signal while the workers drain changes nothing.
+  started();
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   // A scrape of any worker is answered with every worker's figures, added up here.

@@ -64,7 +64,7 @@ test('SIGTERM while serve waits for the database: it stops at once, with status 
   });
   assert.ok(signalled, result.stderr);
   assert.deepEqual({ code: result.code, signal: result.signal }, { code: 0, signal: null }, result.stderr);
-  assert.match(result.stderr, /\nstopped while waiting for the database\n$/);
+  assert.match(result.stderr, /\nstopped before the service started \(SIGTERM\)\n$/);
 });
 
 const POSTGRES_ONLY = testStoreKind() === 'postgres' ? {} : { skip: 'PostgreSQL only: runs in the postgres group' };
