@@ -3,6 +3,7 @@ import compress from '@fastify/compress';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.js';
 import { installErrorHandler, routeFrameworkError } from './http/error-handler.js';
+import { installContentCodingCase } from './http/content-coding.js';
 import './http/request-context.js';
 import { answerClientError } from './http/client-errors.js';
 import { limitConnections } from './http/connection-limits.js';
@@ -76,6 +77,7 @@ export async function buildApp({ config, store, clock = systemClock, logger }: A
   installSecurityHeaders(app);
   installRequestLog(app);
   installErrorHandler(app, config.serviceName, (error) => store.isUnavailable(error));
+  installContentCodingCase(app);
   await app.register(compress, { global: true, threshold: 0, encodings: ['br', 'gzip', 'deflate'] });
   // Before the routes: the OpenAPI document is made from the routes' own schemas as they are added.
   await registerOpenApi(app);

@@ -39,7 +39,10 @@ export function sendPage(reply: FastifyReply, markup: string, status = 200): Fas
   return reply.code(status).type('text/html; charset=utf-8').send(markup);
 }
 
-/** After a form: back to a page, with one of the console's notices named in the query (POST, redirect, GET). */
-export function redirectTo(reply: FastifyReply, path: string, notice?: NoticeKey, booking?: string): FastifyReply {
-  return reply.redirect(notice ? `${path}${path.includes('?') ? '&' : '?'}${noticeQuery(notice, booking)}` : path, 303);
+/**
+ * After a form: back to a page, with one of the console's notices named in the query (POST, redirect,
+ * GET). Every page it goes back to is a path of encoded segments, with no query of its own.
+ */
+export function redirectTo(reply: FastifyReply, path: string, notice: NoticeKey, booking?: string): FastifyReply {
+  return reply.redirect(`${path}?${noticeQuery(notice, booking)}`, 303);
 }

@@ -46,8 +46,9 @@ export async function refuseCompressedBody(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
+  // In lower case by now (src/http/content-coding.ts).
   const encoding = request.headers['content-encoding'];
-  if (encoding === undefined || encoding.trim().toLowerCase() === 'identity') return undefined;
+  if (encoding === undefined || encoding === 'identity') return undefined;
   closeIfBodyUnread(request, reply);
   return sendPage(
     reply,

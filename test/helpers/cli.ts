@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { mutationHookOptions } from './mutation-hook.js';
+import { endLeftoverChild, mutationHookOptions } from './mutation-hook.js';
 import { scaled } from './time-scale.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -345,7 +345,7 @@ export class CliSandbox {
               return;
             }
             child.once('exit', () => resolve());
-            child.kill('SIGKILL');
+            endLeftoverChild(child, scaled(10_000));
           }),
       ),
     );

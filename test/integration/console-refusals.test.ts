@@ -110,7 +110,7 @@ test('multipart to any console route but the import is 415, read or not', async 
   assertNoErrorLogged();
 });
 
-test('a compressed body to the console is 415, even a form with its token; the API still reads a compressed body', async () => {
+test('a compressed body to the console is 415, even a form with its token; the API still reads a compressed body, its coding named in any case', async () => {
   const body = zlib.gzipSync(new URLSearchParams({ _csrf: csrf, agencyId: 'GZIP1', name: 'Gzip' }).toString());
   const port = Number(new URL(service.baseUrl).port);
   for (const path of ['/console/agencies', '/console/imports', '/console/login']) {
@@ -126,6 +126,15 @@ test('a compressed body to the console is 415, even a form with its token; the A
       body,
     });
     assert.equal(answer?.status, 415, path);
+    // The page says why, and where to go back to.
+    const page = answer!.raw.toString('utf8');
+    assert.match(answer!.headers['content-type'] ?? '', /^text\/html; charset=utf-8$/, path);
+    assert.match(page, /<title>Not accepted/, path);
+    assert.ok(
+      page.includes('The console does not read compressed request bodies; send the form uncompressed.'),
+      `${path}: ${page}`,
+    );
+    assert.ok(page.includes('<p><a href="/console">Back to the overview</a></p>'), path);
   }
   assert.deepEqual(await runSql(service.store.db, "select agency_id from agencies where agency_id = 'GZIP1'", []), []);
 
@@ -133,12 +142,15 @@ test('a compressed body to the console is 415, even a form with its token; the A
   const retrieve = zlib.gzipSync(
     JSON.stringify({ OrderRetrieveRQ: { Query: { OrderID: 'ORD-R1', GdsBookingReference: ['REF001'] } } }),
   );
-  const api = await fetch(`${service.baseUrl}/AirOrderRetrieve`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', authorization: `Bearer ${token}` },
-    body: retrieve,
-  });
-  assert.equal(api.status, 200);
+  // In any case: content codings are case-insensitive.
+  for (const coding of ['gzip', 'GZIP', 'GZip']) {
+    const api = await fetch(`${service.baseUrl}/AirOrderRetrieve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': coding, authorization: `Bearer ${token}` },
+      body: retrieve,
+    });
+    assert.equal(api.status, 200, coding);
+  }
   // Its limit counts the inflated bytes: 1 MiB of spaces, a few KB on the wire, is too large.
   const inflated = zlib.gzipSync(`${' '.repeat(1024 * 1024)}{}`);
   const tooLarge = await fetch(`${service.baseUrl}/AirOrderRetrieve`, {
@@ -147,6 +159,32 @@ test('a compressed body to the console is 415, even a form with its token; the A
     body: inflated,
   });
   assert.equal(tooLarge.status, 413);
+  assertNoErrorLogged();
+});
+
+test('a form sent with Content-Encoding identity, in any case and spacing, is read as any other', async () => {
+  const port = Number(new URL(service.baseUrl).port);
+  for (const [encoding, agencyId] of [
+    ['identity', 'IDENT1'],
+    [' IDENTITY ', 'IDENT2'],
+  ] as const) {
+    const body = new URLSearchParams({ _csrf: csrf, agencyId, name: 'Identity' }).toString();
+    const answer = await socketRequest(port, {
+      path: '/console/agencies',
+      headers: [
+        ['Host', 'x'],
+        ['Cookie', browser.cookieHeader()],
+        ['Content-Type', 'application/x-www-form-urlencoded'],
+        ['Content-Encoding', encoding],
+        ['Content-Length', String(Buffer.byteLength(body))],
+      ],
+      body,
+    });
+    assert.equal(answer?.status, 303, JSON.stringify(encoding));
+    assert.deepEqual(await runSql(service.store.db, 'select agency_id from agencies where agency_id = ?', [agencyId]), [
+      { agency_id: agencyId },
+    ]);
+  }
   assertNoErrorLogged();
 });
 

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { after, before, beforeEach, test } from 'node:test';
 import { addOperator } from '../../src/console/operator-accounts.js';
 import { LOGIN_WINDOW_MS } from '../../src/console/sign-in.js';
@@ -665,6 +666,21 @@ async function requestsShown(browser: ConsoleClient): Promise<Record<string, num
     [...section.matchAll(/<tr><td>([^<]+)<\/td><td>(\d+)<\/td><\/tr>/g)].map((match) => [match[1]!, Number(match[2])]),
   );
 }
+
+test("the console's style sheet and script are the files of src/console/assets, with their types, to anyone", async () => {
+  for (const [name, type] of [
+    ['console.css', 'text/css; charset=utf-8'],
+    ['console.js', 'text/javascript; charset=utf-8'],
+  ] as const) {
+    const answer = await fetch(`${service.baseUrl}/console/assets/${name}`);
+    assert.equal(answer.status, 200, name);
+    assert.equal(answer.headers.get('content-type'), type, name);
+    assert.equal(answer.headers.get('cache-control'), 'max-age=300', name);
+    const expected = fs.readFileSync(new URL(`../../src/console/assets/${name}`, import.meta.url), 'utf8');
+    assert.ok(expected.length > 100, `${name} is a real file`);
+    assert.equal(await answer.text(), expected, name);
+  }
+});
 
 test('CONSOLE=off leaves the console out', async () => {
   const off = await startTestService({ env: { CONSOLE: 'off' } });
