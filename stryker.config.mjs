@@ -120,6 +120,7 @@ export const AREAS = {
     testFiles: [
       ...integration(
         'console-refusals',
+        'console-unread-bodies',
         'console-sessions',
         'console-ownership',
         'console-acts',
