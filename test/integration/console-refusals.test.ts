@@ -206,6 +206,12 @@ test('a form whose first field is not the token is refused (403) and nothing is 
   assert.equal(byHeader.status, 303);
   const empty = await browser.request('/console/agencies', { method: 'POST', headers: { 'content-length': '0' } });
   assert.equal(empty.status, 403, 'a POST without a body owes its token too');
+  const emptyWithToken = await browser.request('/console/agencies', {
+    method: 'POST',
+    headers: { 'content-length': '0', 'x-csrf-token': csrf },
+  });
+  assert.equal(emptyWithToken.status, 400, 'with its token in the header, a form without a body lacks its fields');
+  assert.ok(emptyWithToken.text.includes('The agency id must be 1 to 64 characters.'), emptyWithToken.text);
   const tooLarge = await browser.request('/console/agencies', {
     form: { _csrf: csrf, agencyId: 'BIG1', name: 'x'.repeat(20 * 1024) },
   });
