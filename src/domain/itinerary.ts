@@ -10,9 +10,10 @@ export function changeItinerary(
 }
 
 export function sortByDeparture(segments: Segment[]): Segment[] {
+  // Array.prototype.sort is stable (ECMAScript 2019): equal departures keep their order.
   return segments
-    .map((segment, index) => ({ segment, index, at: Date.parse(segment.departure) }))
-    .sort((a, b) => a.at - b.at || a.index - b.index)
+    .map((segment) => ({ segment, at: Date.parse(segment.departure) }))
+    .sort((a, b) => a.at - b.at)
     .map(({ segment }) => segment);
 }
 

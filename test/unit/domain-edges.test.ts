@@ -71,6 +71,14 @@ describe('the order in which changes and segments are taken', () => {
     const same = '2026-12-01T10:00:00Z';
     assert.deepEqual(ids(sortByDeparture([seg('S2', same), seg('S1', same), seg('S3', same)])), ['S2', 'S1', 'S3']);
     assert.deepEqual(ids(sortByDeparture([seg('S2', '2026-12-02T10:00:00Z'), seg('S1', same)])), ['S1', 'S2']);
+    // Past the length the sort merges runs rather than inserting one by one.
+    const many = Array.from({ length: 200 }, (_, i) =>
+      seg(`S${(i * 7919) % 1000}`, i % 2 ? same : '2026-12-01T09:00:00Z'),
+    );
+    assert.deepEqual(ids(sortByDeparture(many)), [
+      ...ids(many.filter((_, i) => i % 2 === 0)),
+      ...ids(many.filter((_, i) => i % 2)),
+    ]);
   });
 
   test('booking references are upper-cased and each kept once, in the order first given', () => {
