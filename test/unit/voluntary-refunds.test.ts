@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { percentOf, penaltyOf } from '../../src/domain/penalty.js';
 import { confirmRefund } from '../../src/domain/voluntary-refund.js';
-import { quoteBooking, quoteTicket } from '../../src/domain/voluntary-quote.js';
+import { ISSUE_CLOCK_SKEW_MS, quoteBooking, quoteTicket } from '../../src/domain/voluntary-quote.js';
 import type { FareRules, TaxLine, Ticket } from '../../src/domain/order.js';
 import { confirmedBooking, coupon, pax, snapshot } from '../helpers/domain-fixtures.js';
 
@@ -151,6 +151,18 @@ describe('quoteTicket', () => {
     delete withoutRules.fareRules;
     assert.equal(quoted(withoutRules, end - 60_000).quoteType, 'VOID');
     assert.equal(refused(withoutRules, end + 60_000), 'NO_FARE_RULES');
+  });
+
+  test("issued up to ISSUE_CLOCK_SKEW_MS (5 minutes) after our clock: voided, as the issuer's clock may run ahead; a millisecond later: not yet issued, never voided", () => {
+    assert.equal(ISSUE_CLOCK_SKEW_MS, 5 * 60_000);
+    const ticket = tkt(45000, 0, { fareRules: { refundable: true } });
+    const issued = Date.parse(ISSUED);
+    assert.equal(quoted(ticket, issued - 4 * 60_000).quoteType, 'VOID');
+    assert.equal(quoted(ticket, issued - ISSUE_CLOCK_SKEW_MS).quoteType, 'VOID');
+    assert.equal(quoted(ticket, issued - ISSUE_CLOCK_SKEW_MS - 1).quoteType, 'FULL');
+    assert.equal(quoted(ticket, issued).quoteType, 'VOID');
+    assert.equal(quoted(ticket, issued + DAY - 1).quoteType, 'VOID');
+    assert.equal(quoted(ticket, issued + DAY).quoteType, 'FULL');
   });
 
   test('a ticket without issuedAt is never voided', () => {
