@@ -307,8 +307,8 @@ function refundable(ticketNumber: string): TicketDoc {
   };
 }
 
-/** AirOrderRefundQuote on one booking (its passengers given or all), then AirOrderRefund of that quote. */
-async function refundVoluntarily(orderId: string, reference: string, passengerIds?: string[]) {
+/** AirOrderRefundQuote on one booking (its passengers given or all), then AirOrderRefund of that quote; its QuoteID. */
+async function refundVoluntarily(orderId: string, reference: string, passengerIds?: string[]): Promise<string> {
   const query = {
     OrderID: orderId,
     GdsBookingReference: [reference],
@@ -325,6 +325,7 @@ async function refundVoluntarily(orderId: string, reference: string, passengerId
   );
   assert.equal(refunded.status, 200, refunded.text);
   assert.equal(refunded.body.OrderRefundRS.Result[0].Status, 'SUCCESS', refunded.text);
+  return item.QuoteID;
 }
 
 describe('which events an operation emits: only what it changed', () => {
@@ -429,7 +430,7 @@ describe('which events an operation emits: only what it changed', () => {
     );
 
     cursor = listed.events.at(-1)!.EventID;
-    await refundVoluntarily('EVO-4', 'EVO004');
+    const quoteId = await refundVoluntarily('EVO-4', 'EVO004');
     listed = await typesAfter(cursor);
     assert.deepEqual(listed.types, [
       ['airline_change.resolved', 'EVO004'],
@@ -440,11 +441,39 @@ describe('which events an operation emits: only what it changed', () => {
       [listed.events[0]!.Data.Change.ChangeID, listed.events[0]!.Data.Change.Status],
       ['EVOC-4', 'CLOSED'],
     );
-    const refunded = listed.events[2]!.Data;
-    assert.equal(refunded.RefundAmount, 110, 'this refund only, not the earlier one');
     assert.deepEqual(
-      refunded.Tickets.map((ticket: any) => [ticket.TicketNumber, ticket.Amount]),
-      [['2205550000042', 110]],
+      listed.events[1]!.Data,
+      {
+        OrderID: 'EVO-4',
+        GdsBookingReference: 'EVO004',
+        Cancellation: 'VOLUNTARY',
+        CanceledBy: 'AGENCY',
+        Currency: 'EUR',
+        RefundAmount: 220,
+      },
+      'ended by a voluntary refund: what all its refunds came to',
+    );
+    assert.deepEqual(
+      listed.events[2]!.Data,
+      {
+        OrderID: 'EVO-4',
+        GdsBookingReference: 'EVO004',
+        Currency: 'EUR',
+        RefundAmount: 110,
+        Tickets: [
+          {
+            TicketNumber: '2205550000042',
+            Amount: 110,
+            QuoteType: 'FULL',
+            Fare: 100,
+            Taxes: 20,
+            Penalty: 10,
+            QuoteID: quoteId,
+          },
+        ],
+        RefundedBy: 'AGENCY',
+      },
+      "this refund's ticket only, not the earlier one's",
     );
   });
 
