@@ -96,6 +96,7 @@ export const AREAS = {
   service: {
     mutate: ['src/service/**/*.ts', 'src/events/**/*.ts'],
     testFiles: [
+      ...unit('change-notice'),
       ...integration(
         'import-beside-traffic',
         'metrics',

@@ -5,6 +5,7 @@ import { purgeEvents } from '../../src/store/repositories/events-repository.js';
 import type { Executor } from '../../src/store/executor.js';
 import { eventIdAt } from '../../src/store/sortable-id.js';
 import {
+  acceptRQ,
   bearer,
   booking,
   cancelRQ,
@@ -14,6 +15,7 @@ import {
   passenger,
   segment,
   simpleOrder,
+  type TicketDoc,
 } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -285,6 +287,211 @@ describe('events of the operations', () => {
     assert.equal((await service.post('/AirOrderCancel', cancelRQ('EV-5', ['EVA005']), bearer(otherToken))).status, 404);
     assert.equal((await service.post('/AirOrderCancel', cancelRQ('EV-5', ['!']), bearer(token))).status, 400);
     assert.equal((await storedEventCount('AG1')) + (await storedEventCount('AG2')), count);
+  });
+});
+
+/** The types of the events listed after `cursor`, with the booking each names. */
+async function typesAfter(cursor: string) {
+  const { events } = await settledAfter(cursor);
+  return { events, types: events.map((event) => [event.Type, event.Data.GdsBookingReference]) };
+}
+
+/** A ticket of 100.00 + 20.00 on S1 that the fare refunds voluntarily, less 10.00. */
+function refundable(ticketNumber: string): TicketDoc {
+  return {
+    ticketNumber,
+    baseFare: '100.00',
+    taxes: '20.00',
+    coupons: [{ segmentId: 'S1', value: '120.00' }],
+    fareRules: { refundable: true, penalty: '10.00' },
+  };
+}
+
+/** AirOrderRefundQuote on one booking (its passengers given or all), then AirOrderRefund of that quote; its QuoteID. */
+async function refundVoluntarily(orderId: string, reference: string, passengerIds?: string[]): Promise<string> {
+  const query = {
+    OrderID: orderId,
+    GdsBookingReference: [reference],
+    ...(passengerIds ? { PassengerID: passengerIds } : {}),
+  };
+  const quoted = await service.post('/AirOrderRefundQuote', { OrderRefundQuoteRQ: { Query: query } }, bearer(token));
+  assert.equal(quoted.status, 200, quoted.text);
+  const [item] = quoted.body.OrderRefundQuoteRS.Result;
+  assert.equal(item.Status, 'SUCCESS', quoted.text);
+  const refunded = await service.post(
+    '/AirOrderRefund',
+    { OrderRefundRQ: { Query: { OrderID: orderId, GdsBookingReference: [reference], QuoteID: item.QuoteID } } },
+    bearer(token),
+  );
+  assert.equal(refunded.status, 200, refunded.text);
+  assert.equal(refunded.body.OrderRefundRS.Result[0].Status, 'SUCCESS', refunded.text);
+  return item.QuoteID;
+}
+
+describe('which events an operation emits: only what it changed', () => {
+  test('AirOrderInvoluntaryAccept resolves the change alone; a later AirOrderCancel cancels the booking and resolves nothing again', async () => {
+    await service.importOrders([simpleOrder('EVO-1', 'AG1', 'EVO001', '2205550000001')]);
+    await service.importChanges([change('EVOC-1', 'EVO-1', 'EVO001', ['S1'], [segment('S1B', 1, 14)])]);
+    let cursor = (await settled()).next;
+    const accepted = await service.post('/AirOrderInvoluntaryAccept', acceptRQ('EVO-1', ['EVO001']), bearer(token));
+    assert.equal(accepted.status, 200, accepted.text);
+    let listed = await typesAfter(cursor);
+    assert.deepEqual(listed.types, [['airline_change.resolved', 'EVO001']], 'the booking is not cancelled');
+    assert.deepEqual(
+      [listed.events[0]!.Data.Change.ChangeID, listed.events[0]!.Data.Change.Status, listed.events[0]!.Data.ResolvedBy],
+      ['EVOC-1', 'ACCEPTED', 'AGENCY'],
+    );
+
+    cursor = listed.events.at(-1)!.EventID;
+    const cancelled = await service.post('/AirOrderCancel', cancelRQ('EVO-1', ['EVO001']), bearer(token));
+    assert.equal(cancelled.body.OrderViewRS.Response[0].BookingStatus, 'CANCELED', cancelled.text);
+    listed = await typesAfter(cursor);
+    assert.deepEqual(
+      listed.types,
+      [['booking.canceled', 'EVO001']],
+      'the change accepted before is no news: no second airline_change.resolved',
+    );
+  });
+
+  test('a change recorded on a cancelled booking: detected as CLOSED, with nothing to do and no refund quote', async () => {
+    await service.importOrders([simpleOrder('EVO-2', 'AG1', 'EVO002', '2205550000002')]);
+    await service.post('/AirOrderCancel', cancelRQ('EVO-2', ['EVO002']), bearer(token));
+    const cursor = (await settled()).next;
+    await service.importChanges([change('EVOC-2', 'EVO-2', 'EVO002', ['S1'], [segment('S1B', 1, 14)])]);
+    const { events, types } = await typesAfter(cursor);
+    assert.deepEqual(types, [['airline_change.detected', 'EVO002']]);
+    const { Change, ...rest } = events[0]!.Data;
+    assert.equal(Change.Status, 'CLOSED');
+    assert.deepEqual(rest, { OrderID: 'EVO-2', GdsBookingReference: 'EVO002', Currency: 'EUR', AvailableActions: [] });
+  });
+
+  test('two pending changes, the second without a replacement: it can then only be cancelled', async () => {
+    await service.importOrders([
+      order('EVO-3', 'AG1', 'EUR', [
+        booking(
+          'EVO003',
+          [segment('S1'), segment('S2', 8)],
+          [
+            passenger('P1', {
+              ticketNumber: '2205550000003',
+              baseFare: '100.00',
+              taxes: '20.00',
+              coupons: [
+                { segmentId: 'S1', value: '60.00' },
+                { segmentId: 'S2', value: '60.00' },
+              ],
+            }),
+          ],
+        ),
+      ]),
+    ]);
+    const cursor = (await settled()).next;
+    await service.importChanges([change('EVOC-3A', 'EVO-3', 'EVO003', ['S1'], [segment('S1B', 1, 14)])]);
+    await service.importChanges([
+      change('EVOC-3B', 'EVO-3', 'EVO003', ['S2'], [], 'FLIGHT_CANCELLATION', '2026-11-20T09:00:00Z'),
+    ]);
+    const { events } = await settledAfter(cursor);
+    assert.deepEqual(
+      events.map((event) => [event.Type, event.Data.Change.ChangeID, event.Data.AvailableActions]),
+      [
+        ['airline_change.detected', 'EVOC-3A', ['ACCEPT', 'CANCEL']],
+        ['airline_change.detected', 'EVOC-3B', ['CANCEL']],
+      ],
+    );
+    assert.deepEqual(events[1]!.Data.RefundQuote, {
+      Amount: 120,
+      QuoteType: 'FULL',
+      Tickets: [{ TicketNumber: '2205550000003', Amount: 120 }],
+    });
+  });
+
+  test('voluntary refunds one passenger at a time: each lists its own tickets; the pending change is resolved by the last only', async () => {
+    await service.importOrders([
+      order('EVO-4', 'AG1', 'EUR', [
+        booking(
+          'EVO004',
+          [segment('S1')],
+          [passenger('P1', refundable('2205550000041')), passenger('P2', refundable('2205550000042'))],
+        ),
+      ]),
+    ]);
+    await service.importChanges([change('EVOC-4', 'EVO-4', 'EVO004', ['S1'], [segment('S1B', 1, 14)])]);
+    let cursor = (await settled()).next;
+    await refundVoluntarily('EVO-4', 'EVO004', ['P1']);
+    let listed = await typesAfter(cursor);
+    assert.deepEqual(
+      listed.types,
+      [['booking.refunded', 'EVO004']],
+      'the booking stays confirmed and its change pending: neither is announced',
+    );
+    assert.deepEqual(
+      listed.events[0]!.Data.Tickets.map((ticket: any) => [ticket.TicketNumber, ticket.Amount]),
+      [['2205550000041', 110]],
+    );
+
+    cursor = listed.events.at(-1)!.EventID;
+    const quoteId = await refundVoluntarily('EVO-4', 'EVO004');
+    listed = await typesAfter(cursor);
+    assert.deepEqual(listed.types, [
+      ['airline_change.resolved', 'EVO004'],
+      ['booking.canceled', 'EVO004'],
+      ['booking.refunded', 'EVO004'],
+    ]);
+    assert.deepEqual(
+      [listed.events[0]!.Data.Change.ChangeID, listed.events[0]!.Data.Change.Status],
+      ['EVOC-4', 'CLOSED'],
+    );
+    assert.deepEqual(
+      listed.events[1]!.Data,
+      {
+        OrderID: 'EVO-4',
+        GdsBookingReference: 'EVO004',
+        Cancellation: 'VOLUNTARY',
+        CanceledBy: 'AGENCY',
+        Currency: 'EUR',
+        RefundAmount: 220,
+      },
+      'ended by a voluntary refund: what all its refunds came to',
+    );
+    assert.deepEqual(
+      listed.events[2]!.Data,
+      {
+        OrderID: 'EVO-4',
+        GdsBookingReference: 'EVO004',
+        Currency: 'EUR',
+        RefundAmount: 110,
+        Tickets: [
+          {
+            TicketNumber: '2205550000042',
+            Amount: 110,
+            QuoteType: 'FULL',
+            Fare: 100,
+            Taxes: 20,
+            Penalty: 10,
+            QuoteID: quoteId,
+          },
+        ],
+        RefundedBy: 'AGENCY',
+      },
+      "this refund's ticket only, not the earlier one's",
+    );
+  });
+
+  test('a booking cancelled by AirOrderCancel, then refunded: booking.refunded alone, no second booking.canceled', async () => {
+    await service.importOrders([
+      order('EVO-5', 'AG1', 'EUR', [
+        booking('EVO005', [segment('S1')], [passenger('P1', refundable('2205550000005'))]),
+      ]),
+    ]);
+    await service.post('/AirOrderCancel', cancelRQ('EVO-5', ['EVO005']), bearer(token));
+    const cursor = (await settled()).next;
+    await refundVoluntarily('EVO-5', 'EVO005');
+    const { events, types } = await typesAfter(cursor);
+    assert.deepEqual(types, [['booking.refunded', 'EVO005']]);
+    assert.deepEqual(
+      events[0]!.Data.Tickets.map((ticket: any) => [ticket.TicketNumber, ticket.Amount]),
+      [['2205550000005', 110]],
+    );
   });
 });
 
