@@ -84,6 +84,8 @@ export const AREAS = {
         'idempotency',
         'kept-responses-cap',
         'validation',
+        // The item-level texts of src/errors/item-error.ts as a refund quote answers them.
+        'voluntary-refunds',
         'openapi',
         'openapi-fuzz',
         'app-assembly',

@@ -25,7 +25,7 @@ export const errors = {
   authMissing: () => new ApiError('AUTH_MISSING', undefined, { 'www-authenticate': 'Bearer' }),
   authInvalid: () => new ApiError('AUTH_INVALID', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' }),
   senderMismatch: (field: string) => new ApiError('SENDER_MISMATCH', `${field} names another agency than the token's.`),
-  forbidden: (message?: string) => new ApiError('FORBIDDEN', message),
+  forbidden: (message: string) => new ApiError('FORBIDDEN', message),
   invalidJson: (detail?: string) =>
     new ApiError('INVALID_JSON', detail ? `The body is not valid JSON: ${detail}` : undefined),
   invalidRequest: (message: string) => new ApiError('INVALID_REQUEST', message),

@@ -12,6 +12,7 @@ import { systemClock } from '../../src/runtime/clock.js';
 import { addAgency } from '../../src/service/agency-admin.js';
 import { openStore } from '../../src/store/open-store.js';
 import { runSql } from '../../src/store/raw-sql.js';
+import type { Store } from '../../src/store/store.js';
 import { bearer, cancelRQ } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
@@ -120,6 +121,21 @@ test("the figures of SQLite's checkpoint thread are in /metrics on SQLite, and o
   } finally {
     await app.close();
     await store.close();
+  }
+});
+
+test('a store that keeps no log figures, as on PostgreSQL, serves /metrics without them', async () => {
+  // The same store with the figures taken away: what the service is given on PostgreSQL, run on either store.
+  const config = loadConfig({}, { DATABASE_URL: service.databaseUrl, PORT: '0' });
+  const store: Store = { ...service.store, logFigures: undefined };
+  const app = await buildApp({ config, store, logger: false });
+  try {
+    const response = await app.inject({ method: 'GET', url: '/metrics' });
+    assert.equal(response.statusCode, 200, response.body);
+    assert.equal(sample(response.body, 'airorder_sqlite_wal_peak_bytes'), undefined, response.body);
+    assert.ok(sample(response.body, 'airorder_pending_airline_changes')! >= 0, response.body);
+  } finally {
+    await app.close();
   }
 });
 

@@ -109,6 +109,16 @@ function assertFailed(item: any, code: string) {
   );
 }
 
+/**
+ * A one-booking answer that failed with this code and text, as an agency reads it (docs/errors.md,
+ * "Item level"): the text after the code in the item's ErrorMsg, and the two in the response's Errors.
+ */
+function assertRefused(rs: any, code: string, message: string) {
+  assertFailed(rs.Result[0], code);
+  assert.equal(rs.Result[0].ErrorMsg, `${code}: ${message}`);
+  assert.deepEqual(rs.Errors, [{ Code: code, Message: message }]);
+}
+
 /** The item without its quote id, which differs between a quote and another. */
 function amountsOf(item: any) {
   const rest = { ...item };
@@ -400,8 +410,13 @@ test('one passenger of three, then the other two: the booking is CANCELED only t
     couponsOf(state).map((coupons) => coupons[0]![1]),
     ['OPEN', 'REFUNDED', 'OPEN'],
   );
-  assertFailed((await quote('VR-PAX', ['ABC123'], ['P2'])).rs.Result[0], 'ALREADY_REFUNDED');
-  assertFailed((await quote('VR-PAX', ['ABC123'], ['P9'])).rs.Result[0], 'PASSENGER_NOT_FOUND');
+  const left = (await quote('VR-PAX', ['ABC123'], ['P2'])).rs;
+  assertRefused(left, 'ALREADY_REFUNDED', 'Passenger P2 left booking ABC123 with a refund already.');
+  const unknown = (await quote('VR-PAX', ['ABC123'], ['P9'])).rs;
+  assertRefused(unknown, 'PASSENGER_NOT_FOUND', 'Passenger P9 is not part of booking ABC123.');
+  // Only the passengers the booking lacks are named, in the order asked.
+  const unknowns = (await quote('VR-PAX', ['ABC123'], ['P9', 'P1', 'P8'])).rs;
+  assertRefused(unknowns, 'PASSENGER_NOT_FOUND', 'Passenger P9, P8 are not part of booking ABC123.');
 
   const rest = await quoted('VR-PAX');
   assert.deepEqual(
@@ -422,7 +437,8 @@ test('one passenger of three, then the other two: the booking is CANCELED only t
       ['2201234567903', 5000],
     ],
   );
-  assertFailed((await quote('VR-PAX', ['ABC123'])).rs.Result[0], 'ALREADY_REFUNDED');
+  const everyone = (await quote('VR-PAX', ['ABC123'])).rs;
+  assertRefused(everyone, 'ALREADY_REFUNDED', 'Every passenger of booking ABC123 left it with a refund already.');
 });
 
 test('expiry: QUOTE_EXPIRED and nothing changes; a confirmed quote answers its refund again after its expiry', async () => {
@@ -559,7 +575,12 @@ test('tickets the rules do not refund here: NO_FARE_RULES, PARTLY_FLOWN, ALREADY
     { OrderInvoluntaryCancelRQ: { Query: { OrderID: 'VR-INV', GdsBookingReference: ['ABC123'] } } },
     bearer(token),
   );
-  assertFailed((await quote('VR-INV', ['ABC123'])).rs.Result[0], 'ALREADY_REFUNDED');
+  // The passenger did not leave with a voluntary refund: the ticket is what was refunded.
+  assertRefused(
+    (await quote('VR-INV', ['ABC123'])).rs,
+    'ALREADY_REFUNDED',
+    'Ticket 2201234567973 has no OPEN coupon left: it was refunded or voided already.',
+  );
 });
 
 test("AirOrderRetrieve shows voided coupons, the passengers who left and each refund's breakdown", async () => {

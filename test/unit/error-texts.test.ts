@@ -88,5 +88,4 @@ test("docs/errors.md's request-level examples are the catalogue's texts, with th
   }
   assert.equal(errors.invalidJson('Unexpected end').message, 'The body is not valid JSON: Unexpected end');
   assert.equal(errors.invalidRequest('X must be Y.').message, 'X must be Y.');
-  assert.equal(errors.forbidden().message, 'This client may not use this path.');
 });
