@@ -103,7 +103,7 @@ async function main(): Promise<number> {
   try {
     for (const { area, store } of runs) {
       for (const chunk of chunksByRun.get(`${area}-${store}`)!) {
-        const fingerprint = fingerprintOf(chunk, AREAS[area]!.testFiles);
+        const fingerprint = fingerprintOf(chunk, AREAS[area]!);
         const doneFile = `reports/mutation/${chunk.id}.done`;
         if (
           process.env.MUTATE_FORCE !== '1' &&
@@ -179,11 +179,16 @@ function endLeftovers(sandboxes: string): void {
   }
 }
 
-/** What a chunk's results depend on, as Stryker's incremental mode sees it: the mutated files and the test files. */
-function fingerprintOf(chunk: Chunk, testFiles: string[]): string {
-  const hash = createHash('sha256');
-  for (const file of [...chunk.files, ...testFiles, 'stryker.config.mjs'])
-    hash.update(`${file}\0`).update(fs.readFileSync(file));
+/**
+ * What a chunk's results depend on, as Stryker's incremental mode sees it: the mutated files, the
+ * area's list of test files and their contents, and Stryker's settings. Another area's list is left
+ * out, so that adding a test file to one area does not send every other area's chunks round again.
+ */
+function fingerprintOf(chunk: Chunk, spec: (typeof AREAS)[string]): string {
+  const hash = createHash('sha256').update(JSON.stringify(spec)).update('\0');
+  const config = fs.readFileSync('stryker.config.mjs', 'utf8');
+  hash.update(config.slice(config.indexOf('\n/** The stores an area runs on')));
+  for (const file of [...chunk.files, ...spec.testFiles]) hash.update(`${file}\0`).update(fs.readFileSync(file));
   return hash.digest('hex');
 }
 
