@@ -8,6 +8,8 @@
 // test starts run the mutant as well; test/mutation/child-coverage.cjs tells Stryker which mutants
 // those processes reached. Within an area the quick files come first: a mutant is done with at
 // the first file that fails, and only the files that reach it run.
+import path from 'node:path';
+
 const unit = (...names) => names.map((name) => `test/unit/${name}.test.ts`);
 const integration = (...names) => names.map((name) => `test/integration/${name}.test.ts`);
 const cli = (...names) => names.map((name) => `test/cli/${name}.test.ts`);
@@ -224,7 +226,12 @@ if (!AREAS[area]) throw new Error(`MUTATE_AREA must be one of ${Object.keys(AREA
 const chunk = process.env.MUTATE_CHUNK ?? `${area}-${store}/all`;
 const files = process.env.MUTATE_FILES?.split(',');
 // While killing survivors: MUTATE_TEST_FILES runs only the test files named (comma-separated) instead of the area's.
-const testFiles = process.env.MUTATE_TEST_FILES?.split(',') ?? AREAS[area].testFiles;
+const listed = process.env.MUTATE_TEST_FILES?.split(',') ?? AREAS[area].testFiles;
+// Stryker tries a mutant's files in this order and stops at the first that fails: a chunk's own
+// test files (test/…/config.test.ts for src/config.ts) go first, as the likeliest to fail.
+const mutated = new Set((files ?? []).map((file) => path.basename(file, '.ts')));
+const ownTests = (file) => mutated.has(path.basename(file, '.test.ts'));
+const testFiles = [...listed.filter(ownTests), ...listed.filter((file) => !ownTests(file))];
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
