@@ -180,7 +180,17 @@ export const AREAS = {
   cli: {
     mutate: ['src/cli/**/*.ts', 'src/demo/**/*.ts', '!src/demo/demo-data.ts'],
     testFiles: [
-      ...unit('wait-for-database'),
+      // The pure parts first (progress lines, options, the demo's printed examples), then the demo in process.
+      ...unit(
+        'progress',
+        'upgrade-progress',
+        'workers-option',
+        'demo-examples',
+        'standard-input',
+        'with-store',
+        'wait-for-database',
+      ),
+      ...integration('demo-setup'),
       ...cli('serve-start-failure', 'demo', 'changes-import', 'audit', 'orders-import', 'operator'),
       ...integration('store-cli', 'serve-database-wait'),
       ...cli('serve', 'checkpoint', 'migrate', 'configuration-errors', 'agency-token', 'webhook', 'import-errors'),
