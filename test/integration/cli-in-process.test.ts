@@ -1,0 +1,491 @@
+/**
+ * The operator CLI run in this process (runCli of src/cli/main.ts, with the commands of
+ * token-command.ts, webhook-command.ts and operator-command.ts) on the store this run is about:
+ * the exact lines each command prints, each refusal's one line and exit code, and the parse errors
+ * and help of commander, without starting a process per command. test/cli/* run the built program
+ * as an operator does; this file pins the texts quickly.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { after, before, describe, test } from 'node:test';
+import type { Command } from 'commander';
+import { buildCli, runCli } from '../../src/cli/main.js';
+import { loadConfig } from '../../src/config.js';
+import { readRecords } from '../../src/documents/document-reader.js';
+import { issueToken } from '../../src/service/agency-admin.js';
+import { importOrders } from '../../src/service/order-import.js';
+import { preparedHere } from '../../src/service/order-preparation.js';
+import { openStore } from '../../src/store/open-store.js';
+import { order, segment, passenger, booking, change } from '../helpers/documents.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+
+let dir: string;
+let database: TestDatabase;
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-cli-in-process-'));
+  database = await createTestDatabase(dir);
+  await ok(['migrate']);
+});
+after(async () => {
+  await database.drop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A stream that keeps what is written to it, for process.stdout or process.stderr. */
+function sink(into: string[]): NodeJS.WriteStream {
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      into.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return Object.assign(stream, { isTTY: false }) as unknown as NodeJS.WriteStream;
+}
+
+/** Replaces process[name] (stdin, stdout, stderr) for the time of `work`. */
+async function swapped<T>(
+  replacements: Partial<Record<'stdin' | 'stdout' | 'stderr', unknown>>,
+  work: () => Promise<T>,
+) {
+  const originals = Object.keys(replacements).map(
+    (name) => [name, Object.getOwnPropertyDescriptor(process, name)!] as const,
+  );
+  for (const [name, value] of Object.entries(replacements))
+    Object.defineProperty(process, name, { configurable: true, get: () => value });
+  try {
+    return await work();
+  } finally {
+    for (const [name, descriptor] of originals) Object.defineProperty(process, name, descriptor);
+  }
+}
+
+/** `airorder --database-url URL ARGS…` as runCli runs it, with `stdin` on standard input. */
+async function airorder(args: string[], stdin = ''): Promise<Run> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const exitCodeBefore = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    await swapped({ stdout: sink(stdout), stderr: sink(stderr), stdin: Readable.from([Buffer.from(stdin)]) }, () =>
+      runCli(['node', 'airorder', '--database-url', database.url, ...args]),
+    );
+    return { code: Number(process.exitCode ?? 0), stdout: stdout.join(''), stderr: stderr.join('') };
+  } finally {
+    process.exitCode = exitCodeBefore;
+  }
+}
+
+/** A run that must succeed: its standard output. */
+async function ok(args: string[], stdin = ''): Promise<string> {
+  const run = await airorder(args, stdin);
+  assert.equal(run.code, 0, run.stderr);
+  return run.stdout;
+}
+
+/** A run that must fail with one line on standard error: that line. */
+async function refused(args: string[], stdin = ''): Promise<string> {
+  const run = await airorder(args, stdin);
+  assert.equal(run.code, 1, `expected a failure of ${args.join(' ')}; stdout: ${run.stdout}`);
+  assert.equal(run.stdout, '');
+  return run.stderr;
+}
+
+/** Every command of `program`, its own included. */
+function allCommands(program: Command): Command[] {
+  return [program, ...program.commands.flatMap(allCommands)];
+}
+
+/** Parses ARGS with commander only: what it would print and the error it would exit with (no process exit). */
+async function parseOnly(args: string[]): Promise<{ error: string; out: string; code: number; exitCode: string }> {
+  const program = buildCli();
+  let out = '';
+  let error = '';
+  for (const command of allCommands(program))
+    command.exitOverride().configureOutput({ writeOut: (text) => (out += text), writeErr: (text) => (error += text) });
+  try {
+    await program.parseAsync(['node', 'airorder', ...args]);
+  } catch (thrown) {
+    const commanderError = thrown as { exitCode: number; code: string };
+    return { error, out, code: commanderError.exitCode, exitCode: commanderError.code };
+  }
+  return { error, out, code: 0, exitCode: '' };
+}
+
+describe('migrate', () => {
+  test('nothing left to apply: said so; with --json, an empty list', async () => {
+    assert.equal(await ok(['migrate']), 'nothing to do\n');
+    assert.equal(await ok(['--json', 'migrate']), '{\n  "applied": []\n}\n');
+  });
+
+  test('--rollback names the migration it rolled back; migrating again applies it again', async () => {
+    const rolledBack = await ok(['migrate', '--rollback']);
+    assert.match(rolledBack, /^Down \d{3}-[a-z0-9-]+\n$/);
+    const name = rolledBack.slice('Down '.length, -1);
+    assert.equal(await ok(['migrate']), `Up ${name}\n`);
+    assert.deepEqual(JSON.parse(await ok(['--json', 'migrate', '--rollback'])), { applied: [`Down ${name}`] });
+    assert.deepEqual(JSON.parse(await ok(['--json', 'migrate'])), { applied: [`Up ${name}`] });
+  });
+});
+
+describe('agency add', () => {
+  test('adds an agency and says so; with --json, as an object', async () => {
+    assert.equal(await ok(['agency', 'add', '--agency-id', 'CLI1', '--name', 'One']), 'agency CLI1 added\n');
+    assert.equal(
+      await ok([
+        '--json',
+        'agency',
+        'add',
+        '--agency-id',
+        'CLI2',
+        '--name',
+        'Two',
+        '--iata',
+        '1234567',
+        '--email',
+        'a@b.cd',
+      ]),
+      '{\n  "agencyId": "CLI2",\n  "added": true\n}\n',
+    );
+    const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+    try {
+      const one = await store.read.findAgency('CLI1');
+      const two = await store.read.findAgency('CLI2');
+      assert.deepEqual([one?.name, one?.iataNumber, one?.email], ['One', null, null]);
+      assert.deepEqual([two?.name, two?.iataNumber, two?.email], ['Two', '1234567', 'a@b.cd']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('an agency id of 1 and of 64 characters; an agency that exists already is refused', async () => {
+    await ok(['agency', 'add', '--agency-id', 'X', '--name', 'n']);
+    await ok(['agency', 'add', '--agency-id', `Y${' '.repeat(62)}Y`, '--name', 'n']);
+    assert.equal(
+      await refused(['agency', 'add', '--agency-id', 'X', '--name', 'n']),
+      'error: Agency X exists already.\n',
+    );
+  });
+
+  test('the bounds of each field, each refused with its own line', async () => {
+    const id = 'error: --agency-id must be 1 to 64 characters without surrounding spaces.\n';
+    for (const agencyId of ['', ' A', 'A ', 'Z'.repeat(65)])
+      assert.equal(
+        await refused(['agency', 'add', '--agency-id', agencyId, '--name', 'n']),
+        id,
+        JSON.stringify(agencyId),
+      );
+    const name = 'error: --name must be 1 to 200 characters.\n';
+    assert.equal(await refused(['agency', 'add', '--agency-id', 'N1', '--name', '']), name);
+    assert.equal(await refused(['agency', 'add', '--agency-id', 'N1', '--name', 'n'.repeat(201)]), name);
+    await ok(['agency', 'add', '--agency-id', 'N1', '--name', 'n'.repeat(200)]);
+    const iata = 'error: --iata must be 7 or 8 digits.\n';
+    for (const number of ['123456', '123456789', '1234567a', 'a1234567', ''])
+      assert.equal(
+        await refused(['agency', 'add', '--agency-id', 'I1', '--name', 'n', '--iata', number]),
+        iata,
+        number,
+      );
+    await ok(['agency', 'add', '--agency-id', 'I8', '--name', 'n', '--iata', '12345678']);
+    const email = 'error: --email must be an e-mail address.\n';
+    for (const address of ['a@b', 'a b@c.d', '@b.cd', 'a@.cd', 'a@b.', 'ab.cd', 'x a@b.cd', 'a@b.cd x'])
+      assert.equal(
+        await refused(['agency', 'add', '--agency-id', 'E1', '--name', 'n', '--email', address]),
+        email,
+        address,
+      );
+  });
+});
+
+describe("commander's parsing", () => {
+  test('a bad --workers, --demo or --orders: the option, the value and what it must be, then where help is', async () => {
+    const hint = '(run airorder --help for usage)\n';
+    const workers = "error: option '--workers <n>' argument '0' is invalid. must be a number from 1 to 999, or auto.\n";
+    assert.deepEqual(await parseOnly(['serve', '--workers', '0']), {
+      error: workers + hint,
+      out: '',
+      code: 1,
+      exitCode: 'commander.invalidArgument',
+    });
+    for (const [args, option, value] of [
+      [['serve', '--demo', '0'], '--demo [orders]', '0'],
+      [['demo', '--orders', '10000000'], '--orders <n>', '10000000'],
+      [['demo', '--orders', '01'], '--orders <n>', '01'],
+      [['demo', '--orders', '1.5'], '--orders <n>', '1.5'],
+    ] as const)
+      assert.equal(
+        (await parseOnly([...args])).error,
+        `error: option '${option}' argument '${value}' is invalid. must be a whole number from 1 to 9999999.\n${hint}`,
+      );
+    assert.equal(
+      (await parseOnly(['token', 'issue', '--agency-id', 'A', '--expires-in', 'soon'])).error,
+      `error: option '--expires-in <duration>' argument 'soon' is invalid. must be a number and a unit, such as 30s, 15m, 12h or 90d.\n${hint}`,
+    );
+  });
+
+  test('a missing required option or argument, and an unknown command, are commander errors with the hint', async () => {
+    for (const [args, message] of [
+      [['agency', 'add', '--name', 'n'], "error: required option '--agency-id <id>' not specified"],
+      [['audit'], "error: required option '--order <orderId>' not specified"],
+      [['orders', 'show'], "error: missing required argument 'orderId'"],
+      [['token', 'list'], "error: required option '--agency-id <id>' not specified"],
+      [['operator', 'add', '--email', 'a@b.cd'], "error: required option '--name <name>' not specified"],
+      [['webhook', 'add', '--agency-id', 'A'], "error: required option '--url <url>' not specified"],
+    ] as const) {
+      const parsed = await parseOnly([...args]);
+      assert.equal(parsed.error, `${message}\n(run airorder --help for usage)\n`, args.join(' '));
+      assert.equal(parsed.code, 1);
+    }
+  });
+
+  test('the help lists every command and the global options', async () => {
+    // Commander wraps the descriptions at the terminal's width: compared with the spaces collapsed.
+    const helpOf = async (args: string[]) => (await parseOnly(args)).out.replace(/\s+/g, ' ');
+    const help = await parseOnly(['--help']);
+    assert.equal(help.exitCode, 'commander.helpDisplayed');
+    assert.equal(help.code, 0);
+    const main = await helpOf(['--help']);
+    for (const line of [
+      "Usage: airorder [options] [command] Air order servicing: the agency API and the operator's tools. Options:",
+      '--database-url <url> sqlite:PATH or postgres://user:password@host:port/database (env: DATABASE_URL)',
+      '--json print results as JSON (commands that print JSON anyway are unchanged)',
+      '--verbose on an unexpected failure, print where it happened (the stack trace) as well',
+      'serve [options] run the service (applies pending migrations first)',
+      'migrate [options] apply pending migrations',
+      'agency manage agencies',
+      'token manage access tokens',
+      'orders load and inspect orders',
+      'changes record airline-initiated changes',
+      'audit [options] print the audit trail of an order: every state change, who made it, when, and what was refunded',
+      'webhook signed webhook endpoints of agencies, and their deliveries (docs/webhooks.md)',
+      'operator manage the operators who sign in to the console',
+      'demo [options] create a demo agency, a token and realistic orders; prints a JSON summary with the token',
+    ])
+      assert.ok(main.includes(line), line);
+    const serve = await helpOf(['serve', '--help']);
+    for (const line of [
+      '--port <port> port to listen on (default 8080) (env: PORT)',
+      '--host <host> address to listen on (default 127.0.0.1) (env: HOST)',
+      '--workers <n> processes sharing the port: a number, or auto for one per core (default 1) (env: WORKERS)',
+      '--demo [orders] load demo data first (default 50 orders) and print a token with ready-to-paste curl calls',
+    ])
+      assert.ok(serve.includes(line), line);
+    for (const [args, line] of [
+      [['demo', '--help'], '--orders <n> how many orders (default: 50)'],
+      [['migrate', '--help'], '--rollback roll back the most recent migration instead'],
+      [['orders', 'import', '--help'], '--upsert replace orders whose orderId exists already'],
+      [['orders', 'import', '--help'], 'import order documents: a JSON array, one object, or NDJSON; all or nothing'],
+      [['orders', 'show', '--help'], 'print an order as JSON with its current statuses, airline changes and refunds'],
+      [
+        ['changes', 'import', '--help'],
+        'import airline-change documents: a JSON array, one object, or NDJSON; all or nothing',
+      ],
+      [['agency', 'add', '--help'], '--agency-id <id> the agency identifier, 1 to 64 characters'],
+      [['agency', 'add', '--help'], '--iata <number> IATA number, 7 or 8 digits'],
+    ] as const)
+      assert.ok((await helpOf([...args])).includes(line), line);
+  });
+});
+
+describe('orders, changes, audit', () => {
+  const file = (name: string, value: unknown) => {
+    const where = path.join(dir, name);
+    fs.writeFileSync(where, JSON.stringify(value));
+    return where;
+  };
+  const first = order('CLI-ORD-1', 'ORDAG', 'EUR', [
+    booking(
+      'CLIREF',
+      [segment('S1')],
+      [
+        passenger('P1', {
+          ticketNumber: '2201234567890',
+          baseFare: '450.00',
+          taxes: '120.50',
+          coupons: [{ segmentId: 'S1', status: 'OPEN', value: '570.50' }],
+        }),
+      ],
+    ),
+  ]);
+
+  before(async () => {
+    await ok(['agency', 'add', '--agency-id', 'ORDAG', '--name', 'Orders']);
+    // Through the service: `orders import` prepares the orders on a worker thread, which loads the
+    // built program (dist/), not the sources this process runs; test/cli/orders-import.test.ts runs it.
+    const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+    try {
+      await importOrders(
+        store,
+        () => new Date().toISOString(),
+        preparedHere(readRecords(JSON.stringify([first])), new Date().toISOString()),
+        false,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  test('orders show prints the order as its view; an unknown one is refused', async () => {
+    const shown = JSON.parse(await ok(['orders', 'show', 'CLI-ORD-1']));
+    assert.equal(shown.orderId, 'CLI-ORD-1');
+    assert.equal(shown.agencyId, 'ORDAG');
+    assert.equal(await refused(['orders', 'show', 'NO-SUCH']), 'error: No order NO-SUCH.\n');
+  });
+
+  test('changes import prints what it recorded; the audit trail shows the import', async () => {
+    const recorded = JSON.parse(
+      await ok([
+        'changes',
+        'import',
+        file('changes.json', [change('CLI-CHG-1', 'CLI-ORD-1', 'CLIREF', ['S1'], [segment('S2', 2)])]),
+      ]),
+    );
+    assert.equal(recorded.imported, 1);
+    const trail = JSON.parse(await ok(['audit', '--order', 'CLI-ORD-1']));
+    assert.ok(Array.isArray(trail) && trail.length >= 2, JSON.stringify(trail));
+    assert.equal(await refused(['audit', '--order', 'NO-SUCH']), 'error: No audit events for order NO-SUCH.\n');
+  });
+
+  test('a file that is not there: the system says which, in one line', async () => {
+    const missing = path.join(dir, 'missing.json');
+    assert.equal(
+      await refused(['orders', 'import', missing]),
+      `error: ENOENT: no such file or directory, stat '${missing}'\n`,
+    );
+    assert.match(
+      await refused(['changes', 'import', missing]),
+      /^error: ENOENT: no such file or directory, stat '.*missing\.json'\n$/,
+    );
+  });
+
+  test('a bad record: the document error, in one line', async () => {
+    const bad = await refused(['changes', 'import', file('bad.json', [{ changeId: 'X' }])]);
+    assert.match(bad, /^error: [^\n]+\n$/);
+    assert.doesNotMatch(bad, /unexpected/);
+  });
+});
+
+describe('runCli', () => {
+  test('a bad DATABASE_URL is a configuration error, in one line', async () => {
+    const stderr: string[] = [];
+    const before = process.exitCode;
+    try {
+      await swapped({ stderr: sink(stderr), stdout: sink([]) }, () =>
+        runCli(['node', 'airorder', '--database-url', 'mysql://x', 'orders', 'show', 'X']),
+      );
+      assert.equal(process.exitCode, 1);
+    } finally {
+      process.exitCode = before;
+    }
+    assert.equal(
+      stderr.join(''),
+      'error: DATABASE_URL must be sqlite:PATH or postgres://user:password@host:port/database, got "mysql://x".\n',
+    );
+  });
+});
+
+describe('demo', () => {
+  test('prints the summary: the demo agency, a token, the orders and the examples', async () => {
+    const summary = JSON.parse(await ok(['demo', '--orders', '2']));
+    assert.equal(summary.agencyId, 'DEMO01');
+    assert.match(summary.token, /^aot_/);
+    assert.equal(summary.orders, 2);
+    assert.equal(summary.pendingChanges, 2);
+  });
+});
+
+describe('token', () => {
+  before(async () => {
+    await ok(['agency', 'add', '--agency-id', 'TOKAG', '--name', 'Tokens']);
+  });
+
+  test('issue prints the token alone; --json the token, its id and expiry', async () => {
+    assert.match(await ok(['token', 'issue', '--agency-id', 'TOKAG']), /^aot_[A-Za-z0-9_-]{20,}\n$/);
+    const issued = JSON.parse(await ok(['--json', 'token', 'issue', '--agency-id', 'TOKAG', '--expires-in', '90d']));
+    assert.deepEqual(Object.keys(issued).sort(), ['expiresAt', 'token', 'tokenId']);
+    assert.match(issued.tokenId, /^tok_[0-9a-f]{16}$/);
+    const lifetime = Date.parse(issued.expiresAt) - Date.now();
+    assert.ok(lifetime > 89 * 86_400_000 && lifetime <= 90 * 86_400_000, issued.expiresAt);
+    assert.equal(
+      await refused(['token', 'issue', '--agency-id', 'NOAG']),
+      'error: No agency NOAG; create it first with: airorder agency add --agency-id NOAG --name NAME\n',
+    );
+  });
+
+  test('list: a header and a line per token, oldest first, with its status; --json the same fields', async () => {
+    await ok(['agency', 'add', '--agency-id', 'LISTAG', '--name', 'Listed']);
+    const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+    let expired: string;
+    let active: string;
+    try {
+      const past = () => '2020-01-01T00:00:00.000Z';
+      expired = (await issueToken(store, past, 'LISTAG', 60_000)).tokenId;
+      active = (await issueToken(store, () => '2020-01-02T00:00:00.000Z', 'LISTAG', null)).tokenId;
+    } finally {
+      await store.close();
+    }
+    const revoked = JSON.parse(await ok(['--json', 'token', 'issue', '--agency-id', 'LISTAG'])).tokenId;
+    assert.equal(await ok(['token', 'revoke', revoked]), `token ${revoked} revoked\n`);
+
+    const lines = (await ok(['token', 'list', '--agency-id', 'LISTAG'])).split('\n');
+    assert.equal(lines[0], 'TOKEN ID\tSTATUS\tCREATED\tEXPIRES\tLAST USED\tREVOKED');
+    assert.equal(lines[1], `${expired}\texpired\t2020-01-01T00:00:00.000Z\t2020-01-01T00:01:00.000Z\tnever\t-`);
+    assert.equal(lines[2], `${active}\tactive\t2020-01-02T00:00:00.000Z\tnever\tnever\t-`);
+    assert.match(lines[3]!, new RegExp(`^${revoked}\\trevoked\\t\\S+Z\\tnever\\tnever\\t\\S+Z$`));
+    assert.deepEqual(lines.slice(4), ['']);
+
+    const json = JSON.parse(await ok(['--json', 'token', 'list', '--agency-id', 'LISTAG']));
+    assert.deepEqual(json[0], {
+      tokenId: expired,
+      status: 'expired',
+      createdAt: '2020-01-01T00:00:00.000Z',
+      expiresAt: '2020-01-01T00:01:00.000Z',
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    assert.deepEqual(json[1].status, 'active');
+    assert.deepEqual([json[2].tokenId, json[2].status, json.length], [revoked, 'revoked', 3]);
+    assert.match(json[2].revokedAt, /Z$/);
+    assert.equal(await refused(['token', 'list', '--agency-id', 'NOBODY']), 'error: No agency NOBODY.\n');
+    await ok(['agency', 'add', '--agency-id', 'NOTOKENS', '--name', 'n']);
+    assert.equal(
+      await ok(['token', 'list', '--agency-id', 'NOTOKENS']),
+      'TOKEN ID\tSTATUS\tCREATED\tEXPIRES\tLAST USED\tREVOKED\n',
+    );
+    assert.equal(await ok(['--json', 'token', 'list', '--agency-id', 'NOTOKENS']), '[]\n');
+  });
+
+  test('revoke by the token itself, as an argument or on standard input; --json says when', async () => {
+    const byArgument = JSON.parse(await ok(['--json', 'token', 'issue', '--agency-id', 'TOKAG']));
+    assert.equal(await ok(['token', 'revoke', byArgument.token]), `token ${byArgument.tokenId} revoked\n`);
+    const byStdin = JSON.parse(await ok(['--json', 'token', 'issue', '--agency-id', 'TOKAG']));
+    const answer = JSON.parse(await ok(['--json', 'token', 'revoke', '--token-stdin'], `  ${byStdin.token}\n`));
+    assert.deepEqual(Object.keys(answer), ['tokenId', 'revoked', 'revokedAt']);
+    assert.equal(answer.tokenId, byStdin.tokenId);
+    assert.equal(answer.revoked, true);
+    assert.match(answer.revokedAt, /^\d{4}-\d\d-\d\dT.*Z$/);
+  });
+
+  test('revoke refuses no token, two ways at once, and empty standard input, each with its line', async () => {
+    assert.equal(
+      await refused(['token', 'revoke']),
+      'error: Name the token: airorder token revoke TOKEN_ID (tok_…, as token list prints it), or the token itself on standard input with --token-stdin.\n',
+    );
+    assert.equal(
+      await refused(['token', 'revoke', 'tok_0123456789abcdef', '--token-stdin'], 'aot_x'),
+      'error: Name the token once: a token id, or --token-stdin with the token on standard input, not both.\n',
+    );
+    assert.equal(
+      await refused(['token', 'revoke', '--token-stdin'], ' \n'),
+      'error: --token-stdin: standard input holds no token.\n',
+    );
+  });
+});
