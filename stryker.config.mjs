@@ -180,7 +180,7 @@ export const AREAS = {
   cli: {
     mutate: ['src/cli/**/*.ts', 'src/demo/**/*.ts', '!src/demo/demo-data.ts'],
     testFiles: [
-      // The pure parts first (progress lines, options, the demo's printed examples), then the demo in process.
+      // The pure parts first (progress lines, options, the demo's printed examples), then the demo and the commands in process.
       ...unit(
         'progress',
         'upgrade-progress',
@@ -190,7 +190,7 @@ export const AREAS = {
         'with-store',
         'wait-for-database',
       ),
-      ...integration('demo-setup'),
+      ...integration('demo-setup', 'cli-in-process'),
       ...cli('serve-start-failure', 'demo', 'changes-import', 'audit', 'orders-import', 'operator'),
       ...integration('store-cli', 'serve-database-wait'),
       ...cli('serve', 'checkpoint', 'migrate', 'configuration-errors', 'agency-token', 'webhook', 'import-errors'),

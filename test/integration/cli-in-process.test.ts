@@ -19,7 +19,10 @@ import { issueToken } from '../../src/service/agency-admin.js';
 import { importOrders } from '../../src/service/order-import.js';
 import { preparedHere } from '../../src/service/order-preparation.js';
 import { openStore } from '../../src/store/open-store.js';
-import { order, segment, passenger, booking, change } from '../helpers/documents.js';
+import { verifyPassword } from '../../src/console/password-hash.js';
+import { importChanges } from '../../src/service/change-import.js';
+import { order, segment, passenger, booking, change, simpleOrder } from '../helpers/documents.js';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
 let dir: string;
@@ -487,5 +490,294 @@ describe('token', () => {
       await refused(['token', 'revoke', '--token-stdin'], ' \n'),
       'error: --token-stdin: standard input holds no token.\n',
     );
+  });
+});
+
+/** Runs `work` with the environment's `settings` set, as the CLI's environment. */
+async function withEnv<T>(settings: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  const before = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, settings);
+  try {
+    return await work();
+  } finally {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** Opens the test database for what the CLI cannot say itself. */
+async function withDatabase<T>(work: (store: ReturnType<typeof openStore>) => Promise<T>): Promise<T> {
+  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('webhook', () => {
+  const OPEN = { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_TIMEOUT_MS: '5000' };
+  let hook: Receiver;
+  let endpointId: string;
+  let hookUrl: string;
+  before(async () => {
+    hook = await startReceiver();
+    hookUrl = `${hook.url}/airorder`;
+    await ok(['agency', 'add', '--agency-id', 'HOOKAG', '--name', 'Hooks']);
+    await ok(['agency', 'add', '--agency-id', 'HOOKAG2', '--name', 'Other hooks']);
+  });
+  after(() => hook.close());
+
+  test('add prints the endpoint and its secret once, as text or JSON', async () => {
+    const text = await withEnv(OPEN, () => ok(['webhook', 'add', '--agency-id', 'HOOKAG', '--url', hookUrl]));
+    const match =
+      /^endpoint (we_[0-9a-f]{24}) added for agency HOOKAG: (\S+) \(\*\)\nsigning secret \(shown once\): (whsec_\S+)\n$/.exec(
+        text,
+      );
+    assert.ok(match, text);
+    assert.equal(match[2], hookUrl);
+    endpointId = match[1]!;
+    const json = JSON.parse(
+      await withEnv(OPEN, () =>
+        ok([
+          '--json',
+          'webhook',
+          'add',
+          '--agency-id',
+          'HOOKAG2',
+          '--url',
+          hookUrl,
+          '--events',
+          'booking.canceled,booking.refunded',
+        ]),
+      ),
+    );
+    assert.deepEqual(Object.keys(json), ['id', 'url', 'events', 'secret']);
+    assert.deepEqual([json.url, json.events], [hookUrl, ['booking.canceled', 'booking.refunded']]);
+    assert.match(json.secret, /^whsec_/);
+    assert.equal(
+      await refused(['webhook', 'add', '--agency-id', 'HOOKAG', '--url', hookUrl]),
+      'error: --url is refused: the URL must be https (plain http is allowed only with WEBHOOK_ALLOW_HTTP=true).\n',
+    );
+  });
+
+  test('a host whose DNS is not live yet: a warning on standard error, and in the JSON', async () => {
+    const url = 'https://hooks.in-process.example/airorder';
+    const warning =
+      /^the host hooks\.in-process\.example does not resolve yet \((ENOTFOUND|ENODATA|EAI_AGAIN)\): the endpoint is registered, and every delivery resolves it and checks its addresses again$/;
+    const run = await airorder(['webhook', 'add', '--agency-id', 'HOOKAG2', '--url', url]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr.replace(/^warning: /, '').trimEnd(), warning);
+    assert.match(run.stderr, /^warning: .*\n$/);
+    assert.match(
+      run.stdout,
+      /^endpoint we_[0-9a-f]{24} added for agency HOOKAG2: https:\/\/hooks\.in-process\.example\/airorder \(\*\)\n/,
+    );
+    const json = JSON.parse(await ok(['--json', 'webhook', 'add', '--agency-id', 'HOOKAG2', '--url', url]));
+    assert.match(json.warning, warning);
+  });
+
+  test('list: one line per endpoint with its status, never a secret; --json the same fields', async () => {
+    const lines = (await ok(['webhook', 'list', '--agency-id', 'HOOKAG'])).split('\n');
+    assert.deepEqual(lines, [`${endpointId}  HOOKAG  ENABLED  ${hookUrl}  *`, '']);
+    const [shown] = JSON.parse(await ok(['--json', 'webhook', 'list', '--agency-id', 'HOOKAG']));
+    assert.deepEqual(Object.keys(shown), ['id', 'agencyId', 'url', 'events', 'status', 'createdAt']);
+    assert.deepEqual(
+      [shown.id, shown.agencyId, shown.url, shown.events, shown.status],
+      [endpointId, 'HOOKAG', hookUrl, ['*'], 'ENABLED'],
+    );
+    assert.equal((await ok(['webhook', 'list'])).split('\n').length, 4 + 1);
+    assert.equal(await ok(['webhook', 'list', '--agency-id', 'NOHOOKS']), 'no webhook endpoints\n');
+    assert.equal(await ok(['--json', 'webhook', 'list', '--agency-id', 'NOHOOKS']), '[]\n');
+  });
+
+  test('disable and enable: the status, with the reason while disabled', async () => {
+    assert.equal(await ok(['webhook', 'disable', endpointId]), `endpoint ${endpointId} disabled\n`);
+    assert.equal(
+      await ok(['webhook', 'list', '--agency-id', 'HOOKAG']),
+      `${endpointId}  HOOKAG  DISABLED (disabled by the operator)  ${hookUrl}  *\n`,
+    );
+    const [shown] = JSON.parse(await ok(['--json', 'webhook', 'list', '--agency-id', 'HOOKAG']));
+    assert.equal(shown.statusReason, 'disabled by the operator');
+    assert.deepEqual(JSON.parse(await ok(['--json', 'webhook', 'enable', endpointId])), {
+      id: endpointId,
+      status: 'ENABLED',
+    });
+    assert.deepEqual(JSON.parse(await ok(['--json', 'webhook', 'disable', endpointId])), {
+      id: endpointId,
+      status: 'DISABLED',
+    });
+    assert.equal(await ok(['webhook', 'enable', endpointId]), `endpoint ${endpointId} enabled\n`);
+    assert.equal(
+      await refused(['webhook', 'enable', 'we_missing']),
+      'error: No webhook endpoint we_missing; see: airorder webhook list\n',
+    );
+  });
+
+  test("test: the receiver's status and time; a failing receiver, one line saying why", async () => {
+    hook.script([200, 503]);
+    const answer = await withEnv(OPEN, () => ok(['webhook', 'test', endpointId]));
+    assert.match(answer, /^HTTP 200 in \d+ ms \(ping evt_[0-9a-f]{28}\)\n$/);
+    assert.deepEqual(JSON.parse(hook.received.at(-1)!.body).data, { EndpointID: endpointId, AgencyID: 'HOOKAG' });
+    const failing = await withEnv(OPEN, () => refused(['webhook', 'test', endpointId]));
+    assert.match(
+      failing,
+      new RegExp(`^error: ping evt_[0-9a-f]{28} to ${endpointId} was not delivered: HTTP 503 \\(\\d+ ms\\)\\n$`),
+    );
+    hook.script([200]);
+    const json = JSON.parse(await withEnv(OPEN, () => ok(['--json', 'webhook', 'test', endpointId])));
+    assert.deepEqual(Object.keys(json), ['id', 'eventId', 'status', 'ms']);
+    assert.deepEqual([json.id, json.status], [endpointId, 200]);
+  });
+
+  test('deliveries of an event, and redelivering it: to every enabled endpoint for it, or to one', async () => {
+    assert.equal(await ok(['webhook', 'deliveries', '--endpoint', endpointId]), 'no deliveries\n');
+    await withDatabase(async (store) => {
+      const now = () => new Date().toISOString();
+      await importOrders(
+        store,
+        now,
+        preparedHere(readRecords(JSON.stringify([simpleOrder('HOOK-ORD', 'HOOKAG', 'HOOKRF')])), now()),
+        false,
+      );
+      await importChanges(
+        store,
+        now,
+        readRecords(JSON.stringify([change('HOOK-CHG', 'HOOK-ORD', 'HOOKRF', ['S1'], [segment('S2', 2)])])),
+      );
+    });
+    const listed = JSON.parse(await ok(['--json', 'webhook', 'deliveries', '--endpoint', endpointId]));
+    assert.equal(listed.length, 1, JSON.stringify(listed));
+    const [delivery] = listed;
+    assert.deepEqual([delivery.endpointId, delivery.status, delivery.attempts], [endpointId, 'PENDING', 0]);
+    assert.equal(
+      await ok(['webhook', 'deliveries', '--agency-id', 'HOOKAG']),
+      `${delivery.eventId}  ${endpointId}  PENDING  attempts 0  next ${delivery.nextAttemptAt}\n`,
+    );
+    assert.equal(await ok(['webhook', 'deliveries', '--failed']), 'no deliveries\n');
+    assert.equal(
+      await ok(['webhook', 'deliveries', '--agency-id', 'HOOKAG', '--limit', '1']).then(
+        (text) => text.split('\n').length,
+      ),
+      2,
+    );
+
+    assert.equal(
+      await ok(['webhook', 'redeliver', delivery.eventId]),
+      `event ${delivery.eventId} queued for ${endpointId}\n`,
+    );
+    assert.deepEqual(
+      JSON.parse(await ok(['--json', 'webhook', 'redeliver', delivery.eventId, '--endpoint', endpointId])),
+      {
+        eventId: delivery.eventId,
+        endpoints: [endpointId],
+      },
+    );
+    assert.equal(
+      await refused(['webhook', 'redeliver', 'evt_missing']),
+      'error: No event evt_missing (events are kept 30 days).\n',
+    );
+  });
+
+  test('deliveries --limit: 1 to 99999, refused otherwise', async () => {
+    for (const limit of ['0', '100000', '-1', '1.5', 'x', '01'])
+      assert.equal(
+        await refused(['webhook', 'deliveries', '--limit', limit]),
+        'error: --limit must be a whole number from 1 to 99999.\n',
+        limit,
+      );
+    assert.equal((await airorder(['webhook', 'deliveries', '--limit', '99999'])).code, 0);
+  });
+
+  test('rotate-secret: a new secret, the previous one signing for 24 hours more; remove', async () => {
+    const rotated = await ok(['webhook', 'rotate-secret', endpointId]);
+    const match = /^new signing secret \(shown once\): (whsec_\S+)\nthe previous one also signs until (\S+Z)\n$/.exec(
+      rotated,
+    );
+    assert.ok(match, rotated);
+    const overlap = Date.parse(match[2]!) - Date.now();
+    assert.ok(overlap > 23 * 3_600_000 && overlap <= 24 * 3_600_000, match[2]);
+    const json = JSON.parse(await ok(['--json', 'webhook', 'rotate-secret', endpointId]));
+    assert.deepEqual(Object.keys(json), ['id', 'secret', 'previousSecretUntil']);
+    assert.notEqual(json.secret, match[1]);
+    assert.equal(await ok(['webhook', 'remove', endpointId]), `endpoint ${endpointId} removed\n`);
+    assert.equal(
+      await refused(['webhook', 'remove', endpointId]),
+      `error: No webhook endpoint ${endpointId}; see: airorder webhook list\n`,
+    );
+    const other = JSON.parse(await ok(['--json', 'webhook', 'list', '--agency-id', 'HOOKAG2']))[0].id;
+    assert.deepEqual(JSON.parse(await ok(['--json', 'webhook', 'remove', other])), { id: other, removed: true });
+  });
+});
+
+describe('operator', () => {
+  const PASSWORD = 'correct horse battery staple';
+  const passwordOf = (email: string) =>
+    withDatabase(async (store) => (await store.read.findOperator(email))!.passwordHash);
+
+  test('add reads the password from standard input, without its line end; the address is kept in lower case', async () => {
+    assert.equal(
+      await ok(
+        ['operator', 'add', '--email', ' Desk@Airline.Example ', '--name', 'Desk', '--password-stdin'],
+        `${PASSWORD}\r\n`,
+      ),
+      'operator desk@airline.example added\n',
+    );
+    assert.ok(await verifyPassword(PASSWORD, await passwordOf('desk@airline.example')));
+    assert.equal(
+      await ok(
+        ['--json', 'operator', 'add', '--email', 'Night@Airline.Example', '--name', 'Night', '--password-stdin'],
+        `${PASSWORD} \n\n`,
+      ),
+      '{"email":"night@airline.example","added":true}\n',
+    );
+    // Only one line end is the shell's: the rest is the password's.
+    assert.ok(await verifyPassword(`${PASSWORD} \n`, await passwordOf('night@airline.example')));
+  });
+
+  test('a password must come on standard input', async () => {
+    const line = 'error: --password-stdin is required: the password is read from standard input.\n';
+    assert.equal(await refused(['operator', 'add', '--email', 'x@y.zz', '--name', 'X'], PASSWORD), line);
+    assert.equal(await refused(['operator', 'password', 'desk@airline.example'], PASSWORD), line);
+  });
+
+  test('list: address, name and state, as text and JSON', async () => {
+    assert.equal(
+      await ok(['operator', 'list']),
+      'desk@airline.example\tDesk\tactive\nnight@airline.example\tNight\tactive\n',
+    );
+    const [desk] = JSON.parse(await ok(['--json', 'operator', 'list']));
+    assert.deepEqual(Object.keys(desk), ['email', 'name', 'disabledAt', 'createdAt']);
+    assert.deepEqual([desk.email, desk.name, desk.disabledAt], ['desk@airline.example', 'Desk', null]);
+  });
+
+  test('password: changed from standard input; disable: shown as disabled since when', async () => {
+    assert.equal(
+      await ok(['operator', 'password', ' NIGHT@airline.example', '--password-stdin'], 'another long password\n'),
+      'password of night@airline.example changed\n',
+    );
+    assert.ok(await verifyPassword('another long password', await passwordOf('night@airline.example')));
+    assert.equal(
+      await ok(['operator', 'disable', 'Night@Airline.Example ']),
+      'operator night@airline.example disabled\n',
+    );
+    assert.match(
+      await ok(['operator', 'list']),
+      /^desk@airline\.example\tDesk\tactive\nnight@airline\.example\tNight\tdisabled \d{4}-\d\d-\d\dT\S+Z\n$/,
+    );
+  });
+
+  test("actions: --limit from 1 to 10000, and only one operator's with --email", async () => {
+    for (const limit of ['0', '10001', '1.5', 'x', '-1'])
+      assert.equal(
+        await refused(['operator', 'actions', '--limit', limit]),
+        'error: --limit must be a whole number from 1 to 10000.\n',
+        limit,
+      );
+    assert.equal(await ok(['operator', 'actions', '--limit', '10000']), '[]\n');
+    assert.equal(await ok(['operator', 'actions', '--limit', '1']), '[]\n');
+    assert.equal(await ok(['operator', 'actions', '--email', 'Desk@Airline.Example']), '[]\n');
   });
 });
