@@ -10,7 +10,14 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { configFrom, databaseReady, withStore } from '../../src/cli/with-store.js';
+import { readRecords } from '../../src/documents/document-reader.js';
+import { addAgency } from '../../src/service/agency-admin.js';
+import { importOrders } from '../../src/service/order-import.js';
+import { preparedHere } from '../../src/service/order-preparation.js';
+import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
+import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import { simpleOrder } from '../helpers/documents.js';
 
 function tempDir(t: TestContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-with-store-'));
@@ -88,4 +95,39 @@ test('work that fails: its error as it is, and the store closed all the same', a
     (error) => error === fault,
   );
   await assert.rejects(async () => used!.ping(), /destroyed/);
+});
+
+/** A database of the schema before orders were kept as records (migration 011 rolled back), with one order. */
+async function formerDatabase(file: string): Promise<void> {
+  const store = openStore(loadConfig({}, { DATABASE_URL: `sqlite:${file}` }));
+  try {
+    await migrateToLatest(store);
+    const now = () => '2026-11-27T08:00:00.000Z';
+    await addAgency(store, now, { agencyId: 'AG1', name: 'One', iataNumber: null, email: null });
+    const orders = readRecords(JSON.stringify([simpleOrder('ORD-1', 'AG1', 'REF001')]));
+    await importOrders(store, now, preparedHere(orders, now()), false);
+    while (!(await migrateDown(store)).some((name) => name.includes('011'))) {
+      // down to the former schema, one migration at a time
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+test("an upgrade that copies orders: its bar on a terminal, ended before the work's output", async (t) => {
+  const file = path.join(tempDir(t), 'former.db');
+  await formerDatabase(file);
+  const written: string[] = [];
+  const descriptor = Object.getOwnPropertyDescriptor(process, 'stderr')!;
+  const terminal = { isTTY: true, write: (text: string) => written.push(text) > 0 };
+  Object.defineProperty(process, 'stderr', { configurable: true, get: () => terminal });
+  try {
+    const order = await withStore({ databaseUrl: `sqlite:${file}` }, (store) => store.read.loadOrder('ORD-1'));
+    assert.equal(order?.orderId, 'ORD-1');
+  } finally {
+    Object.defineProperty(process, 'stderr', descriptor);
+  }
+  assert.ok(written.length >= 2, JSON.stringify(written));
+  assert.match(written.at(-2)!, /^\r\[#{24}\] 100% upgrade: orders copied into records: 1 of 1, ETA /);
+  assert.equal(written.at(-1), '\n');
 });
