@@ -22,6 +22,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { verifyPassword } from '../../src/console/password-hash.js';
 import { importChanges } from '../../src/service/change-import.js';
 import { order, segment, passenger, booking, change, simpleOrder } from '../helpers/documents.js';
+import { setStoredBookingMember } from '../helpers/stored-records.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
@@ -779,5 +780,40 @@ describe('operator', () => {
     assert.equal(await ok(['operator', 'actions', '--limit', '10000']), '[]\n');
     assert.equal(await ok(['operator', 'actions', '--limit', '1']), '[]\n');
     assert.equal(await ok(['operator', 'actions', '--email', 'Desk@Airline.Example']), '[]\n');
+  });
+});
+
+describe('an unexpected failure', () => {
+  before(async () => {
+    await ok(['agency', 'add', '--agency-id', 'BROKEN', '--name', 'Broken']);
+    await withDatabase(async (store) => {
+      const now = () => new Date().toISOString();
+      await importOrders(
+        store,
+        now,
+        preparedHere(readRecords(JSON.stringify([simpleOrder('BROKEN-1', 'BROKEN', 'BRKREF')])), now()),
+        false,
+      );
+      // What no import writes: a store written by hand.
+      await setStoredBookingMember(store.db, 'BROKEN-1', 0, 'passengers', '"not a list"');
+    });
+  });
+
+  test('one line, its first, saying to run again with --verbose', async () => {
+    assert.equal(
+      await refused(['orders', 'show', 'BROKEN-1']),
+      'error: booking.passengers.map is not a function (unexpected: run again with --verbose to see where it happened)\n',
+    );
+  });
+
+  test('with --verbose, where it happened', async () => {
+    const run = await airorder(['--verbose', 'orders', 'show', 'BROKEN-1']);
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.match(
+      run.stderr,
+      /^error: TypeError: booking\.passengers\.map is not a function\n {4}at .*order-view\.ts:\d+:\d+\)\n/,
+    );
+    assert.doesNotMatch(run.stderr, /unexpected/);
   });
 });
