@@ -15,7 +15,8 @@ import type { Command } from 'commander';
 import { buildCli, runCli } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config.js';
 import { readRecords } from '../../src/documents/document-reader.js';
-import { issueToken } from '../../src/service/agency-admin.js';
+import { addAgency, issueToken } from '../../src/service/agency-admin.js';
+import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
 import { importOrders } from '../../src/service/order-import.js';
 import { preparedHere } from '../../src/service/order-preparation.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -72,15 +73,16 @@ async function swapped<T>(
   }
 }
 
-/** `airorder --database-url URL ARGS…` as runCli runs it, with `stdin` on standard input. */
-async function airorder(args: string[], stdin = ''): Promise<Run> {
+/** `airorder --database-url URL ARGS…` as runCli runs it, with `stdin` on standard input; `tty`: standard error is a terminal. */
+async function airorder(args: string[], stdin = '', { url = database.url, tty = false } = {}): Promise<Run> {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const exitCodeBefore = process.exitCode;
   process.exitCode = undefined;
+  const errors = Object.assign(sink(stderr), { isTTY: tty });
   try {
-    await swapped({ stdout: sink(stdout), stderr: sink(stderr), stdin: Readable.from([Buffer.from(stdin)]) }, () =>
-      runCli(['node', 'airorder', '--database-url', database.url, ...args]),
+    await swapped({ stdout: sink(stdout), stderr: errors, stdin: Readable.from([Buffer.from(stdin)]) }, () =>
+      runCli(['node', 'airorder', '--database-url', url, ...args]),
     );
     return { code: Number(process.exitCode ?? 0), stdout: stdout.join(''), stderr: stderr.join('') };
   } finally {
@@ -137,6 +139,31 @@ describe('migrate', () => {
     assert.equal(await ok(['migrate']), `Up ${name}\n`);
     assert.deepEqual(JSON.parse(await ok(['--json', 'migrate', '--rollback'])), { applied: [`Down ${name}`] });
     assert.deepEqual(JSON.parse(await ok(['--json', 'migrate'])), { applied: [`Up ${name}`] });
+    const before = (await ok(['migrate', '--rollback'])).slice('Down '.length, -1);
+    await ok(['migrate', '--rollback']);
+    assert.match(await ok(['migrate']), new RegExp(`^Up \\d{3}-[a-z0-9-]+\\nUp ${before}\\n$`));
+  });
+
+  test("an upgrade that copies orders: the bar on a terminal, ended before migrate's own lines", async (t) => {
+    const former = await createTestDatabase(fs.mkdtempSync(path.join(dir, 'former-')));
+    t.after(() => former.drop());
+    await withDatabase(async (store) => {
+      await migrateToLatest(store);
+      const now = () => '2026-11-27T08:00:00.000Z';
+      await addAgency(store, now, { agencyId: 'AG1', name: 'One', iataNumber: null, email: null });
+      const orders = readRecords(JSON.stringify([simpleOrder('ORD-1', 'AG1', 'REF001')]));
+      await importOrders(store, now, preparedHere(orders, now()), false);
+      while (!(await migrateDown(store)).some((name) => name.includes('011'))) {
+        // down to the schema before orders were kept as records, one migration at a time
+      }
+    }, former.url);
+    const run = await airorder(['migrate'], '', { url: former.url, tty: true });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(
+      run.stderr.endsWith(`[${'#'.repeat(24)}] 100% upgrade: orders copied into records: 1 of 1, ETA 0s\u001b[K\n`),
+      JSON.stringify(run.stderr),
+    );
+    assert.match(run.stdout, /^Up 011-/);
   });
 });
 
@@ -155,7 +182,7 @@ describe('agency add', () => {
         '--iata',
         '1234567',
         '--email',
-        'a@b.cd',
+        'ops.desk@agency-two.example',
       ]),
       '{\n  "agencyId": "CLI2",\n  "added": true\n}\n',
     );
@@ -164,7 +191,8 @@ describe('agency add', () => {
       const one = await store.read.findAgency('CLI1');
       const two = await store.read.findAgency('CLI2');
       assert.deepEqual([one?.name, one?.iataNumber, one?.email], ['One', null, null]);
-      assert.deepEqual([two?.name, two?.iataNumber, two?.email], ['Two', '1234567', 'a@b.cd']);
+      assert.deepEqual([two?.name, two?.iataNumber, two?.email], ['Two', '1234567', 'ops.desk@agency-two.example']);
+      await ok(['agency', 'add', '--agency-id', 'CLI3', '--name', 'Three', '--email', 'a@b.cd']);
     } finally {
       await store.close();
     }
@@ -209,7 +237,222 @@ describe('agency add', () => {
   });
 });
 
+const HELP: [string[], string][] = [
+  [
+    [],
+    "Usage: airorder [options] [command] Air order servicing: the agency API and the operator's tools. Options: --database-url <url> sqlite:PATH or postgres://user:password@host:port/database (env: DATABASE_URL) --json print results as JSON (commands that print JSON anyway are unchanged) --verbose on an unexpected failure, print where it happened (the stack trace) as well -h, --help display help for command Commands: serve [options] run the service (applies pending migrations first) migrate [options] apply pending migrations agency manage agencies token manage access tokens orders load and inspect orders changes record airline-initiated changes audit [options] print the audit trail of an order: every state change, who made it, when, and what was refunded webhook signed webhook endpoints of agencies, and their deliveries (docs/webhooks.md) operator manage the operators who sign in to the console demo [options] create a demo agency, a token and realistic orders; prints a JSON summary with the token help [command] display help for command",
+  ],
+  [
+    ['serve'],
+    'Usage: airorder serve [options] run the service (applies pending migrations first) Options: --port <port> port to listen on (default 8080) (env: PORT) --host <host> address to listen on (default 127.0.0.1) (env: HOST) --workers <n> processes sharing the port: a number, or auto for one per core (default 1) (env: WORKERS) --demo [orders] load demo data first (default 50 orders) and print a token with ready-to-paste curl calls -h, --help display help for command',
+  ],
+  [
+    ['migrate'],
+    'Usage: airorder migrate [options] apply pending migrations Options: --rollback roll back the most recent migration instead -h, --help display help for command',
+  ],
+  [
+    ['agency'],
+    'Usage: airorder agency [options] [command] manage agencies Options: -h, --help display help for command Commands: add [options] register an agency help [command] display help for command',
+  ],
+  [
+    ['agency', 'add'],
+    "Usage: airorder agency add [options] register an agency Options: --agency-id <id> the agency identifier, 1 to 64 characters --name <name> the agency's name --iata <number> IATA number, 7 or 8 digits --email <address> contact e-mail address -h, --help display help for command",
+  ],
+  [
+    ['token'],
+    "Usage: airorder token [options] [command] manage access tokens Options: -h, --help display help for command Commands: issue [options] issue a token for an agency; prints the token alone on stdout (it is shown only once) list [options] list an agency's tokens, oldest first: id, status, creation, expiry, last use (to within 5 minutes) and revocation; never a secret revoke [options] [tokenId] revoke a token at once, named by its id (tok_…), or by the token itself read from standard input with --token-stdin help [command] display help for command",
+  ],
+  [
+    ['token', 'issue'],
+    'Usage: airorder token issue [options] issue a token for an agency; prints the token alone on stdout (it is shown only once) Options: --agency-id <id> the agency the token acts for --expires-in <duration> lifetime such as 30s, 15m, 12h or 90d (default: no expiry) -h, --help display help for command',
+  ],
+  [
+    ['token', 'list'],
+    "Usage: airorder token list [options] list an agency's tokens, oldest first: id, status, creation, expiry, last use (to within 5 minutes) and revocation; never a secret Options: --agency-id <id> the agency whose tokens to list -h, --help display help for command",
+  ],
+  [
+    ['token', 'revoke'],
+    "Usage: airorder token revoke [options] [tokenId] revoke a token at once, named by its id (tok_…), or by the token itself read from standard input with --token-stdin Arguments: tokenId the token's id, as token issue --json and token list print it Options: --token-stdin read the token itself from standard input rather than naming its id -h, --help display help for command",
+  ],
+  [
+    ['orders'],
+    'Usage: airorder orders [options] [command] load and inspect orders Options: -h, --help display help for command Commands: import [options] <file> import order documents: a JSON array, one object, or NDJSON; all or nothing show <orderId> print an order as JSON with its current statuses, airline changes and refunds help [command] display help for command',
+  ],
+  [
+    ['orders', 'import'],
+    'Usage: airorder orders import [options] <file> import order documents: a JSON array, one object, or NDJSON; all or nothing Arguments: file a file, or - for standard input Options: --upsert replace orders whose orderId exists already -h, --help display help for command',
+  ],
+  [
+    ['orders', 'show'],
+    'Usage: airorder orders show [options] <orderId> print an order as JSON with its current statuses, airline changes and refunds Arguments: orderId the order identifier Options: -h, --help display help for command',
+  ],
+  [
+    ['changes'],
+    'Usage: airorder changes [options] [command] record airline-initiated changes Options: -h, --help display help for command Commands: import <file> import airline-change documents: a JSON array, one object, or NDJSON; all or nothing help [command] display help for command',
+  ],
+  [
+    ['changes', 'import'],
+    'Usage: airorder changes import [options] <file> import airline-change documents: a JSON array, one object, or NDJSON; all or nothing Arguments: file a file, or - for standard input Options: -h, --help display help for command',
+  ],
+  [
+    ['audit'],
+    'Usage: airorder audit [options] print the audit trail of an order: every state change, who made it, when, and what was refunded Options: --order <orderId> the order identifier -h, --help display help for command',
+  ],
+  [
+    ['webhook'],
+    'Usage: airorder webhook [options] [command] signed webhook endpoints of agencies, and their deliveries (docs/webhooks.md) Options: -h, --help display help for command Commands: add [options] register an endpoint; prints its signing secret, shown only this once list [options] list endpoints enable <id> send deliveries to the endpoint again (those due wait for it) disable <id> stop sending deliveries to the endpoint; they wait for it remove <id> remove the endpoint and its deliveries rotate-secret <id> issue a new signing secret; the old one keeps signing beside it for 24 hours deliveries [options] list deliveries, newest first redeliver [options] <eventId> queue an event again, due now: for one endpoint, or every enabled endpoint of its agency that subscribes to it test <id> send a ping event to the endpoint now and print what the receiver answered help [command] display help for command',
+  ],
+  [
+    ['webhook', 'add'],
+    'Usage: airorder webhook add [options] register an endpoint; prints its signing secret, shown only this once Options: --agency-id <id> the agency whose events it receives --url <url> an https URL on a public address (a host that does not resolve yet is accepted with a warning) --events <types> event types separated by commas (default: all) -h, --help display help for command',
+  ],
+  [
+    ['webhook', 'list'],
+    "Usage: airorder webhook list [options] list endpoints Options: --agency-id <id> only this agency's -h, --help display help for command",
+  ],
+  [
+    ['webhook', 'enable'],
+    'Usage: airorder webhook enable [options] <id> send deliveries to the endpoint again (those due wait for it) Arguments: id the endpoint id Options: -h, --help display help for command',
+  ],
+  [
+    ['webhook', 'disable'],
+    'Usage: airorder webhook disable [options] <id> stop sending deliveries to the endpoint; they wait for it Arguments: id the endpoint id Options: -h, --help display help for command',
+  ],
+  [
+    ['webhook', 'remove'],
+    'Usage: airorder webhook remove [options] <id> remove the endpoint and its deliveries Arguments: id the endpoint id Options: -h, --help display help for command',
+  ],
+  [
+    ['webhook', 'rotate-secret'],
+    'Usage: airorder webhook rotate-secret [options] <id> issue a new signing secret; the old one keeps signing beside it for 24 hours Arguments: id the endpoint id Options: -h, --help display help for command',
+  ],
+  [
+    ['webhook', 'deliveries'],
+    "Usage: airorder webhook deliveries [options] list deliveries, newest first Options: --agency-id <id> only this agency's --endpoint <id> only this endpoint's --failed only those that failed for good --limit <n> at most this many (default 100) -h, --help display help for command",
+  ],
+  [
+    ['webhook', 'redeliver'],
+    "Usage: airorder webhook redeliver [options] <eventId> queue an event again, due now: for one endpoint, or every enabled endpoint of its agency that subscribes to it Arguments: eventId the event id (evt_…) Options: --endpoint <id> only this endpoint (of the event's agency) -h, --help display help for command",
+  ],
+  [
+    ['webhook', 'test'],
+    'Usage: airorder webhook test [options] <id> send a ping event to the endpoint now and print what the receiver answered Arguments: id the endpoint id Options: -h, --help display help for command',
+  ],
+  [
+    ['operator'],
+    "Usage: airorder operator [options] [command] manage the operators who sign in to the console Options: -h, --help display help for command Commands: add [options] create an operator; the password (at least 12 characters) is read from standard input list list operators: email, name, and whether they are disabled actions [options] print what operators did in the console, newest first: sign-in and sign-out, agencies, tokens, redeliveries, imports, actions on orders disable <email> disable an operator: their sessions end and they can no longer sign in password [options] <email> set an operator's password, read from standard input; their sessions end help [command] display help for command",
+  ],
+  [
+    ['operator', 'add'],
+    "Usage: airorder operator add [options] create an operator; the password (at least 12 characters) is read from standard input Options: --email <address> the e-mail address the operator signs in with --name <name> the operator's name --password-stdin read the password from standard input -h, --help display help for command",
+  ],
+  [
+    ['operator', 'list'],
+    'Usage: airorder operator list [options] list operators: email, name, and whether they are disabled Options: -h, --help display help for command',
+  ],
+  [
+    ['operator', 'actions'],
+    'Usage: airorder operator actions [options] print what operators did in the console, newest first: sign-in and sign-out, agencies, tokens, redeliveries, imports, actions on orders Options: --email <address> only this operator\'s actions --limit <n> at most this many (1 to 10000) (default: "100") -h, --help display help for command',
+  ],
+  [
+    ['operator', 'disable'],
+    "Usage: airorder operator disable [options] <email> disable an operator: their sessions end and they can no longer sign in Arguments: email the operator's e-mail address Options: -h, --help display help for command",
+  ],
+  [
+    ['operator', 'password'],
+    "Usage: airorder operator password [options] <email> set an operator's password, read from standard input; their sessions end Arguments: email the operator's e-mail address Options: --password-stdin read the password from standard input -h, --help display help for command",
+  ],
+  [
+    ['demo'],
+    'Usage: airorder demo [options] create a demo agency, a token and realistic orders; prints a JSON summary with the token Options: --orders <n> how many orders (default: 50) -h, --help display help for command',
+  ],
+];
+
+/** The options commander hands to the command ARGS name (its action replaced), or the error it exits with. */
+async function optionsOf(args: string[]): Promise<Record<string, unknown> | string> {
+  const program = buildCli();
+  let seen: Record<string, unknown> = {};
+  let error = '';
+  for (const command of allCommands(program)) {
+    command.exitOverride().configureOutput({ writeErr: (text) => (error += text) });
+    if (command.commands.length === 0)
+      command.action((...received: unknown[]) => {
+        seen = (received.at(-1) as Command).opts();
+      });
+  }
+  try {
+    await program.parseAsync(['node', 'airorder', ...args]);
+  } catch {
+    return error;
+  }
+  return seen;
+}
+
 describe("commander's parsing", () => {
+  test('the help of every command, word for word', () => {
+    const program = buildCli();
+    assert.equal(program.name(), 'airorder');
+    const byPath = new Map(
+      allCommands(program).map((command) => {
+        const path: string[] = [];
+        for (let at: Command | null = command; at?.parent; at = at.parent) path.unshift(at.name());
+        return [path.join(' '), command.helpInformation().replace(/\s+/g, ' ').trim()] as const;
+      }),
+    );
+    assert.deepEqual(
+      [...byPath.keys()],
+      HELP.map(([path]) => path.join(' ')),
+    );
+    for (const [path, text] of HELP) assert.equal(byPath.get(path.join(' ')), text, path.join(' '));
+  });
+
+  test('serve: --demo with or without a count, --workers as a number or auto, each also from the environment', async () => {
+    assert.deepEqual(await optionsOf(['serve']), {});
+    assert.deepEqual(await optionsOf(['serve', '--demo']), { demo: true });
+    assert.deepEqual(await optionsOf(['serve', '--demo', '12']), { demo: 12 });
+    assert.deepEqual(await optionsOf(['serve', '--demo', '9999999']), { demo: 9_999_999 });
+    assert.deepEqual(await optionsOf(['serve', '--workers', '3', '--port', '9000', '--host', '::1']), {
+      workers: 3,
+      port: '9000',
+      host: '::1',
+    });
+    assert.deepEqual(await optionsOf(['serve', '--workers', '999']), { workers: 999 });
+    assert.deepEqual(await optionsOf(['serve', '--workers', 'auto']), { workers: os.availableParallelism() });
+    await withEnv({ WORKERS: '4', PORT: '9001', HOST: '0.0.0.0' }, async () =>
+      assert.deepEqual(await optionsOf(['serve']), { workers: 4, port: '9001', host: '0.0.0.0' }),
+    );
+    await withEnv({ WORKERS: '1000' }, async () =>
+      assert.equal(
+        await optionsOf(['serve']),
+        "error: option '--workers <n>' value '1000' from env 'WORKERS' is invalid. must be a number from 1 to 999, or auto.\n(run airorder --help for usage)\n",
+      ),
+    );
+  });
+
+  test('demo --orders, token issue --expires-in, webhook deliveries --limit: parsed into numbers', async () => {
+    assert.deepEqual(await optionsOf(['demo']), { orders: 50 });
+    assert.deepEqual(await optionsOf(['demo', '--orders', '1']), { orders: 1 });
+    assert.deepEqual(await optionsOf(['demo', '--orders', '12']), { orders: 12 });
+    assert.deepEqual(await optionsOf(['token', 'issue', '--agency-id', 'A', '--expires-in', '90d']), {
+      agencyId: 'A',
+      expiresIn: 90 * 86_400_000,
+    });
+    assert.deepEqual(await optionsOf(['webhook', 'deliveries', '--limit', '99999', '--failed']), {
+      limit: 99_999,
+      failed: true,
+    });
+    assert.deepEqual(await optionsOf(['operator', 'actions']), { limit: '100' });
+  });
+
+  test("serve's own --port goes to the configuration with the rest, before anything starts", async () => {
+    // PORT in the environment is refused too, so that a --port left out would be named in the error.
+    await withEnv({ PORT: 'eighty' }, async () => {
+      const line = await refused(['serve', '--port', '70000']);
+      assert.match(line, /^error: PORT must be .*70000/);
+      assert.doesNotMatch(line, /eighty/);
+    });
+  });
+
   test('a bad --workers, --demo or --orders: the option, the value and what it must be, then where help is', async () => {
     const hint = '(run airorder --help for usage)\n';
     const workers = "error: option '--workers <n>' argument '0' is invalid. must be a number from 1 to 999, or auto.\n";
@@ -358,6 +601,27 @@ describe('orders, changes, audit', () => {
     assert.equal(await refused(['audit', '--order', 'NO-SUCH']), 'error: No audit events for order NO-SUCH.\n');
   });
 
+  test('changes import from standard input', async () => {
+    const recorded = JSON.parse(
+      await ok(
+        ['changes', 'import', '-'],
+        JSON.stringify(change('CLI-CHG-2', 'CLI-ORD-1', 'CLIREF', ['S2'], [segment('S3', 3)])),
+      ),
+    );
+    assert.equal(recorded.imported, 1);
+  });
+
+  test('changes import on a terminal: the bar of the bytes read, then the line ended', async () => {
+    const changes = [change('CLI-CHG-3', 'CLI-ORD-1', 'CLIREF', ['S3'], [segment('S4', 4)])];
+    const run = await airorder(['changes', 'import', file('changes-tty.json', changes)], '', { tty: true });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /\r\[#{24}\] 100% changes: 1 \(\d+\/s\), ETA 0s[^\n]*\n$/);
+    assert.ok(run.stderr.endsWith('ETA 0s\u001b[K\n'), JSON.stringify(run.stderr));
+    const fromStdin = await airorder(['changes', 'import', '-'], JSON.stringify([]), { tty: true });
+    assert.equal(fromStdin.code, 0, fromStdin.stderr);
+    assert.doesNotMatch(fromStdin.stderr, /%/);
+  });
+
   test('a file that is not there: the system says which, in one line', async () => {
     const missing = path.join(dir, 'missing.json');
     assert.equal(
@@ -429,10 +693,15 @@ describe('token', () => {
     const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
     let expired: string;
     let active: string;
+    let lasting: string;
+    const LASTING_MS = 100 * 365 * 86_400_000;
+    const lastingUntil = new Date(Date.parse('2020-01-03T00:00:00.000Z') + LASTING_MS).toISOString();
     try {
       const past = () => '2020-01-01T00:00:00.000Z';
       expired = (await issueToken(store, past, 'LISTAG', 60_000)).tokenId;
       active = (await issueToken(store, () => '2020-01-02T00:00:00.000Z', 'LISTAG', null)).tokenId;
+      // Expires in a hundred years: active until then.
+      lasting = (await issueToken(store, () => '2020-01-03T00:00:00.000Z', 'LISTAG', LASTING_MS)).tokenId;
     } finally {
       await store.close();
     }
@@ -443,8 +712,9 @@ describe('token', () => {
     assert.equal(lines[0], 'TOKEN ID\tSTATUS\tCREATED\tEXPIRES\tLAST USED\tREVOKED');
     assert.equal(lines[1], `${expired}\texpired\t2020-01-01T00:00:00.000Z\t2020-01-01T00:01:00.000Z\tnever\t-`);
     assert.equal(lines[2], `${active}\tactive\t2020-01-02T00:00:00.000Z\tnever\tnever\t-`);
-    assert.match(lines[3]!, new RegExp(`^${revoked}\\trevoked\\t\\S+Z\\tnever\\tnever\\t\\S+Z$`));
-    assert.deepEqual(lines.slice(4), ['']);
+    assert.equal(lines[3], `${lasting}\tactive\t2020-01-03T00:00:00.000Z\t${lastingUntil}\tnever\t-`);
+    assert.match(lines[4]!, new RegExp(`^${revoked}\\trevoked\\t\\S+Z\\tnever\\tnever\\t\\S+Z$`));
+    assert.deepEqual(lines.slice(5), ['']);
 
     const json = JSON.parse(await ok(['--json', 'token', 'list', '--agency-id', 'LISTAG']));
     assert.deepEqual(json[0], {
@@ -456,8 +726,9 @@ describe('token', () => {
       revokedAt: null,
     });
     assert.deepEqual(json[1].status, 'active');
-    assert.deepEqual([json[2].tokenId, json[2].status, json.length], [revoked, 'revoked', 3]);
-    assert.match(json[2].revokedAt, /Z$/);
+    assert.deepEqual([json[2].tokenId, json[2].status], [lasting, 'active']);
+    assert.deepEqual([json[3].tokenId, json[3].status, json.length], [revoked, 'revoked', 4]);
+    assert.match(json[3].revokedAt, /Z$/);
     assert.equal(await refused(['token', 'list', '--agency-id', 'NOBODY']), 'error: No agency NOBODY.\n');
     await ok(['agency', 'add', '--agency-id', 'NOTOKENS', '--name', 'n']);
     assert.equal(
@@ -476,6 +747,17 @@ describe('token', () => {
     assert.equal(answer.tokenId, byStdin.tokenId);
     assert.equal(answer.revoked, true);
     assert.match(answer.revokedAt, /^\d{4}-\d\d-\d\dT.*Z$/);
+  });
+
+  test('revoke: only tok_ and 16 hexadecimal digits is an id; anything else is taken for the token itself', async () => {
+    assert.equal(await refused(['token', 'revoke', 'tok_0123456789abcdef']), 'error: No token tok_0123456789abcdef.\n');
+    for (const notAnId of [
+      'xtok_0123456789abcdef',
+      'tok_0123456789abcdef0',
+      'tok_0123456789abcde',
+      'tok_0123456789ABCDEF',
+    ])
+      assert.equal(await refused(['token', 'revoke', notAnId]), 'error: No such token.\n', notAnId);
   });
 
   test('revoke refuses no token, two ways at once, and empty standard input, each with its line', async () => {
@@ -509,8 +791,11 @@ async function withEnv<T>(settings: Record<string, string>, work: () => Promise<
 }
 
 /** Opens the test database for what the CLI cannot say itself. */
-async function withDatabase<T>(work: (store: ReturnType<typeof openStore>) => Promise<T>): Promise<T> {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+async function withDatabase<T>(
+  work: (store: ReturnType<typeof openStore>) => Promise<T>,
+  url = database.url,
+): Promise<T> {
+  const store = openStore(loadConfig({}, { DATABASE_URL: url }));
   try {
     return await work(store);
   } finally {
