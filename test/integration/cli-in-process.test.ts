@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, mock, test } from 'node:test';
 import type { Command } from 'commander';
 import { buildCli, runCli } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config.js';
@@ -32,6 +32,11 @@ let database: TestDatabase;
 before(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-cli-in-process-'));
   database = await createTestDatabase(dir);
+  // Node warns once that mock timers are experimental, on standard error a moment later: now, not
+  // within a command whose standard error a test reads.
+  mock.timers.enable({ apis: ['Date'] });
+  mock.timers.reset();
+  await new Promise((resolve) => setImmediate(resolve));
   await ok(['migrate']);
 });
 after(async () => {
@@ -749,6 +754,17 @@ describe('token', () => {
     assert.match(answer.revokedAt, /^\d{4}-\d\d-\d\dT.*Z$/);
   });
 
+  test('a token is expired from the instant its expiry comes, not a millisecond later', async (t) => {
+    await ok(['agency', 'add', '--agency-id', 'EDGEAG', '--name', 'Edge']);
+    const issuedAt = '2026-11-27T08:00:00.000Z';
+    await withDatabase((store) => issueToken(store, () => issuedAt, 'EDGEAG', 60_000));
+    const status = async () => (await ok(['token', 'list', '--agency-id', 'EDGEAG'])).split('\n')[1]!.split('\t')[1];
+    t.mock.timers.enable({ apis: ['Date'], now: Date.parse(issuedAt) + 60_000 - 1 });
+    assert.equal(await status(), 'active');
+    t.mock.timers.tick(1);
+    assert.equal(await status(), 'expired');
+  });
+
   test('revoke: only tok_ and 16 hexadecimal digits is an id; anything else is taken for the token itself', async () => {
     assert.equal(await refused(['token', 'revoke', 'tok_0123456789abcdef']), 'error: No token tok_0123456789abcdef.\n');
     for (const notAnId of [
@@ -817,7 +833,9 @@ describe('webhook', () => {
   after(() => hook.close());
 
   test('add prints the endpoint and its secret once, as text or JSON', async () => {
-    const text = await withEnv(OPEN, () => ok(['webhook', 'add', '--agency-id', 'HOOKAG', '--url', hookUrl]));
+    const run = await withEnv(OPEN, () => airorder(['webhook', 'add', '--agency-id', 'HOOKAG', '--url', hookUrl]));
+    assert.equal(run.stderr, '', 'no warning for a host that resolves');
+    const text = run.stdout;
     const match =
       /^endpoint (we_[0-9a-f]{24}) added for agency HOOKAG: (\S+) \(\*\)\nsigning secret \(shown once\): (whsec_\S+)\n$/.exec(
         text,
@@ -918,48 +936,98 @@ describe('webhook', () => {
     assert.deepEqual([json.id, json.status], [endpointId, 200]);
   });
 
-  test('deliveries of an event, and redelivering it: to every enabled endpoint for it, or to one', async () => {
+  test('deliveries of an event, each as it stands, filtered; redelivering it to every enabled endpoint for it, or to one', async () => {
     assert.equal(await ok(['webhook', 'deliveries', '--endpoint', endpointId]), 'no deliveries\n');
+    // A second endpoint of the agency, for two event types: both named, joined by a comma.
+    const second = await withEnv(OPEN, () =>
+      airorder([
+        'webhook',
+        'add',
+        '--agency-id',
+        'HOOKAG',
+        '--url',
+        `${hook.url}/second`,
+        '--events',
+        'airline_change.detected,booking.canceled',
+      ]),
+    );
+    assert.equal(second.stderr, '', 'no warning for a host that resolves');
+    const secondId =
+      /^endpoint (we_[0-9a-f]{24}) added for agency HOOKAG: \S+ \(airline_change\.detected,booking\.canceled\)\n/.exec(
+        second.stdout,
+      )?.[1];
+    assert.ok(secondId, second.stdout);
+    assert.equal(
+      await ok(['webhook', 'list', '--agency-id', 'HOOKAG']),
+      `${endpointId}  HOOKAG  ENABLED  ${hookUrl}  *\n` +
+        `${secondId}  HOOKAG  ENABLED  ${hook.url}/second  airline_change.detected,booking.canceled\n`,
+    );
+
+    const now = () => new Date().toISOString();
     await withDatabase(async (store) => {
-      const now = () => new Date().toISOString();
-      await importOrders(
-        store,
-        now,
-        preparedHere(readRecords(JSON.stringify([simpleOrder('HOOK-ORD', 'HOOKAG', 'HOOKRF')])), now()),
-        false,
-      );
-      await importChanges(
-        store,
-        now,
-        readRecords(JSON.stringify([change('HOOK-CHG', 'HOOK-ORD', 'HOOKRF', ['S1'], [segment('S2', 2)])])),
-      );
+      for (const [agencyId, orderId, reference] of [
+        ['HOOKAG', 'HOOK-ORD', 'HOOKRF'],
+        ['HOOKAG2', 'HOOK-ORD2', 'HOOKR2'],
+      ] as const) {
+        const orders = readRecords(JSON.stringify([simpleOrder(orderId, agencyId, reference)]));
+        await importOrders(store, now, preparedHere(orders, now()), false);
+        const changes = [change(`${orderId}-CHG`, orderId, reference, ['S1'], [segment('S2', 2)])];
+        await importChanges(store, now, readRecords(JSON.stringify(changes)));
+      }
     });
     const listed = JSON.parse(await ok(['--json', 'webhook', 'deliveries', '--endpoint', endpointId]));
     assert.equal(listed.length, 1, JSON.stringify(listed));
     const [delivery] = listed;
+    const eventId: string = delivery.eventId;
     assert.deepEqual([delivery.endpointId, delivery.status, delivery.attempts], [endpointId, 'PENDING', 0]);
     assert.equal(
-      await ok(['webhook', 'deliveries', '--agency-id', 'HOOKAG']),
-      `${delivery.eventId}  ${endpointId}  PENDING  attempts 0  next ${delivery.nextAttemptAt}\n`,
+      await ok(['webhook', 'deliveries', '--endpoint', endpointId]),
+      `${eventId}  ${endpointId}  PENDING  attempts 0  next ${delivery.nextAttemptAt}\n`,
     );
+    const ofAgency = (await ok(['webhook', 'deliveries', '--agency-id', 'HOOKAG'])).split('\n');
+    assert.deepEqual(
+      ofAgency.map((line) => line.split('  ').slice(0, 3).join(' ')).sort(),
+      ['', `${eventId} ${endpointId} PENDING`, `${eventId} ${secondId} PENDING`].sort(),
+    );
+    assert.ok((await ok(['webhook', 'deliveries'])).split('\n').length > ofAgency.length, 'other agencies have theirs');
     assert.equal(await ok(['webhook', 'deliveries', '--failed']), 'no deliveries\n');
+    assert.equal((await ok(['webhook', 'deliveries', '--agency-id', 'HOOKAG', '--limit', '1'])).split('\n').length, 2);
+
+    // Attempts recorded as the dispatcher records them: a receiver's 503, then a failure for good with no answer.
+    const attempt = (record: { status: 'PENDING' | 'FAILED'; lastStatus: number | null; lastError: string | null }) =>
+      withDatabase((store) =>
+        store.write(async (tx) => {
+          const at = now();
+          const claimed = await tx.claimDeliveries(endpointId, 'in-process', at, '2999-01-01T00:00:00.000Z', 10);
+          assert.deepEqual(
+            claimed.map((one) => one.eventId),
+            [eventId],
+          );
+          await tx.recordAttempt(eventId, endpointId, 'in-process', { ...record, nextAttemptAt: at, at });
+        }),
+      );
+    await attempt({ status: 'PENDING', lastStatus: 503, lastError: 'HTTP 503' });
+    const retrying = JSON.parse(await ok(['--json', 'webhook', 'deliveries', '--endpoint', endpointId]))[0];
     assert.equal(
-      await ok(['webhook', 'deliveries', '--agency-id', 'HOOKAG', '--limit', '1']).then(
-        (text) => text.split('\n').length,
-      ),
-      2,
+      await ok(['webhook', 'deliveries', '--endpoint', endpointId]),
+      `${eventId}  ${endpointId}  PENDING  attempts 1  last HTTP 503  HTTP 503  next ${retrying.nextAttemptAt}\n`,
     );
+    await attempt({ status: 'FAILED', lastStatus: null, lastError: 'connect ECONNREFUSED' });
+    const failed = `${eventId}  ${endpointId}  FAILED  attempts 2  connect ECONNREFUSED\n`;
+    assert.equal(await ok(['webhook', 'deliveries', '--endpoint', endpointId]), failed);
+    assert.equal(await ok(['webhook', 'deliveries', '--failed']), failed);
 
     assert.equal(
-      await ok(['webhook', 'redeliver', delivery.eventId]),
-      `event ${delivery.eventId} queued for ${endpointId}\n`,
+      await ok(['webhook', 'redeliver', eventId]),
+      `event ${eventId} queued for ${endpointId}, ${secondId}\n`,
     );
-    assert.deepEqual(
-      JSON.parse(await ok(['--json', 'webhook', 'redeliver', delivery.eventId, '--endpoint', endpointId])),
-      {
-        eventId: delivery.eventId,
-        endpoints: [endpointId],
-      },
+    assert.deepEqual(JSON.parse(await ok(['--json', 'webhook', 'redeliver', eventId, '--endpoint', endpointId])), {
+      eventId,
+      endpoints: [endpointId],
+    });
+    assert.equal(
+      await ok(['webhook', 'redeliver', eventId, '--endpoint', secondId!]),
+      `event ${eventId} queued for ${secondId}\n`,
     );
     assert.equal(
       await refused(['webhook', 'redeliver', 'evt_missing']),
@@ -1014,13 +1082,13 @@ describe('operator', () => {
     assert.ok(await verifyPassword(PASSWORD, await passwordOf('desk@airline.example')));
     assert.equal(
       await ok(
-        ['--json', 'operator', 'add', '--email', 'Night@Airline.Example', '--name', 'Night', '--password-stdin'],
-        `${PASSWORD} \n\n`,
+        ['--json', 'operator', 'add', '--email', ' Night@Airline.Example ', '--name', 'Night', '--password-stdin'],
+        `${PASSWORD}\nsecond line \n\n`,
       ),
       '{"email":"night@airline.example","added":true}\n',
     );
     // Only one line end is the shell's: the rest is the password's.
-    assert.ok(await verifyPassword(`${PASSWORD} \n`, await passwordOf('night@airline.example')));
+    assert.ok(await verifyPassword(`${PASSWORD}\nsecond line \n`, await passwordOf('night@airline.example')));
   });
 
   test('a password must come on standard input', async () => {
@@ -1063,8 +1131,39 @@ describe('operator', () => {
         limit,
       );
     assert.equal(await ok(['operator', 'actions', '--limit', '10000']), '[]\n');
-    assert.equal(await ok(['operator', 'actions', '--limit', '1']), '[]\n');
-    assert.equal(await ok(['operator', 'actions', '--email', 'Desk@Airline.Example']), '[]\n');
+    // Acts as the console records them, two operators' at three moments.
+    await withDatabase((store) =>
+      store.write(async (tx) => {
+        await tx.insertOperatorAction(
+          { email: 'desk@airline.example', action: 'sign-in', target: '-', reason: null },
+          '2026-11-27T08:00:00.000Z',
+        );
+        await tx.insertOperatorAction(
+          { email: 'night@airline.example', action: 'sign-in', target: '-', reason: null },
+          '2026-11-27T09:00:00.000Z',
+        );
+        await tx.insertOperatorAction(
+          { email: 'desk@airline.example', action: 'cancel', target: 'ORD-1', reason: 'asked' },
+          '2026-11-27T10:00:00.000Z',
+        );
+      }),
+    );
+    const shown = (args: string[]) =>
+      ok(['operator', 'actions', ...args]).then((text) =>
+        (JSON.parse(text) as { email: string; action: string; occurredAt: string }[]).map(
+          ({ email, action, occurredAt }) => `${email} ${action} ${occurredAt}`,
+        ),
+      );
+    assert.deepEqual(await shown([]), [
+      'desk@airline.example cancel 2026-11-27T10:00:00.000Z',
+      'night@airline.example sign-in 2026-11-27T09:00:00.000Z',
+      'desk@airline.example sign-in 2026-11-27T08:00:00.000Z',
+    ]);
+    assert.deepEqual(await shown(['--limit', '1']), ['desk@airline.example cancel 2026-11-27T10:00:00.000Z']);
+    assert.deepEqual(await shown(['--email', ' Desk@Airline.Example']), [
+      'desk@airline.example cancel 2026-11-27T10:00:00.000Z',
+      'desk@airline.example sign-in 2026-11-27T08:00:00.000Z',
+    ]);
   });
 });
 
