@@ -1,6 +1,6 @@
 /**
  * How every CLI command but `serve` reaches its database (src/cli/with-store.ts), in this process on
- * a fresh SQLite file: which DATABASE_URL wins, a schema brought up to date before the work, the
+ * a fresh database of the store this run is about: which DATABASE_URL wins, a schema brought up to date before the work, the
  * work's answer, and the store closed afterwards whether the work succeeded or failed.
  */
 import assert from 'node:assert/strict';
@@ -18,11 +18,19 @@ import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import { simpleOrder } from '../helpers/documents.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 function tempDir(t: TestContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-with-store-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** A fresh, empty database for the test (TEST_STORE), dropped after it. */
+async function freshDatabase(t: TestContext): Promise<string> {
+  const database = await createTestDatabase(tempDir(t));
+  t.after(() => database.drop());
+  return database.url;
 }
 
 /** Runs `work` with DATABASE_URL set to `url` (or unset), as the CLI's environment. */
@@ -63,43 +71,43 @@ test('a bad setting is the configuration error it is', () => {
   });
 });
 
-test('an SQLite database is ready as it is: nothing said on standard error', async (t) => {
+test('a database that exists is ready as it is: nothing said on standard error', async (t) => {
+  const url = await freshDatabase(t);
   const written: unknown[] = [];
   t.mock.method(process.stderr, 'write', (text: unknown) => written.push(text) > 0);
-  await databaseReady(loadConfig({}, { DATABASE_URL: `sqlite:${path.join(tempDir(t), 'x.db')}` }));
+  await databaseReady(loadConfig({}, { DATABASE_URL: url }));
   t.mock.restoreAll();
   assert.deepEqual(written, []);
 });
 
 test("on a new database: migrated before the work, the work's answer returned, the store closed after", async (t) => {
-  const file = path.join(tempDir(t), 'new.db');
+  const url = await freshDatabase(t);
   let used: Store | null = null;
-  const answer = await withStore({ databaseUrl: `sqlite:${file}` }, async (store) => {
+  const answer = await withStore({ databaseUrl: url }, async (store) => {
     used = store;
     // Tables the migrations make: the schema is there before the work runs.
     return { agency: await store.read.findAgency('NONE'), tokens: await store.read.listAgencyTokens('NONE') };
   });
   assert.deepEqual(answer, { agency: null, tokens: [] });
-  assert.ok(fs.existsSync(file));
-  await assert.rejects(async () => used!.ping(), /destroyed/);
+  await assert.rejects(async () => used!.ping(), /destroyed|after calling end/);
 });
 
 test('work that fails: its error as it is, and the store closed all the same', async (t) => {
   const fault = new Error('the work failed');
   let used: Store | null = null;
   await assert.rejects(
-    withStore({ databaseUrl: `sqlite:${path.join(tempDir(t), 'failing.db')}` }, async (store) => {
+    withStore({ databaseUrl: await freshDatabase(t) }, async (store) => {
       used = store;
       throw fault;
     }),
     (error) => error === fault,
   );
-  await assert.rejects(async () => used!.ping(), /destroyed/);
+  await assert.rejects(async () => used!.ping(), /destroyed|after calling end/);
 });
 
 /** A database of the schema before orders were kept as records (migration 011 rolled back), with one order. */
-async function formerDatabase(file: string): Promise<void> {
-  const store = openStore(loadConfig({}, { DATABASE_URL: `sqlite:${file}` }));
+async function formerDatabase(url: string): Promise<void> {
+  const store = openStore(loadConfig({}, { DATABASE_URL: url }));
   try {
     await migrateToLatest(store);
     const now = () => '2026-11-27T08:00:00.000Z';
@@ -115,14 +123,14 @@ async function formerDatabase(file: string): Promise<void> {
 }
 
 test("an upgrade that copies orders: its bar on a terminal, ended before the work's output", async (t) => {
-  const file = path.join(tempDir(t), 'former.db');
-  await formerDatabase(file);
+  const url = await freshDatabase(t);
+  await formerDatabase(url);
   const written: string[] = [];
   const descriptor = Object.getOwnPropertyDescriptor(process, 'stderr')!;
   const terminal = { isTTY: true, write: (text: string) => written.push(text) > 0 };
   Object.defineProperty(process, 'stderr', { configurable: true, get: () => terminal });
   try {
-    const order = await withStore({ databaseUrl: `sqlite:${file}` }, (store) => store.read.loadOrder('ORD-1'));
+    const order = await withStore({ databaseUrl: url }, (store) => store.read.loadOrder('ORD-1'));
     assert.equal(order?.orderId, 'ORD-1');
   } finally {
     Object.defineProperty(process, 'stderr', descriptor);
