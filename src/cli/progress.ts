@@ -8,8 +8,10 @@ export interface ImportProgress {
 
 function duration(seconds: number): string {
   if (!Number.isFinite(seconds)) return '?';
-  const minutes = Math.floor(seconds / 60);
-  return minutes > 0 ? `${minutes}m${String(Math.round(seconds % 60)).padStart(2, '0')}s` : `${Math.round(seconds)}s`;
+  // Rounded first, so that 119.6 s reads 2m00s, not 1m60s.
+  const whole = Math.round(seconds);
+  const minutes = Math.floor(whole / 60);
+  return minutes > 0 ? `${minutes}m${String(whole % 60).padStart(2, '0')}s` : `${whole}s`;
 }
 
 /** `[#####.....] 40%`: a bar of `fraction` done. */
