@@ -76,6 +76,7 @@ export const AREAS = {
         'connection-address-key',
       ),
       ...integration(
+        'parser-refusals',
         'token-last-use',
         'error-handler',
         'smoke',

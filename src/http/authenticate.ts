@@ -15,24 +15,22 @@ export async function authenticate(request: FastifyRequest, tokens: TokenLookup,
   request.tokenId = found.tokenId;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
+/** The sender block as validation lets it through: each part may be missing, none is of another shape. */
+type SenderPart = { Party?: { Sender?: { TravelAgencySender?: { IATA_Number?: string; AgencyID?: string } } } };
 
-/** A request that names an agency must name the token's own (docs/contract.md §2.5). */
+/**
+ * A request that names an agency must name the token's own (docs/contract.md §2.5). Runs after
+ * authentication, which set the agency, and after validation, which checked the request's root and
+ * sender block.
+ */
 export function checkSender(request: FastifyRequest, rootKey: string): void {
-  const agency = request.agency;
-  if (!agency) return;
-  const root = isObject(request.body) ? ownProperty(request.body, rootKey) : undefined;
-  const party = isObject(root) ? root.Party : undefined;
-  const sender =
-    isObject(party) && isObject(party.Sender) && isObject(party.Sender.TravelAgencySender)
-      ? party.Sender.TravelAgencySender
-      : {};
-  if (typeof sender.IATA_Number === 'string' && sender.IATA_Number !== (agency.iataNumber ?? '')) {
+  const agency = request.agency!;
+  const root = ownProperty(request.body as object, rootKey) as SenderPart;
+  const sender = root.Party?.Sender?.TravelAgencySender ?? {};
+  if (sender.IATA_Number !== undefined && sender.IATA_Number !== agency.iataNumber) {
     throw errors.senderMismatch('Party.Sender.TravelAgencySender.IATA_Number');
   }
-  if (typeof sender.AgencyID === 'string' && sender.AgencyID !== agency.agencyId) {
+  if (sender.AgencyID !== undefined && sender.AgencyID !== agency.agencyId) {
     throw errors.senderMismatch('Party.Sender.TravelAgencySender.AgencyID');
   }
 }

@@ -18,7 +18,7 @@ export function answerClientError(this: FastifyInstance, error: NodeJS.ErrnoExce
   // Bytes after a complete request (a body longer than its Content-Length) are malformed, but that
   // request is still answered first, in its envelope; only then does this answer close the connection.
   const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (inFlight && !inFlight.writableFinished && inFlight.req?.complete) {
+  if (inFlight && !inFlight.writableFinished && inFlight.req.complete) {
     inFlight.once('close', () => answer(error, socket, this.log));
     return;
   }

@@ -6,10 +6,12 @@ import { startTestService, type HttpResponse, type TestService } from '../helper
 import { revokeToken } from '../../src/service/agency-admin.js';
 import {
   assertAnsweredAlike,
+  asHttpResponse,
   assertFailureEnvelope,
   EMPTY_SENDER,
   errorOf,
   OPERATION_CASES,
+  rawRequest,
   snapshotStore,
   type OperationCase,
   type SenderBlock,
@@ -82,6 +84,25 @@ describe('tokens', () => {
     }
   });
 
+  test("white space around the header's value is not part of the token, on the wire as sent", async () => {
+    const { orderId, reference } = await actionableOrder();
+    // fetch() would trim the value itself; a raw request sends it as written, and the server trims it.
+    for (const authorization of [`  Bearer \t ${tokens.AG1}  `, `\t${tokens.AG1} `]) {
+      const response = asHttpResponse(
+        await rawRequest(service.baseUrl, {
+          path: '/AirOrderCancel',
+          headers: { 'content-type': 'application/json', authorization },
+          body: JSON.stringify(OPERATION_CASES[0]!.build(orderId, [reference])),
+        }),
+      );
+      assert.equal(
+        response.status,
+        200,
+        `${JSON.stringify(authorization.replace(tokens.AG1!, '<token>'))}: ${response.text}`,
+      );
+    }
+  });
+
   test('unknown tokens are AUTH_INVALID with WWW-Authenticate: Bearer', async () => {
     const { orderId, reference } = await actionableOrder();
     const real = tokens.AG1!;
@@ -92,6 +113,8 @@ describe('tokens', () => {
       'Bearer aot_unknown',
       'Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==',
       `Bearer ${real}x`,
+      // The scheme must be the value's first word: this is a token of its own, unknown.
+      `XBearer ${real}`,
     ]) {
       for (const operation of OPERATION_CASES) {
         const before = await snapshotStore(service);
@@ -279,6 +302,16 @@ describe('sender check', () => {
       assert.equal(row.status, operation.path === '/AirOrderInvoluntaryAccept' ? 'CONFIRMED' : 'CANCELED');
     });
   }
+
+  test('a Party without a Sender, or a Sender without a TravelAgencySender, names no agency: accepted', async () => {
+    for (const party of [{}, { Sender: {} }]) {
+      const { orderId, reference } = await actionableOrder();
+      const request = OPERATION_CASES[0]!.build(orderId, [reference], { Party: party });
+      const response = await service.post('/AirOrderCancel', request, bearer(tokens.AG1!));
+      assert.equal(response.status, 200, `${JSON.stringify(party)}: ${response.text}`);
+      assert.equal(itemStatus(response, OPERATION_CASES[0]!), 'SUCCESS');
+    }
+  });
 
   test('an agency without a registered IATA number can name its AgencyID; its Sender block has empty IATA and no contact', async () => {
     const { orderId, reference } = await actionableOrder('AG3');
