@@ -208,6 +208,7 @@ export const AREAS = {
         'clock',
         'process-identity',
         'parent-watch',
+        'log-output',
         'own-property',
         'address-ranges',
         'configuration-docs',

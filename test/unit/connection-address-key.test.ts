@@ -42,6 +42,8 @@ test('an IPv6 address is read group by group, whatever its case, zeros and dotte
   // The dotted tail is two groups: the gap it leaves for the zeros is one group here, not two.
   assert.equal(addressKey('1::5:6:7:8:1.2.3.4'), '1:0:5:6::/64');
   assert.equal(addressKey('1::4:5:6:7:8'), '1:0:0:4::/64');
+  assert.equal(addressKey('1::5:6:7:8:11.22.33.44'), '1:0:5:6::/64');
+  assert.equal(addressKey('1::5:6:7:8:255.255.255.255'), '1:0:5:6::/64');
   assert.equal(addressKey('fe80::5:6:7:8%eth0'), 'fe80:0:0:0::/64');
 });
 

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import { processStart, processState, THIS_PROCESS } from '../../src/runtime/process-identity.js';
 
 const HOST = os.hostname();
@@ -93,5 +93,33 @@ test('a process of another host, or a name that cannot be read, is unknown', () 
     `x${HOST}:${process.pid}`,
   ]) {
     assert.equal(processState(name), 'unknown', name);
+  }
+});
+
+test('a process of another user (EPERM) is judged by its start like any other', async (t) => {
+  const child = await sleeper(t);
+  const start = processStart(child.pid!)!;
+  const eperm = mock.method(process, 'kill', () => {
+    throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
+  });
+  try {
+    assert.equal(processState(`${HOST}:${child.pid}`), 'running');
+    assert.equal(processState(`${HOST}:${child.pid}/${start}`), 'running');
+    assert.equal(processState(`${HOST}:${child.pid}/${Number(start) + 1}`), 'gone');
+    assert.equal(eperm.mock.callCount(), 3);
+    assert.deepEqual(eperm.mock.calls[0]!.arguments, [child.pid, 0]);
+  } finally {
+    eperm.mock.restore();
+  }
+});
+
+test('a process that answers but whose start cannot be read is taken to be the one named', () => {
+  // As where /proc hides other users' processes: the signal reaches one, /proc says nothing of it.
+  const answers = mock.method(process, 'kill', () => true);
+  try {
+    assert.equal(processState(`${HOST}:99999999/12345`), 'running');
+    assert.equal(processState(`${HOST}:99999999`), 'running');
+  } finally {
+    answers.mock.restore();
   }
 });
