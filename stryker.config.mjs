@@ -210,6 +210,8 @@ export const AREAS = {
         'parent-watch',
         'log-output',
         'own-property',
+        'service-metrics',
+        'pool-metrics',
         'address-ranges',
         'configuration-docs',
       ),
