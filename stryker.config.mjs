@@ -212,6 +212,7 @@ export const AREAS = {
         'own-property',
         'service-metrics',
         'pool-metrics',
+        'cluster-metrics',
         'address-ranges',
         'configuration-docs',
       ),
