@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import cluster, { type Worker } from 'node:cluster';
 import { EventEmitter } from 'node:events';
 import { before, beforeEach, test, type TestContext } from 'node:test';
-import { Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { aggregateWorkerMetrics, scrapeFor } from '../../src/metrics/cluster-metrics.js';
 
 interface Sent {
@@ -25,11 +25,14 @@ class StandInWorker extends EventEmitter {
   readonly requests: Counter;
   readonly pending: Gauge;
   readonly heap: Gauge;
+  readonly latency: Histogram;
+  /** A counter that adds up as the largest: not a sum, so it does not outlive its worker. */
+  readonly highest: Counter;
   readonly sent: Sent[] = [];
   connected = true;
   dead = false;
   /** How it answers the primary's request for its registry. */
-  answering: 'at once' | 'never' | 'wrong id first' | 'with an error' = 'at once';
+  answering: 'at once' | 'never' | 'wrong id first' | 'with an error' | 'unaddable' = 'at once';
 
   /** Its metrics' names begin with `series`: the primary keeps the reports of every test's workers. */
   constructor(
@@ -45,6 +48,18 @@ class StandInWorker extends EventEmitter {
       registers: [this.registry],
     });
     this.heap = new Gauge({ name: `${series}_heap_bytes`, help: 'Heap.', registers: [this.registry] });
+    this.latency = new Histogram({
+      name: `${series}_seconds`,
+      help: 'Latency.',
+      buckets: [1],
+      registers: [this.registry],
+    });
+    this.highest = new Counter({
+      name: `${series}_highest_total`,
+      help: 'Highest.',
+      aggregator: 'max',
+      registers: [this.registry],
+    });
   }
 
   isConnected(): boolean {
@@ -64,6 +79,16 @@ class StandInWorker extends EventEmitter {
         this.emit('message', { type: 'airorder:metrics:collected', id, error: 'registry unreadable' });
         return;
       }
+      if (mode === 'unaddable') {
+        const odd = structuredClone(metrics).map((metric) => ({
+          ...metric,
+          name: `${metric.name}_odd`,
+          aggregator: 'bogus',
+        }));
+        this.emit('message', { type: 'airorder:metrics:collected', id, metrics: odd });
+        return;
+      }
+      this.emit('message', null);
       if (mode === 'wrong id first')
         this.emit('message', { type: 'airorder:metrics:collected', id: id + 1000, metrics: [] });
       this.emit('message', { type: 'airorder:metrics:scrape', id, metrics: [] });
@@ -103,7 +128,8 @@ async function scrapeThrough(asker: StandInWorker): Promise<Sent> {
 let series = 't0';
 
 function valueIn(text: string, name: string): number | undefined {
-  const full = ['requests_total', 'pending', 'heap_bytes'].includes(name) ? `${series}_${name}` : name;
+  const own = ['requests_total', 'pending', 'heap_bytes', 'seconds_count', 'highest_total'];
+  const full = own.includes(name) ? `${series}_${name}` : name;
   const line = text.split('\n').find((candidate) => candidate.startsWith(`${full} `));
   return line === undefined ? undefined : Number(line.slice(full.length + 1));
 }
@@ -112,6 +138,8 @@ let workerIds = 100;
 function standIn(requests: number, pending: number, heap: number): StandInWorker {
   const worker = new StandInWorker(workerIds++, series);
   worker.requests.inc(requests);
+  worker.latency.observe(0.5);
+  worker.highest.inc(requests);
   worker.pending.set(pending);
   worker.heap.set(heap);
   return worker;
@@ -138,6 +166,37 @@ test("a worker's scrape is answered with every worker's figures: counters summed
     [1, 1],
   );
   assert.notEqual(asked[0]![0]!.id, asked[1]![0]!.id);
+  // Every wait took its listener away.
+  assert.deepEqual(
+    [one, two].map((worker) => worker.listenerCount('message')),
+    [0, 0],
+  );
+});
+
+test('a place of cluster.workers left empty is no worker', async (t) => {
+  const one = standIn(6, 0, 0);
+  workers(t, one);
+  const all = cluster.workers as Record<string, unknown>;
+  all[99_999] = undefined;
+  t.after(() => delete all[99_999]);
+  const reply = await scrapeThrough(one);
+  assert.equal(reply.error, undefined);
+  assert.equal(valueIn(reply.text!, 'requests_total'), 6);
+});
+
+test('figures that cannot be added up answer the scrape with why', async (t) => {
+  const one = standIn(1, 0, 0);
+  const odd = standIn(1, 0, 0);
+  odd.answering = 'unaddable';
+  workers(t, one, odd);
+  const reply = await scrapeThrough(one);
+  assert.equal(reply.text, undefined);
+  assert.match(reply.error ?? '', /'bogus' is not a defined aggregator/);
+  // Gone, its figures go with it (none of them is a sum that lasts), and scrapes work again.
+  odd.connected = false;
+  cluster.emit('exit', odd as unknown as Worker, 0, null);
+  delete (cluster.workers as Record<string, unknown>)[odd.id];
+  assert.equal(valueIn((await scrapeThrough(one)).text!, 'requests_total'), 1);
 });
 
 test('other messages from a worker are not scrapes', async (t) => {
@@ -184,12 +243,24 @@ test('a worker that answers with an error, or not within 3 s, counts with its la
   const id = nextScrapeId++;
   cluster.emit('message', one as unknown as Worker, { type: 'airorder:metrics:scrape', id });
   for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(one.sent.filter((m) => m.id === id).length, 0, 'answered before the slow worker was given up');
+  assert.equal(
+    one.sent.filter((m) => m.id === id && m.type === 'airorder:metrics:scraped').length,
+    0,
+    'answered before the slow worker was given up',
+  );
   t.mock.timers.tick(2999);
   for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
-  assert.equal(one.sent.filter((m) => m.id === id).length, 0, 'gave up the slow worker early');
+  assert.equal(
+    one.sent.filter((m) => m.id === id && m.type === 'airorder:metrics:scraped').length,
+    0,
+    'gave up the slow worker early',
+  );
   t.mock.timers.tick(1);
-  for (let i = 0; i < 200 && one.sent.filter((m) => m.id === id).length === 0; i++) {
+  for (
+    let i = 0;
+    i < 200 && one.sent.filter((m) => m.id === id && m.type === 'airorder:metrics:scraped').length === 0;
+    i++
+  ) {
     await new Promise((resolve) => setImmediate(resolve));
   }
   const reply = one.sent.find((m) => m.id === id && m.type === 'airorder:metrics:scraped');
@@ -217,6 +288,8 @@ test('the counters of a worker that exits stay in the sum; its gauges go', async
   assert.equal(valueIn(text, 'requests_total'), 11);
   assert.equal(valueIn(text, 'pending'), 9);
   assert.equal(valueIn(text, 'heap_bytes'), 1100);
+  assert.equal(valueIn(text, 'seconds_count'), 2);
+  assert.equal(valueIn(text, 'highest_total'), 10);
   leaving.connected = false;
   leaving.dead = true;
   cluster.emit('exit', leaving as unknown as Worker, 0, null);
@@ -227,6 +300,8 @@ test('the counters of a worker that exits stay in the sum; its gauges go', async
     assert.equal(valueIn(text, 'requests_total'), 11, `round ${round}`);
     assert.equal(valueIn(text, 'pending'), 2);
     assert.equal(valueIn(text, 'heap_bytes'), 100);
+    assert.equal(valueIn(text, 'seconds_count'), 2, 'a histogram outlives its worker');
+    assert.equal(valueIn(text, 'highest_total'), 1, 'a counter that is not summed does not');
   }
   // A worker that exits without a report leaves nothing behind.
   const silent = standIn(50, 0, 0);
@@ -258,6 +333,15 @@ test("outside the cluster a scrape is this process's own registry", async () => 
 test("in a worker: a scrape asks the primary, and the primary's request for the registry is answered", async (t) => {
   const registry = new Registry();
   new Counter({ name: 'worker_total', help: 'Worker.', registers: [registry] }).inc(2);
+  let failingRead = false;
+  new Gauge({
+    name: 'worker_unreadable',
+    help: 'Fails to read when told.',
+    registers: [registry],
+    collect() {
+      if (failingRead) throw new Error('unreadable');
+    },
+  });
   const sent: Sent[] = [];
   const hadSend = Object.hasOwn(process, 'send');
   // Node's cluster tells a worker by this property, read as scrapeFor is called.
@@ -283,11 +367,28 @@ test("in a worker: a scrape asks the primary, and the primary's request for the 
   // The primary asks for the registry: the worker answers with it, under the same id.
   process.emit('message', { type: 'airorder:metrics:collect', id: 77 }, undefined);
   process.emit('message', { type: 'something else', id: 78 }, undefined);
+  process.emit('message', null, undefined);
   for (let i = 0; i < 20 && sent.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
   assert.equal(sent.length, 1);
   assert.equal(sent[0]!.type, 'airorder:metrics:collected');
   assert.equal(sent[0]!.id, 77);
   assert.equal((sent[0]!.metrics as { name: string }[])[0]!.name, 'worker_total');
+  // A registry that cannot be read is answered with why; without a channel to the primary, nothing is sent.
+  failingRead = true;
+  process.emit('message', { type: 'airorder:metrics:collect', id: 79 }, undefined);
+  for (let i = 0; i < 20 && sent.length === 1; i++) await new Promise((resolve) => setImmediate(resolve));
+  failingRead = false;
+  assert.deepEqual(sent[1], { type: 'airorder:metrics:collected', id: 79, error: 'unreadable' });
+  sent.splice(1);
+  const channel = process.send;
+  process.send = undefined;
+  process.emit('message', { type: 'airorder:metrics:collect', id: 80 }, undefined);
+  failingRead = true;
+  process.emit('message', { type: 'airorder:metrics:collect', id: 81 }, undefined);
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  failingRead = false;
+  process.send = channel;
+  assert.equal(sent.length, 1);
   // A scrape asks the primary and answers what it answers.
   const scraped = scrape();
   assert.equal(sent[1]!.type, 'airorder:metrics:scrape');

@@ -298,3 +298,15 @@ test("workers' figures add up: counters and the connections summed, the store-wi
   assert.ok(value('nodejs_heap_used_bytes')! > 2_000_000);
   assert.equal(value('nodejs_eventloop_delay_p99_seconds'), Math.max(...p99));
 });
+
+test('once stopped, the event loop is no longer watched', async () => {
+  const metrics = new ServiceMetrics(fakeStore().store);
+  await scrape(metrics);
+  metrics.stop();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const until = performance.now() + 300;
+  while (performance.now() < until);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const p99 = (await scrape(metrics)).value('nodejs_eventloop_delay_p99_seconds')!;
+  assert.ok(p99 < 0.2, `p99 ${p99} s after stop`);
+});
