@@ -68,20 +68,30 @@ test(
   },
 );
 
-test('lines reach a file whole and in order', { timeout: scaled(30_000) }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-output-'));
-  try {
-    const file = path.join(dir, 'log');
-    const fd = fs.openSync(file, 'w');
-    const run = child(`${WRITE_LINES(3000)}\nlog.exit(0, 10000);`, ['ignore', fd, 'inherit']);
-    fs.closeSync(fd);
-    const [code] = await run.exited;
-    assert.equal(code, 0);
-    assert.equal(wholeLinesInOrder(fs.readFileSync(file, 'utf8')), 3000);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+test(
+  'lines reach a file whole and in order, after what it held (standard output appended to a log file)',
+  {
+    timeout: scaled(30_000),
+  },
+  async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-output-'));
+    try {
+      const file = path.join(dir, 'log');
+      const before = `${JSON.stringify({ earlier: 'x'.repeat(5000) })}\n`;
+      fs.writeFileSync(file, before);
+      const fd = fs.openSync(file, 'a');
+      const run = child(`${WRITE_LINES(3000)}\nlog.exit(0, 10000);`, ['ignore', fd, 'inherit']);
+      fs.closeSync(fd);
+      const [code] = await run.exited;
+      assert.equal(code, 0);
+      const text = fs.readFileSync(file, 'utf8');
+      assert.ok(text.startsWith(before), 'what the file held is kept');
+      assert.equal(wholeLinesInOrder(text.slice(before.length)), 3000);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test(
   'a lone line is written while the process runs on, not only at its exit',
