@@ -108,6 +108,7 @@ test('DATABASE_URL: a sqlite: path or a postgres:// or postgresql:// URL', () =>
   assert.equal(refusal({ DATABASE_URL: 'SQLITE:x.db' }), refused('SQLITE:x.db'));
   // The password is never echoed.
   assert.equal(refusal({ DATABASE_URL: 'mysql://root:s3cret@db:3306/x' }), refused('mysql://root:***@db:3306/x'));
+  assert.equal(refusal({ DATABASE_URL: ' postgres://root:s3cret@db/x' }), refused(' postgres://root:***@db/x'));
   assert.equal(refusal({ DATABASE_URL: 'sqlite:' }), 'DATABASE_URL must name a file after sqlite:, got "sqlite:".');
 });
 
@@ -289,11 +290,14 @@ test('withoutPassword hides the password of a URL, up to its last @', () => {
   assert.equal(withoutPassword('postgres://:secret@host/db'), 'postgres://:***@host/db');
   assert.equal(withoutPassword('postgres://user:se@c/r?e#t@host/db?x=1'), 'postgres://user:***@host/db?x=1');
   assert.equal(withoutPassword('postgres://user:@host/db'), 'postgres://user:***@host/db');
+  // A URL with something before it (a blank copied with it, a stray character) is still a URL with a password.
+  assert.equal(withoutPassword(' postgres://user:secret@host/db'), ' postgres://user:***@host/db');
+  assert.equal(withoutPassword('1pg://user:secret@host/db'), '1pg://user:***@host/db');
+  assert.equal(withoutPassword('DATABASE_URL=postgres://u:secret@h/d'), 'DATABASE_URL=postgres://u:***@h/d');
   // Nothing to hide: no password, no user, no URL.
   assert.equal(withoutPassword('postgres://user@host/db'), 'postgres://user@host/db');
   assert.equal(withoutPassword('postgres://host:5432/db'), 'postgres://host:5432/db');
   assert.equal(withoutPassword('sqlite:./data/a@b.db'), 'sqlite:./data/a@b.db');
-  assert.equal(withoutPassword('1pg://user:secret@host/db'), '1pg://user:secret@host/db');
   assert.equal(withoutPassword('postgres:/user:secret@host/db'), 'postgres:/user:secret@host/db');
   assert.equal(withoutPassword('postgres://us/er:secret@host/db'), 'postgres://us/er:secret@host/db');
   assert.equal(withoutPassword('postgres://us?er:secret@host/db'), 'postgres://us?er:secret@host/db');
