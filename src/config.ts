@@ -261,8 +261,9 @@ export function loadConfig(
 /** DATABASE_URL as it may be shown in a message: `scheme://user:password@…` without the password. */
 export function withoutPassword(databaseUrl: string): string {
   // Up to the last @ of the whole text, not of the host part: a password with a / or ? in it would
-  // end that part early. At worst this hides more than the password.
-  return databaseUrl.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:).*@/i, '$1***@');
+  // end that part early. At worst this hides more than the password. Not only at the start: a value
+  // refused for a blank or a stray character before its scheme still holds the password.
+  return databaseUrl.replace(/([a-z][a-z0-9+.-]*:\/\/[^:/?#@]*:).*@/i, '$1***@');
 }
 
 /** The file path of an sqlite: URL, resolved against the working directory. */

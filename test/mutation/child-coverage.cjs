@@ -57,13 +57,27 @@ if (process.env.STRYKER_DRY_RUN === 'true') {
       }
     });
   } else {
-    process.on('exit', () => {
+    const report = () => {
       const coverage = mutantCoverage();
       if (!coverage) return; // not the instrumented program (a tool the test ran)
       fs.mkdirSync(DIR, { recursive: true });
       const file = path.join(DIR, `${root}-${process.pid}-${threadId}.json`);
       fs.writeFileSync(`${file}.part`, JSON.stringify(coverage));
       fs.renameSync(`${file}.part`, file);
+    };
+    // The report is kept the last 'exit' listener, so that the mutants the program's own exit
+    // listeners reach (a log's last flush) count too: each time the program adds one, it moves back
+    // to the end once the code adding it has run.
+    let moving = false;
+    const moveLast = () => {
+      moving = true;
+      process.removeListener('exit', report);
+      process.on('exit', report);
+      moving = false;
+    };
+    process.on('newListener', (event) => {
+      if (event === 'exit' && !moving) process.nextTick(moveLast);
     });
+    process.on('exit', report);
   }
 }
