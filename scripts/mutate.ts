@@ -126,8 +126,10 @@ async function main(): Promise<number> {
           cluster ??= await startPostgresCluster();
           env.TEST_POSTGRES_URL = cluster.url;
         }
-        const code = await stryker(env, args);
-        endLeftovers(`.stryker-tmp/${area}-${store}/`);
+        const sandboxes = `.stryker-tmp/${area}-${store}/`;
+        const reaper = reapOrphans(sandboxes);
+        const code = await stryker(env, args).finally(() => clearInterval(reaper));
+        endLeftovers(sandboxes);
         if (code === 0) {
           fs.writeFileSync(doneFile, fingerprint);
           continue;
@@ -158,6 +160,42 @@ async function main(): Promise<number> {
   process.stdout.write(line('total', total));
   process.stdout.write(`took ${Math.round((Date.now() - started) / 60_000)} min\n`);
   return exitCode;
+}
+
+/** How often the sandboxes' processes are looked at, and how long one may run on orphaned before it is ended. */
+const REAP_EVERY_MS = 30_000;
+const ORPHANED_FOR_MS = 60_000;
+
+/**
+ * Ends, while a chunk runs, the processes its tests left behind. When a mutant makes a test file
+ * fail, Stryker kills that file's process at once, and an `airorder serve` it started is handed to
+ * init (parent pid 1). Serve stops when its parent is gone, unless the mutant broke the way it stops:
+ * then it runs on, often busy, and dozens of them took most of the machine before the chunk's end.
+ * A process still orphaned a minute after it was first seen so is ended; one a test orphans on
+ * purpose (its launcher exits, serve notices and stops) is gone within seconds.
+ */
+function reapOrphans(sandboxes: string): NodeJS.Timeout {
+  const orphanedSince = new Map<number, number>();
+  return setInterval(() => {
+    const listing = spawnSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' }).stdout ?? '';
+    const now = Date.now();
+    const orphans = new Set<number>();
+    for (const line of listing.split('\n')) {
+      const [pid, ppid, ...args] = line.trim().split(/\s+/);
+      if (ppid !== '1' || !args.join(' ').includes(sandboxes)) continue;
+      orphans.add(Number(pid));
+      const since = orphanedSince.get(Number(pid)) ?? now;
+      orphanedSince.set(Number(pid), since);
+      if (now - since < ORPHANED_FOR_MS) continue;
+      try {
+        process.kill(Number(pid), 'SIGKILL');
+        process.stdout.write(`# ended a process orphaned for over a minute: ${args.join(' ').slice(0, 160)}\n`);
+      } catch {
+        // it ended meanwhile
+      }
+    }
+    for (const pid of orphanedSince.keys()) if (!orphans.has(pid)) orphanedSince.delete(pid);
+  }, REAP_EVERY_MS);
 }
 
 /**
