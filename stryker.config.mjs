@@ -123,6 +123,7 @@ export const AREAS = {
   console: {
     mutate: ['src/console/**/*.ts'],
     testFiles: [
+      ...unit('console-pages', 'console-html'),
       ...integration(
         'console-refusals',
         'console-unread-bodies',
