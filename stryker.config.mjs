@@ -123,7 +123,14 @@ export const AREAS = {
   console: {
     mutate: ['src/console/**/*.ts'],
     testFiles: [
-      ...unit('console-pages', 'console-html'),
+      ...unit(
+        'console-pages',
+        'console-html',
+        'console-form-body',
+        'console-cookies-csrf',
+        'password-hash',
+        'remembered-refusals',
+      ),
       ...integration(
         'console-refusals',
         'console-unread-bodies',
