@@ -164,11 +164,18 @@ const quietBooking: Booking = {
   refunds: [],
 };
 
+/** Confirmed, its only change answered already: nothing to accept or cancel. */
+const answeredBooking: Booking = {
+  ...quietBooking,
+  reference: 'REF4',
+  changes: [confirmedBooking.changes[3]!],
+};
+
 const order: Order = {
   orderId: `ORD/1${HOSTILE}`,
   agencyId: `AG/1${HOSTILE}`,
   currency: 'EUR',
-  bookings: [confirmedBooking, cancelledBooking, quietBooking],
+  bookings: [confirmedBooking, cancelledBooking, quietBooking, answeredBooking],
 };
 
 const actor = { agencyId: null, tokenId: null, requestId: null } as const;
@@ -476,6 +483,11 @@ export const SCENARIOS: Record<string, () => string> = {
         recordsTotal: 0,
         summary: `0 ${HOSTILE}`,
       }),
+    }),
+  'import-done-total-unknown': () =>
+    importPage({
+      session,
+      entry: importEntry({ status: 'done', recordsStored: 4, recordsTotal: null, summary: 'ok' }),
     }),
   'import-done-no-summary': () =>
     importPage({
