@@ -132,6 +132,7 @@ export const AREAS = {
         'remembered-refusals',
       ),
       ...integration(
+        'request-tally',
         'console-refusals',
         'console-unread-bodies',
         'console-sessions',

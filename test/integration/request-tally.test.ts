@@ -1,0 +1,183 @@
+/**
+ * The overview's count of API requests (request-tally.ts) on the store itself: counts kept per
+ * minute in memory until flushed, the last hour summed from the store and from what is not yet
+ * flushed, never twice, the minutes kept, and counts kept through a store that fails a flush.
+ * The times are passed in, so every bound is exact.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { RequestTally, TALLY_FLUSH_MS } from '../../src/console/request-tally.js';
+import { runSql } from '../../src/store/raw-sql.js';
+import type { Store } from '../../src/store/store.js';
+import { startTestService, type TestService } from '../helpers/test-service.js';
+
+const MINUTE = 60_000;
+// A whole minute, so that `T + n * MINUTE` is the start of a minute.
+const T = Date.parse('2026-11-25T08:00:00.000Z');
+let service: TestService;
+
+before(async () => {
+  service = await startTestService();
+});
+
+after(async () => {
+  await service.close();
+});
+
+async function clearCounts() {
+  await service.store.write((tx) => tx.dropRequestCountsBefore(2_000_000_000));
+}
+
+async function storedRows() {
+  return runSql<{ minute: number | string; code: string; requests: number | string }>(
+    service.store.db,
+    'select minute, code, requests from request_counts order by minute, code',
+    [],
+  ).then((rows) => rows.map((row) => [Number(row.minute), row.code, Number(row.requests)]));
+}
+
+test('counts flush every five seconds', () => {
+  assert.equal(TALLY_FLUSH_MS, 5_000);
+});
+
+test('requests are counted per minute and code; the last hour is its 60 minutes, most frequent first, then by code', async () => {
+  await clearCounts();
+  const tally = new RequestTally(service.store);
+  const now = T + 59 * MINUTE + 30_000;
+  // Minute 0 is the hour's first; the millisecond before it is out.
+  tally.count('OLD', T - 1);
+  tally.count('B', T);
+  tally.count('B', T + MINUTE - 1);
+  tally.count('A', T + MINUTE);
+  tally.count('A', now);
+  tally.count('C', now);
+  tally.count('D', now);
+  tally.count('D', now);
+  // Not yet flushed: all from memory.
+  assert.deepEqual(await tally.lastHour(now), [
+    { code: 'A', count: 2 },
+    { code: 'B', count: 2 },
+    { code: 'D', count: 2 },
+    { code: 'C', count: 1 },
+  ]);
+  await tally.flush(now);
+  assert.deepEqual(await storedRows(), [
+    [T / MINUTE - 1, 'OLD', 1],
+    [T / MINUTE, 'B', 2],
+    [T / MINUTE + 1, 'A', 1],
+    [T / MINUTE + 59, 'A', 1],
+    [T / MINUTE + 59, 'C', 1],
+    [T / MINUTE + 59, 'D', 2],
+  ]);
+  assert.deepEqual(await tally.lastHour(now), [
+    { code: 'A', count: 2 },
+    { code: 'B', count: 2 },
+    { code: 'D', count: 2 },
+    { code: 'C', count: 1 },
+  ]);
+});
+
+test('the last hour adds what is flushed and what is not, once each; another process counts in', async () => {
+  await clearCounts();
+  const tally = new RequestTally(service.store);
+  const other = new RequestTally(service.store);
+  const now = T + 30_000;
+  tally.count('OK', now);
+  await tally.flush(now);
+  tally.count('OK', now);
+  tally.count('OK', T - 59 * MINUTE);
+  tally.count('OK', T - 59 * MINUTE - 1);
+  other.count('OK', now);
+  other.count('E', now);
+  await other.flush(now);
+  assert.deepEqual(await tally.lastHour(now), [
+    { code: 'OK', count: 4 },
+    { code: 'E', count: 1 },
+  ]);
+  await tally.flush(now);
+  await tally.flush(now);
+  assert.deepEqual(await tally.lastHour(now), [
+    { code: 'OK', count: 4 },
+    { code: 'E', count: 1 },
+  ]);
+  assert.deepEqual(await storedRows(), [
+    [T / MINUTE - 60, 'OK', 1],
+    [T / MINUTE - 59, 'OK', 1],
+    [T / MINUTE, 'E', 1],
+    [T / MINUTE, 'OK', 3],
+  ]);
+});
+
+test('a flush drops the minutes older than two hours: the 120th minute back is kept, the 121st is not', async () => {
+  await clearCounts();
+  const tally = new RequestTally(service.store);
+  const now = T + 45_000;
+  tally.count('X', T - 121 * MINUTE);
+  tally.count('X', T - 120 * MINUTE);
+  tally.count('X', T - 119 * MINUTE);
+  await tally.flush(T - 119 * MINUTE);
+  assert.equal((await storedRows()).length, 3);
+  tally.count('Y', now);
+  await tally.flush(now);
+  assert.deepEqual(await storedRows(), [
+    [T / MINUTE - 120, 'X', 1],
+    [T / MINUTE - 119, 'X', 1],
+    [T / MINUTE, 'Y', 1],
+  ]);
+});
+
+test('a flush the store refuses keeps its counts for the next, adds nothing twice, and reports the error', async () => {
+  await clearCounts();
+  let failing = true;
+  const errors: unknown[] = [];
+  const store = {
+    read: service.store.read,
+    write: (work: never) => (failing ? Promise.reject(new Error('store away')) : service.store.write(work)),
+  } as unknown as Store;
+  const tally = new RequestTally(store, (error) => errors.push(error));
+  const now = T + 1_000;
+  tally.count('OK', now);
+  tally.count('OK', now);
+  await tally.flush(now);
+  assert.deepEqual(
+    errors.map((error) => (error as Error).message),
+    ['store away'],
+  );
+  tally.count('OK', now);
+  tally.count('NEW', now);
+  assert.deepEqual(await tally.lastHour(now), [
+    { code: 'OK', count: 3 },
+    { code: 'NEW', count: 1 },
+  ]);
+  await tally.flush(now);
+  assert.equal(errors.length, 2);
+  tally.count('OK', now);
+  failing = false;
+  await tally.flush(now);
+  assert.equal(errors.length, 2);
+  assert.deepEqual(await storedRows(), [
+    [T / MINUTE, 'NEW', 1],
+    [T / MINUTE, 'OK', 4],
+  ]);
+  assert.deepEqual(await tally.lastHour(now), [
+    { code: 'OK', count: 4 },
+    { code: 'NEW', count: 1 },
+  ]);
+  // Nothing left to add: a flush writes nothing.
+  failing = true;
+  await tally.flush(now);
+  assert.equal(errors.length, 2);
+});
+
+test('stop flushes what is left; a tally never started stops too', async () => {
+  await clearCounts();
+  const tally = new RequestTally(service.store);
+  tally.start();
+  tally.start();
+  // stop() flushes at the real time, which drops minutes two hours older than it.
+  const minute = Math.floor(Date.now() / MINUTE);
+  tally.count('OK', minute * MINUTE);
+  await tally.stop();
+  assert.deepEqual(await storedRows(), [[minute, 'OK', 1]]);
+  await new RequestTally(service.store).stop();
+});
