@@ -111,10 +111,11 @@ test('a form whose first field is the token is read whole, the token split acros
 });
 
 test('a first field that is not the token stops the reading as soon as it has arrived', async () => {
-  for (const first of ['_csrf=bad&', 'reason=x&', '&', '=tok&']) {
+  for (const first of ['_csrf=bad&', 'reason=x&', '&', '=tok&', '&_csrf=tok&']) {
     const payload = new PassThrough();
     const form = readUrlEncodedForm(request({ token: 'tok' }), payload);
     payload.write(first);
+    assert.equal(await settled(form), 'rejected', first);
     await assert.rejects(form, (error) => error instanceof CsrfRefusal, first);
     assert.equal(payload.isPaused(), true, first);
     assert.equal(payload.listenerCount('data'), 0, first);

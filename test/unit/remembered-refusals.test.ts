@@ -59,24 +59,33 @@ test('forget drops the keys named; forgetPast drops those run out at that time, 
   assert.equal(refusals.size, 0);
 });
 
+test('keys run out stay counted until forgotten or looked at, while there is room', () => {
+  const refusals = new RememberedRefusals();
+  refusals.remember('a', at(0), FAR);
+  refusals.remember('b', at(60_000), FAR);
+  assert.equal(refusals.size, 2);
+});
+
 test('at the most remembered, the run out go first, and then the oldest', () => {
   const refusals = new RememberedRefusals();
-  refusals.remember('early', at(0), FAR);
-  for (let i = 1; i < MOST_REMEMBERED; i++) refusals.remember(`k${i}`, at(30_000), FAR);
+  refusals.remember('first', at(0), FAR);
+  refusals.remember('short', at(0), T0 + 1_000);
+  for (let i = 2; i < MOST_REMEMBERED; i++) refusals.remember(`k${i}`, at(10_000), FAR);
   assert.equal(refusals.size, MOST_REMEMBERED);
-  // At 60 s only "early" has run out: it goes, and nothing else.
-  refusals.remember('new1', at(60_000), FAR);
+  // At 30 s only "short" has run out: it goes, and nothing else; the oldest, "first", stays.
+  refusals.remember('new1', at(30_000), FAR);
   assert.equal(refusals.size, MOST_REMEMBERED);
-  assert.equal(refusals.refuses(['k1', 'new1'], at(60_000)), true);
-  assert.equal(refusals.refuses(['k1'], at(60_000)), true);
-  // Nothing has run out now: the oldest (k1) goes to make room, and only it.
-  refusals.remember('new2', at(60_001), FAR);
+  assert.equal(refusals.refuses(['first'], at(30_000)), true);
+  assert.equal(refusals.refuses(['k2'], at(30_000)), true);
+  assert.equal(refusals.refuses(['new1'], at(30_000)), true);
+  // Nothing has run out now: the oldest ("first") goes to make room, and only it.
+  refusals.remember('new2', at(30_001), FAR);
   assert.equal(refusals.size, MOST_REMEMBERED);
-  assert.equal(refusals.refuses(['k1'], at(60_001)), false);
-  assert.equal(refusals.refuses(['k2'], at(60_001)), true);
-  assert.equal(refusals.refuses(['new1', 'new2'], at(60_001)), true);
+  assert.equal(refusals.refuses(['first'], at(30_001)), false);
+  assert.equal(refusals.refuses(['k2'], at(30_001)), true);
+  assert.equal(refusals.refuses(['new1', 'new2'], at(30_001)), true);
   // Remembering a key already there makes no room for it.
-  refusals.remember('k2', at(60_002), FAR);
+  refusals.remember('k2', at(30_002), FAR);
   assert.equal(refusals.size, MOST_REMEMBERED);
-  assert.equal(refusals.refuses(['k3'], at(60_002)), true);
+  assert.equal(refusals.refuses(['k3'], at(30_002)), true);
 });
