@@ -6,9 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { addOperator } from '../../src/console/operator-accounts.js';
 import { RequestTally, TALLY_FLUSH_MS } from '../../src/console/request-tally.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import type { Store } from '../../src/store/store.js';
+import { ConsoleClient } from '../helpers/console-client.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const MINUTE = 60_000;
@@ -180,4 +182,35 @@ test('stop flushes what is left; a tally never started stops too', async () => {
   await tally.stop();
   assert.deepEqual(await storedRows(), [[minute, 'OK', 1]]);
   await new RequestTally(service.store).stop();
+});
+
+async function requestsShown(browser: ConsoleClient): Promise<Record<string, number>> {
+  const overview = await browser.request('/console');
+  const section = overview.text.slice(overview.text.indexOf('id="requests"'), overview.text.indexOf('id="actions"'));
+  return Object.fromEntries(
+    [...section.matchAll(/<tr><td>([^<]+)<\/td><td>(\d+)<\/td><\/tr>/g)].map((match) => [match[1]!, Number(match[2])]),
+  );
+}
+
+test("the console's pages, the probes and the scrapes are not counted; paths that only begin like them are", async () => {
+  await addOperator(service.store, () => new Date().toISOString(), {
+    email: 'tally@airline.example',
+    name: 'Tally Desk',
+    password: 'correct horse battery',
+  });
+  const browser = new ConsoleClient(service.baseUrl);
+  await browser.signIn('tally@airline.example', 'correct horse battery');
+  const before = await requestsShown(browser);
+  for (const path of ['/healthz', '/readyz', '/metrics', '/metrics?x=1', '/healthz?', '/console/nothing', '/consolex'])
+    await fetch(service.baseUrl + path);
+  const notCounted = await requestsShown(browser);
+  assert.deepEqual(notCounted, before);
+  for (const path of ['/healthzx', '/metrics/x', '/readyz2', '/xconsole']) await fetch(service.baseUrl + path);
+  const after = await requestsShown(browser);
+  const added = Object.fromEntries(
+    Object.entries(after)
+      .map(([code, count]) => [code, count - (before[code] ?? 0)])
+      .filter(([, count]) => count !== 0),
+  );
+  assert.deepEqual(added, { ROUTE_NOT_FOUND: 4 });
 });
