@@ -130,6 +130,7 @@ export const AREAS = {
         'console-cookies-csrf',
         'password-hash',
         'remembered-refusals',
+        'sign-in-purge',
       ),
       ...integration(
         'request-tally',
