@@ -131,9 +131,11 @@ export const AREAS = {
         'password-hash',
         'remembered-refusals',
         'sign-in-purge',
+        'console-session-secrets',
       ),
       ...integration(
         'request-tally',
+        'sign-in-checks',
         'console-refusals',
         'console-unread-bodies',
         'console-sessions',
