@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { addOperator } from '../../src/console/operator-accounts.js';
 import { RequestTally, TALLY_FLUSH_MS } from '../../src/console/request-tally.js';
 import { runSql } from '../../src/store/raw-sql.js';
@@ -131,10 +132,15 @@ test('a flush drops the minutes older than two hours: the 120th minute back is k
 test('a flush the store refuses keeps its counts for the next, adds nothing twice, and reports the error', async () => {
   await clearCounts();
   let failing = true;
+  let during: (() => void) | null = null;
   const errors: unknown[] = [];
   const store = {
     read: service.store.read,
-    write: (work: never) => (failing ? Promise.reject(new Error('store away')) : service.store.write(work)),
+    write: async (work: never) => {
+      during?.();
+      if (failing) throw new Error('store away');
+      return service.store.write(work);
+    },
   } as unknown as Store;
   const tally = new RequestTally(store, (error) => errors.push(error));
   const now = T + 1_000;
@@ -145,13 +151,17 @@ test('a flush the store refuses keeps its counts for the next, adds nothing twic
     errors.map((error) => (error as Error).message),
     ['store away'],
   );
-  tally.count('OK', now);
+  // Counted while the failing flush was under way: added to what it gives back.
+  during = () => {
+    tally.count('OK', now);
+    during = null;
+  };
   tally.count('NEW', now);
+  await tally.flush(now);
   assert.deepEqual(await tally.lastHour(now), [
     { code: 'OK', count: 3 },
     { code: 'NEW', count: 1 },
   ]);
-  await tally.flush(now);
   assert.equal(errors.length, 2);
   tally.count('OK', now);
   failing = false;
@@ -205,12 +215,48 @@ test("the console's pages, the probes and the scrapes are not counted; paths tha
     await fetch(service.baseUrl + path);
   const notCounted = await requestsShown(browser);
   assert.deepEqual(notCounted, before);
-  for (const path of ['/healthzx', '/metrics/x', '/readyz2', '/xconsole']) await fetch(service.baseUrl + path);
+  for (const path of ['/healthzx', '/metrics/x', '/readyz2', '/xconsole', '/x/healthz', '/x/metrics?y'])
+    await fetch(service.baseUrl + path);
+  // A request no route gave an outcome code: counted by its HTTP status.
+  assert.equal((await fetch(`${service.baseUrl}/openapi.json`)).status, 200);
   const after = await requestsShown(browser);
   const added = Object.fromEntries(
     Object.entries(after)
       .map(([code, count]) => [code, count - (before[code] ?? 0)])
       .filter(([, count]) => count !== 0),
   );
-  assert.deepEqual(added, { ROUTE_NOT_FOUND: 4 });
+  assert.deepEqual(added, { ROUTE_NOT_FOUND: 6, OK: 1 });
+});
+
+// The service's own tally may flush API requests of the tests before: this test looks at its own code only.
+const tickRows = async () => (await storedRows()).filter((row) => row[1] === 'TICK');
+
+test('once started, a tally flushes every five seconds, and no more once stopped', async (t) => {
+  await clearCounts();
+  t.mock.timers.enable({ apis: ['setInterval'] });
+  const tally = new RequestTally(service.store);
+  const minute = Math.floor(Date.now() / MINUTE);
+  tally.start();
+  tally.count('TICK', minute * MINUTE);
+  t.mock.timers.tick(4_999);
+  await sleep(50);
+  assert.deepEqual(await tickRows(), []);
+  t.mock.timers.tick(1);
+  for (let tries = 0; tries < 100 && (await tickRows()).length === 0; tries++) await sleep(50);
+  assert.deepEqual(await tickRows(), [[minute, 'TICK', 1]]);
+  await tally.stop();
+  tally.count('TICK', minute * MINUTE);
+  t.mock.timers.tick(10_000);
+  await sleep(50);
+  assert.deepEqual(await tickRows(), [[minute, 'TICK', 1]], 'no flush after stop');
+  await tally.stop();
+});
+
+test("the service's tally starts with it: the API's requests reach the store within seconds", async () => {
+  await clearCounts();
+  await fetch(`${service.baseUrl}/nothing-here`);
+  const notFound = async () => (await storedRows()).filter((row) => row[1] === 'ROUTE_NOT_FOUND');
+  const deadline = Date.now() + 20_000;
+  while ((await notFound()).length === 0 && Date.now() < deadline) await sleep(100);
+  assert.equal((await notFound()).length, 1);
 });
