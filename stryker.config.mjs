@@ -124,7 +124,19 @@ export const AREAS = {
   console: {
     mutate: ['src/console/**/*.ts'],
     testFiles: [
+      ...unit(
+        'console-pages',
+        'console-html',
+        'console-form-body',
+        'console-cookies-csrf',
+        'password-hash',
+        'remembered-refusals',
+        'sign-in-purge',
+        'console-session-secrets',
+      ),
       ...integration(
+        'request-tally',
+        'sign-in-checks',
         'console-refusals',
         'console-unread-bodies',
         'console-sessions',
