@@ -1,7 +1,7 @@
 /**
  * signIn (sign-in.ts) on the store, called as the sign-in route calls it, with its clock in hand:
  * the answers for a right, a wrong and an unknown sign-in, the limits per email and per address at
- * their bounds, what a success takes back, the email's length bound, and the refusals remembered.
+ * their bounds, what a success takes back, and the email's length bound.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, test } from 'node:test';
@@ -101,16 +101,4 @@ test('an operator with the longest email signs in; longer emails fail, and count
     });
   assert.deepEqual(await attempt(`${LONGEST}zz`, PASSWORD, '192.0.2.50'), { ok: false, limited: true });
   assert.deepEqual(await attempt(LONGEST, PASSWORD, '192.0.2.51'), { ok: false, limited: true });
-});
-
-test('a success forgets a refusal of its keys remembered meanwhile: a double-click refused beside it keeps no one out', async () => {
-  for (let index = 1; index < FAILURES_PER_EMAIL; index++) await attempt(EMAIL, 'wrong');
-  // Sent at once: the first is counted within the limit and checked (scrypt takes its time); the
-  // second is counted past it, refused and remembered while the first is still being checked.
-  const [first, second] = await Promise.all([attempt(EMAIL, PASSWORD), attempt(EMAIL, PASSWORD)]);
-  assert.deepEqual(second, { ok: false, limited: true });
-  assert.deepEqual(first, { ok: true, email: EMAIL });
-  assert.equal(refusals.size, 0);
-  // The success took back its own attempt: the email has one try left, and it is a right one.
-  assert.deepEqual(await attempt(EMAIL, PASSWORD), { ok: true, email: EMAIL });
 });
