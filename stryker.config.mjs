@@ -116,6 +116,8 @@ export const AREAS = {
         'idempotency',
         'voluntary-refunds',
         'token-admin',
+        // The operator's commands in process: agency-admin.ts's lines and refusals, word for word.
+        'cli-in-process',
       ),
       ...cli('changes-import', 'orders-import'),
       ...integration('webhooks'),

@@ -24,7 +24,7 @@ export function bookingAuditEvents(orderId: string, currency: string, before: Bo
         detail: { changeId: change.changeId, from, to: change.status },
       });
   }
-  if (after.segments !== before.segments && JSON.stringify(before.segments) !== JSON.stringify(after.segments)) {
+  if (JSON.stringify(before.segments) !== JSON.stringify(after.segments)) {
     events.push({
       orderId,
       reference,

@@ -301,6 +301,20 @@ test('AirOrderInvoluntaryAccept: each pending change ACCEPTED in detection order
       },
     ],
   );
+  // A later cancel records what it changed only: not the changes accepted before, nor the itinerary.
+  const later = tick();
+  const cancel = await post(CANCEL, 'AU-ACC', ['AUA001']);
+  assert.equal(cancel.body.OrderViewRS.Response[0].Status, 'SUCCESS');
+  assert.deepEqual((await eventRows('AU-ACC')).filter((row) => row.actor === 'agency').slice(3), [
+    {
+      order_id: 'AU-ACC',
+      reference: 'AUA001',
+      sequence: 0,
+      event: 'BOOKING_STATUS',
+      detail: { from: 'CONFIRMED', to: 'CANCELED', cancellation: 'VOLUNTARY' },
+      ...byAgency(cancel, CANCEL, later),
+    },
+  ]);
 });
 
 test('AirOrderInvoluntaryCancel: who cancelled, when, and what was refunded per ticket (amountMinor, currency, quoteType)', async () => {

@@ -201,6 +201,8 @@ test('EUR, refundable with a fixed penalty: the quote, then the refund that does
     trail.map((entry) => entry.operation),
     ['AirOrderRefundQuote', 'AirOrderRefund', 'AirOrderRefund', 'AirOrderRefund'],
   );
+  assert.deepEqual(trail[1]!.detail, { from: 'CONFIRMED', to: 'CANCELED', cancellation: 'VOLUNTARY' });
+  assert.deepEqual(trail[2]!.detail, { quoteId: item.QuoteID, passengerIds: ['P1'] });
   assert.deepEqual(trail[3]!.detail, {
     ticketNumber: '2201234567890',
     amountMinor: 47050,
@@ -439,6 +441,20 @@ test('one passenger of three, then the other two: the booking is CANCELED only t
   );
   const everyone = (await quote('VR-PAX', ['ABC123'])).rs;
   assertRefused(everyone, 'ALREADY_REFUNDED', 'Every passenger of booking ABC123 left it with a refund already.');
+  // Each confirmation names who left by it, and the tickets it refunded: none refunded before.
+  const trail = await auditTrail(service.store.db, 'VR-PAX');
+  assert.deepEqual(
+    trail.filter((entry) => entry.event === 'TICKET_REFUNDED').map((entry) => entry.detail.ticketNumber),
+    ['2201234567902', '2201234567901', '2201234567903'],
+  );
+  const confirmed = trail.filter((entry) => entry.event === 'REFUND_CONFIRMED');
+  assert.deepEqual(
+    confirmed.map((entry) => entry.detail),
+    [
+      { quoteId: second.QuoteID, passengerIds: ['P2'] },
+      { quoteId: rest.QuoteID, passengerIds: ['P1', 'P3'] },
+    ],
+  );
 });
 
 test('expiry: QUOTE_EXPIRED and nothing changes; a confirmed quote answers its refund again after its expiry', async () => {
