@@ -62,7 +62,7 @@ export async function revokeToken(store: Store, clock: Clock, which: TokenToRevo
   const revoked = await store.write((tx) =>
     'tokenId' in which
       ? tx.revokeTokenWithId(which.tokenId, clock())
-      : tx.revokeTokenByHash(hashToken(which.token.trim()), clock()),
+      : tx.revokeTokenByHash(hashToken(which.token), clock()),
   );
   if (!revoked) throw new AdminError('tokenId' in which ? `No token ${which.tokenId}.` : 'No such token.');
   return revoked;
