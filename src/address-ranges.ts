@@ -15,9 +15,8 @@ export const LOOPBACK_RANGES: readonly AddressRange[] = Object.freeze([
 
 /** `10.0.0.7`, `10.0.0.0/8`, `fd00::7` or `fd00::/8`; null for anything else (a zone id such as `%eth0` included). */
 export function parseAddressRange(text: string): AddressRange | null {
-  const parts = text.split('/');
-  if (parts.length > 2) return null;
-  const [address = '', prefixText] = parts;
+  const [address, prefixText, ...more] = text.split('/') as [string, ...string[]];
+  if (more.length > 0) return null;
   const version = net.isIP(address);
   // A zone id names an interface of one machine; a peer's address never carries one.
   if (version === 0 || address.includes('%')) return null;
@@ -33,7 +32,7 @@ export function addressMatcher(ranges: readonly AddressRange[]): (address: strin
   const list = new net.BlockList();
   for (const range of ranges) list.addSubnet(range.address, range.prefix, range.family);
   return (address) => {
-    const version = address === undefined ? 0 : net.isIP(address);
+    const version = net.isIP(address ?? '');
     // Node's list compares an IPv4-mapped IPv6 peer (a socket bound to `::`) with the IPv4 ranges too.
     return version !== 0 && list.check(address!, version === 4 ? 'ipv4' : 'ipv6');
   };
