@@ -101,7 +101,7 @@ export const AREAS = {
   service: {
     mutate: ['src/service/**/*.ts', 'src/events/**/*.ts'],
     testFiles: [
-      ...unit('change-notice'),
+      ...unit('change-notice', 'booking-fingerprint'),
       ...integration(
         'import-beside-traffic',
         'metrics',

@@ -5,10 +5,10 @@ import type { Booking } from '../domain/order.js';
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, field]) => field !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonical(field)}`).join(',')}}`;
+    const fields = new Map(Object.entries(value).filter(([, field]) => field !== undefined));
+    // The default sort orders the keys by their UTF-16 code units.
+    const keys = [...fields.keys()].sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(fields.get(key))}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }
