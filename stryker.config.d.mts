@@ -5,6 +5,8 @@ export declare const AREAS: Record<
     mutate: string[];
     testFiles: string[];
     perStore?: Record<'sqlite' | 'postgres', { exclude: string[] }>;
+    /** About how many mutants each of the area's chunks holds (scripts/mutation-chunks.ts). */
+    chunkMutants?: number;
   }
 >;
 /** The stores an area runs on. */

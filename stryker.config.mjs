@@ -3,6 +3,10 @@
 // the test files that exercise it. Every area together covers all of src/ but static data (the
 // OpenAPI document's examples, the demo's orders) and the types-only files, which hold no code.
 //
+// Every chunk of an area (scripts/mutation-chunks.ts) starts with a first ("dry") run of all the
+// area's test files: the areas whose list holds CLI processes take bigger chunks (chunkMutants), so
+// that their minutes-long dry run is paid a few times, not once per hundred mutants.
+//
 // Each test file runs in its own node process (the TAP runner) on the instrumented sources. The
 // sandbox's dist/ is built from them too (buildCommand), so the CLI and `airorder serve` that a
 // test starts run the mutant as well; test/mutation/child-coverage.cjs tells Stryker which mutants
@@ -58,6 +62,7 @@ export const AREAS = {
     ],
   },
   http: {
+    chunkMutants: 600,
     mutate: [
       'src/http/**/*.ts',
       '!src/http/openapi/examples.ts',
@@ -99,6 +104,7 @@ export const AREAS = {
     ],
   },
   service: {
+    chunkMutants: 560,
     mutate: ['src/service/**/*.ts', 'src/events/**/*.ts'],
     testFiles: [
       ...unit('change-notice', 'booking-fingerprint'),
@@ -124,6 +130,7 @@ export const AREAS = {
     ],
   },
   console: {
+    chunkMutants: 700,
     mutate: ['src/console/**/*.ts'],
     testFiles: [
       ...unit(
@@ -155,6 +162,7 @@ export const AREAS = {
     ],
   },
   store: {
+    chunkMutants: 600,
     mutate: ['src/store/**/*.ts'],
     // Each store's run mutates what both share and its own engine's code; the other engine's code is never loaded there.
     perStore: {
@@ -195,6 +203,7 @@ export const AREAS = {
     ],
   },
   cli: {
+    chunkMutants: 650,
     mutate: ['src/cli/**/*.ts', 'src/demo/**/*.ts', '!src/demo/demo-data.ts'],
     testFiles: [
       // The pure parts first (progress lines, options, the demo's printed examples), then the demo and the commands in process.
@@ -206,6 +215,7 @@ export const AREAS = {
     ],
   },
   runtime: {
+    chunkMutants: 460,
     mutate: [
       'src/runtime/**/*.ts',
       'src/lifecycle/**/*.ts',

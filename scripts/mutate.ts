@@ -93,7 +93,7 @@ async function main(): Promise<number> {
   for (const { area, store } of runs) {
     const run = `${area}-${store}`;
     const spec = AREAS[area]!;
-    const chunks = await chunksOf(run, [...spec.mutate, ...(spec.perStore?.[store]?.exclude ?? [])]);
+    const chunks = await chunksOf(run, [...spec.mutate, ...(spec.perStore?.[store]?.exclude ?? [])], spec.chunkMutants);
     chunksByRun.set(run, chunks);
     const mutants = chunks.reduce((sum, chunk) => sum + chunk.mutants, 0);
     process.stdout.write(`# ${run}: ${mutants} mutants in ${chunks.length} chunks\n`);

@@ -2,16 +2,18 @@
  * The parts ("chunks") an area's mutation run is cut into, so that a run stopped midway (a session
  * that ends, Ctrl-C) loses at most the chunk under way: Stryker writes its incremental file only
  * when a run ends, so each chunk is a run of its own with its own file (docs/testing.md, "Mutation
- * testing"). A source file with many mutants is a chunk alone; the smaller files of a folder are
- * packed together in name order up to CHUNK_MUTANTS, so that the chunks stay the same from one run
- * to the next while the code changes little.
+ * testing"). Every chunk starts with a first ("dry") run of all the area's test files, which for
+ * the areas tested through CLI processes takes longer than the mutants themselves: those areas take
+ * bigger chunks (`chunkMutants` in stryker.config.mjs). A source file with at least that many
+ * mutants is a chunk alone; the smaller files are packed together in name order up to it, so that
+ * the chunks stay the same from one run to the next while the code changes little.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 
-/** About how many mutants a chunk holds: at a few seconds each on two cores, a chunk takes minutes, not hours. */
-const CHUNK_MUTANTS = 120;
+/** About how many mutants a chunk holds unless its area says otherwise: at a few seconds each on two cores, minutes, not hours. */
+export const CHUNK_MUTANTS = 120;
 
 export interface Chunk {
   /** Names the chunk's reports: `documents-sqlite/src-documents-field-readers.ts`. */
@@ -61,24 +63,21 @@ async function mutantCounts(files: string[]): Promise<Map<string, number>> {
   return counts;
 }
 
-export async function chunksOf(run: string, patterns: string[]): Promise<Chunk[]> {
+export async function chunksOf(run: string, patterns: string[], size = CHUNK_MUTANTS): Promise<Chunk[]> {
   const files = filesOf(patterns);
   const counts = await mutantCounts(files);
   const chunks: Chunk[] = [];
   let packing: Chunk | null = null;
-  let packingDir = '';
   for (const file of files) {
     const mutants = counts.get(file) ?? 0;
     if (mutants === 0) continue; // types only
     const slug = file.replaceAll('/', '-');
-    if (mutants >= CHUNK_MUTANTS) {
+    if (mutants >= size) {
       chunks.push({ id: `${run}/${slug}`, files: [file], mutants });
       continue;
     }
-    const dir = path.dirname(file);
-    if (!packing || dir !== packingDir || packing.mutants + mutants > CHUNK_MUTANTS) {
+    if (!packing || packing.mutants + mutants > size) {
       packing = { id: `${run}/${slug}`, files: [], mutants: 0 };
-      packingDir = dir;
       chunks.push(packing);
     }
     packing.files.push(file);
