@@ -37,7 +37,8 @@ function notFoundError(request: FastifyRequest): ApiError {
 }
 
 function pathOf(url: string): string {
-  return url.split('?')[0] ?? '';
+  // Split by a separator, a string is never an empty list: its first part is there, '' at the least.
+  return url.split('?')[0]!;
 }
 
 /**

@@ -38,6 +38,12 @@ test('a gzip body is read whether its coding is written "gzip", "GZIP" or "Gzip"
   }
 });
 
+test('a body sent without a Content-Encoding is read as it is', async () => {
+  const answer = await service.post('/AirOrderRetrieve', RETRIEVE, bearer(token));
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(answer.body.OrderViewRS.Response[0].Status, 'SUCCESS');
+});
+
 test('a body sent as "IDENTITY" is read as it is', async () => {
   const answer = await retrieve('IDENTITY', RETRIEVE);
   assert.equal(answer.status, 200, answer.text);

@@ -141,6 +141,31 @@ test('a body whose order cannot be read: no items, the default ReferenceVersion'
   }
 });
 
+test("a body that is no JSON on an operation's route: the envelope with no items, the default ReferenceVersion", async () => {
+  const response = await bare.app.inject({
+    method: 'POST',
+    url: '/AirOrderCancel',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"OrderCancelRQ":',
+  });
+  assert.equal(response.statusCode, 400);
+  const root = response.json().OrderViewRS;
+  assert.deepEqual(root.Response, []);
+  assert.deepEqual(root.Document, { Name: 'airorder-test', ReferenceVersion: '1.0' });
+  assert.equal(root.Errors[0].Code, 'INVALID_JSON');
+});
+
+test('an unknown path is answered as such whatever its body', async () => {
+  const response = await bare.app.inject({
+    method: 'POST',
+    url: '/nothing',
+    headers: { 'content-type': 'application/json' },
+    payload: '{"OrderCancelRQ":',
+  });
+  assert.equal(response.statusCode, 404);
+  assert.deepEqual(response.json(), { Errors: [{ Code: 'ROUTE_NOT_FOUND', Message: 'No route POST /nothing.' }] });
+});
+
 test('the event feed has no item per booking, even when its query names an order and references', async () => {
   failure = errors.invalidRequest('Something is wrong.');
   const answer = await post('/AirOrderEventList', {
@@ -178,6 +203,16 @@ test('anything else: 500 INTERNAL_ERROR, the cause logged once as an error and n
   assert.equal(errorLines[0]!.msg, 'request failed');
   assert.equal((errorLines[0]!.err as { message: string }).message, 'a bug of ours');
   assert.deepEqual(linesAt(40), []);
+});
+
+test('a thrown null is answered 500 INTERNAL_ERROR in the plain body, and logged', async () => {
+  failure = null;
+  const answer = await bare.app.inject({ method: 'GET', url: '/plain' });
+  assert.equal(answer.statusCode, 500);
+  assert.deepEqual(answer.json(), {
+    Errors: [{ Code: 'INTERNAL_ERROR', Message: 'An internal error occurred; nothing was changed.' }],
+  });
+  assert.equal(linesAt(50).length, 1);
 });
 
 test('outside the operations: the plain error body with the headers of the error', async () => {

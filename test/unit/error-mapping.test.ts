@@ -250,3 +250,14 @@ test('an agency out of kept responses: 429 IDEMPOTENCY_KEYS_EXHAUSTED, retry aft
   // A request out of time keeps the store's delay whatever delay is given.
   assert.deepEqual(view(refusalError('out-of-time', 7)).headers, { 'retry-after': '1' });
 });
+
+test('a thrown null or undefined is 500 INTERNAL_ERROR like any other unknown error', () => {
+  for (const thrown of [null, undefined]) {
+    assert.deepEqual(answer(thrown), {
+      code: 'INTERNAL_ERROR',
+      status: 500,
+      message: 'An internal error occurred; nothing was changed.',
+      headers: {},
+    });
+  }
+});
