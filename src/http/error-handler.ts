@@ -13,8 +13,9 @@ const UNROUTABLE_URL = '/%25';
 
 /**
  * Fastify's `frameworkErrors`: the router itself failed, on a malformed percent-escape in the path
- * (FST_ERR_BAD_URL) or an async route constraint that threw (FST_ERR_ASYNC_CONSTRAINT; airorder has
- * none). Fastify hands such a request over before any hook has run, so it is routed again, to a URL
+ * (FST_ERR_BAD_URL), a path parameter longer than the router reads (FST_ERR_MAX_PARAM_LENGTH: past
+ * 100 characters, longer than any id the console's paths name) or an async route constraint that
+ * threw (FST_ERR_ASYNC_CONSTRAINT; airorder has none). Fastify hands such a request over before any hook has run, so it is routed again, to a URL
  * only the not-found handler serves: it then gets the request id, the security headers, compression
  * and its log line like every other request, and the error handler answers it.
  */
@@ -30,11 +31,14 @@ function notFoundError(request: FastifyRequest): ApiError {
   if (!failed) return errors.routeNotFound(request.method, pathOf(request.url));
   if (failed.error.code === 'FST_ERR_BAD_URL')
     return errors.invalidRequest(`The request path is not a valid URL: ${pathOf(failed.url)}.`);
+  // No page has such an id: the path is as unknown as any other.
+  if (failed.error.code === 'FST_ERR_MAX_PARAM_LENGTH') return errors.routeNotFound(request.method, pathOf(failed.url));
   return errors.internal();
 }
 
 function pathOf(url: string): string {
-  return url.split('?')[0] ?? '';
+  // Split by a separator, a string is never an empty list: its first part is there, '' at the least.
+  return url.split('?')[0]!;
 }
 
 /**

@@ -34,7 +34,8 @@ export function toApiError(
 ): ApiError {
   if (error instanceof ApiError) return error;
   if (isStoreUnavailable(error)) return errors.unavailable(STORE_RETRY_AFTER_SECONDS);
-  const fastifyError = error as Partial<FastifyError> & { validation?: unknown[] };
+  // Whatever was thrown: `throw null` included, which has no fields to read.
+  const fastifyError = (error ?? {}) as Partial<FastifyError> & { validation?: unknown[] };
   if (fastifyError.validation && fastifyError.validation.length > 0) {
     return errors.invalidRequest(validationMessage(fastifyError.validation[0] as never, rootKey ?? ''));
   }

@@ -62,11 +62,12 @@ export function jsonText(body: unknown): string {
     if (Array.isArray(value)) {
       value.forEach((item, index) => inner.push(...(index > 0 ? [{ text: ',' }] : []), { value: item }));
     } else {
-      // Code-unit order, not locale order: the same on every machine.
-      Object.entries(value)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .forEach(([key, member], index) =>
-          inner.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: member }),
+      const members = new Map(Object.entries(value));
+      // The default sort orders the keys by their UTF-16 code units, not by a locale: the same on every machine.
+      [...members.keys()]
+        .sort()
+        .forEach((key, index) =>
+          inner.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: members.get(key) }),
         );
     }
     const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{', '}'];

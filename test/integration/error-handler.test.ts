@@ -74,3 +74,18 @@ test('a refused event list has no result per booking, even when its query names 
     { Code: 'INVALID_REQUEST', Message: 'OrderEventListRQ.Query.Limit must be a whole number from 1 to 500.' },
   ]);
 });
+
+test('a console path whose id is past what the router reads is 404 ROUTE_NOT_FOUND, and logs no error', async () => {
+  const before = errorLines().length;
+  const id = 'A'.repeat(101);
+  const answer = await service.request(`/console/orders/${id}?view=full`, { method: 'GET' });
+  assert.equal(answer.status, 404);
+  assert.deepEqual(JSON.parse(answer.text), {
+    Errors: [{ Code: 'ROUTE_NOT_FOUND', Message: `No route GET /console/orders/${id}.` }],
+  });
+  assert.equal(errorLines().length, before);
+  // At the router's limit the console's own page answers.
+  const atLimit = await service.request(`/console/orders/${'A'.repeat(100)}`, { method: 'GET' });
+  assert.equal(atLimit.status, 200);
+  assert.match(atLimit.text, /Sign in/);
+});

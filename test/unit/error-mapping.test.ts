@@ -234,3 +234,30 @@ test('a refused request: IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE (retry a
     headers: { 'retry-after': '1' },
   });
 });
+
+test('an agency out of kept responses: 429 IDEMPOTENCY_KEYS_EXHAUSTED, retry after the delay given, a second by default', () => {
+  const view = (error: ApiError) => ({ code: error.code, status: error.status, headers: error.headers });
+  assert.deepEqual(view(refusalError('kept-responses-exhausted', 7)), {
+    code: 'IDEMPOTENCY_KEYS_EXHAUSTED',
+    status: 429,
+    headers: { 'retry-after': '7' },
+  });
+  assert.deepEqual(view(refusalError('kept-responses-exhausted')), {
+    code: 'IDEMPOTENCY_KEYS_EXHAUSTED',
+    status: 429,
+    headers: { 'retry-after': '1' },
+  });
+  // A request out of time keeps the store's delay whatever delay is given.
+  assert.deepEqual(view(refusalError('out-of-time', 7)).headers, { 'retry-after': '1' });
+});
+
+test('a thrown null or undefined is 500 INTERNAL_ERROR like any other unknown error', () => {
+  for (const thrown of [null, undefined]) {
+    assert.deepEqual(answer(thrown), {
+      code: 'INTERNAL_ERROR',
+      status: 500,
+      message: 'An internal error occurred; nothing was changed.',
+      headers: {},
+    });
+  }
+});
