@@ -15,9 +15,10 @@ const UNROUTABLE_URL = '/%25';
  * Fastify's `frameworkErrors`: the router itself failed, on a malformed percent-escape in the path
  * (FST_ERR_BAD_URL), a path parameter longer than the router reads (FST_ERR_MAX_PARAM_LENGTH: past
  * 100 characters, longer than any id the console's paths name) or an async route constraint that
- * threw (FST_ERR_ASYNC_CONSTRAINT; airorder has none). Fastify hands such a request over before any hook has run, so it is routed again, to a URL
- * only the not-found handler serves: it then gets the request id, the security headers, compression
- * and its log line like every other request, and the error handler answers it.
+ * threw (FST_ERR_ASYNC_CONSTRAINT; airorder has none). Fastify hands such a request over before
+ * any hook has run, so it is routed again, to a URL only the not-found handler serves: it then
+ * gets the request id, the security headers, compression and its log line like every other
+ * request, and the error handler answers it.
  */
 export function routeFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   unroutable.set(request.raw, { error, url: request.url });
