@@ -10,6 +10,9 @@ import {
   isOrderId,
   isReferenceVersionNumber,
   MAX_REFERENCES,
+  IATA_NUMBER_PATTERN,
+  PASSENGER_ID_PATTERN,
+  QUOTE_ID_PATTERN,
   REFERENCE_VERSION_NUMBER_LIMIT,
   REFERENCE_VERSION_PATTERN,
   referenceVersionText,
@@ -80,5 +83,29 @@ test('every decimal string a ReferenceVersion number becomes matches the string 
   const pattern = new RegExp(REFERENCE_VERSION_PATTERN);
   for (const value of [0, 1e-7, 1e-10, 0.1 + 0.2, 4.5, 123456789.12345679, REFERENCE_VERSION_NUMBER_LIMIT - 0.5]) {
     assert.match(referenceVersionText(value), pattern, String(value));
+  }
+});
+
+test('the patterns of the other fields: what each accepts and refuses', () => {
+  const cases: [string, string, string[], string[]][] = [
+    [
+      'ReferenceVersion',
+      REFERENCE_VERSION_PATTERN,
+      ['1', '1.0', '123456789.123456789'],
+      ['', 'v1', '1.', '.5', '1.0.0', '1234567890', '1.1234567890'],
+    ],
+    ['IATA_Number', IATA_NUMBER_PATTERN, ['1234567', '12345678'], ['', '123456', '123456789', '1234567a']],
+    ['PassengerID', PASSENGER_ID_PATTERN, ['P', 'P1', 'a_-Z9', 'p'.repeat(32)], ['', 'p'.repeat(33), 'P 1', 'P.1']],
+    [
+      'QuoteID',
+      QUOTE_ID_PATTERN,
+      [`rfq_${'0a'.repeat(12)}`],
+      ['', `rfq_${'0A'.repeat(12)}`, `rfq_${'0'.repeat(23)}`, `rfq_${'0'.repeat(25)}`, `rfx_${'0'.repeat(24)}`],
+    ],
+  ];
+  for (const [field, pattern, accepted, refused] of cases) {
+    const regex = new RegExp(pattern);
+    for (const value of accepted) assert.match(value, regex, `${field} ${value}`);
+    for (const value of refused) assert.doesNotMatch(value, regex, `${field} ${value}`);
   }
 });

@@ -93,3 +93,36 @@ test('the root: the single root key it must have, and what was found instead', (
     'OrderCancelRQ must NOT.',
   );
 });
+
+test('a name that begins or ends with digits is a name, not an index', () => {
+  for (const name of ['1a', 'a1']) {
+    assert.equal(
+      validationMessage(issue(`/OrderCancelRQ/Query/OrderID/${name}`, 'type', {}, 'must be string'), ROOT),
+      `OrderCancelRQ.Query.OrderID.${name} must be string.`,
+    );
+  }
+});
+
+test("each field's rule, word for word as the agency reads it", () => {
+  const rules: Record<string, string> = {
+    OrderID: 'must be a string of 1 to 64 letters, digits or the characters - _ . /',
+    GdsBookingReference: 'must be 1 to 20 booking references, each 5 to 8 letters or digits',
+    ReferenceVersion:
+      'must be a decimal number such as "1.0" (a string of up to 9 digits, optionally a point and up to 9 more) or a number from 0 to below 1000000000',
+    IATA_Number: 'must be 7 or 8 digits',
+    AgencyID: 'must be a string of 1 to 64 characters',
+    EmailContact: 'must be an e-mail address',
+    Name: 'must be a string of at most 200 characters',
+    After: 'must be an event id (evt_ and 28 hexadecimal digits), the NextAfter of a previous page',
+    Limit: 'must be a whole number from 1 to 500',
+    PassengerID: 'must be 1 to 20 passenger ids, each 1 to 32 letters, digits, - or _',
+    QuoteID: 'must be the QuoteID of an AirOrderRefundQuote answer (rfq_ and 24 hexadecimal digits)',
+  };
+  assert.deepEqual(Object.keys(FIELD_RULES).sort(), Object.keys(rules).sort());
+  for (const [field, rule] of Object.entries(rules)) {
+    assert.equal(
+      validationMessage(issue(`/OrderCancelRQ/Query/${field}`, 'pattern', {}, 'must match pattern'), ROOT),
+      `OrderCancelRQ.Query.${field} ${rule}.`,
+    );
+  }
+});
