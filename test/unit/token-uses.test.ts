@@ -28,6 +28,11 @@ function fakeStore() {
   return { store, state };
 }
 
+/** For the tests where every write succeeds. */
+function failOnError(error: unknown): never {
+  throw error;
+}
+
 /** Lets the writes begun so far settle. */
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await Promise.resolve();
@@ -40,7 +45,7 @@ test('the precision and the delay: five minutes and one minute', () => {
 
 test('uses wait a minute, then are written in one batch, the first use of each token', async () => {
   const { store, state } = fakeStore();
-  const uses = new TokenUses(store, assert.fail);
+  const uses = new TokenUses(store, failOnError);
   uses.used('t1', at(0));
   uses.used('t2', at(1_000));
   uses.used('t1', at(2_000));
@@ -63,7 +68,7 @@ test('uses wait a minute, then are written in one batch, the first use of each t
 
 test("a token's use is noted again only from five minutes after the last noted one", async () => {
   const { store, state } = fakeStore();
-  const uses = new TokenUses(store, assert.fail);
+  const uses = new TokenUses(store, failOnError);
   uses.used('t1', at(0));
   await uses.close();
   uses.used('t1', at(LAST_USE_PRECISION_MS - 1));
@@ -80,7 +85,7 @@ test("a token's use is noted again only from five minutes after the last noted o
 
 test('close writes what waits at once, and a batch is written once', async () => {
   const { store, state } = fakeStore();
-  const uses = new TokenUses(store, assert.fail);
+  const uses = new TokenUses(store, failOnError);
   uses.used('t1', at(0));
   uses.used('t2', at(0));
   await uses.close();
@@ -127,7 +132,7 @@ test('a failed write is reported, and its tokens are noted again at their next u
 
 test('past 10,000 tokens noted, what was noted when is forgotten', async () => {
   const { store, state } = fakeStore();
-  const uses = new TokenUses(store, assert.fail);
+  const uses = new TokenUses(store, failOnError);
   for (let i = 0; i < 10_000; i++) uses.used(`t${i}`, at(0));
   await uses.close();
   // Still remembered: not noted again.
