@@ -29,7 +29,8 @@ export class TokenLookup {
     // Read before the lookup: a change in between leaves an entry under the old marker, never used.
     const marker = this.store.authMarker();
     let token: ActiveToken | null;
-    const hit = marker === null ? undefined : this.cached.get(tokenHash);
+    // Entries are kept only under a marker, so a store without one never finds one here.
+    const hit = this.cached.get(tokenHash);
     if (hit && hit.marker === marker) {
       token = hit.token;
     } else {

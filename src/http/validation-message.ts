@@ -21,7 +21,8 @@ export function validationMessage(issue: FastifySchemaValidationError, rootKey: 
     return `The body must be a JSON object with the root key ${rootKey}.`;
   }
   if (issue.keyword === 'required') {
-    return `${path ? `${path}.` : ''}${String(params.missingProperty)} is required.`;
+    // Never at the root: answered above.
+    return `${path}.${String(params.missingProperty)} is required.`;
   }
   const field = [...segments].reverse().find((segment) => !/^\d+$/.test(segment)) ?? '';
   const rule = ownProperty(FIELD_RULES, field) as string | undefined;

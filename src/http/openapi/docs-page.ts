@@ -25,7 +25,8 @@ const DOCS_UI_CONFIG_PATH = '/docs/ui-config.json';
 export async function registerDocsPage(app: FastifyInstance): Promise<void> {
   // Swagger UI reads its settings from here and loads the document it names: the page then shows
   // and links /openapi.json, the address agencies use, and not the plugin's own copy at /docs/json.
-  app.get(DOCS_UI_CONFIG_PATH, { schema: { hide: true } }, async () => ({ url: OPENAPI_PATH }));
+  // Like every route but the operations, it is left out of the document (documentRoute).
+  app.get(DOCS_UI_CONFIG_PATH, async () => ({ url: OPENAPI_PATH }));
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // Only the docs' own routes get this policy (the plugin's hook is scoped to them); every other

@@ -69,13 +69,12 @@ export function referenceVersionText(value: number): string {
 
 /** A number as JavaScript writes it, with an exponent (below 1e-6, from 1e21) spelled out in digits. */
 function plainDecimal(value: number): string {
-  const text = String(Math.abs(value) === 0 ? 0 : value);
+  const text = String(value);
   const match = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
   if (!match) return text;
   const digits = match[1]! + (match[2] ?? '');
   const point = 1 + Number(match[3]);
   if (point <= 0) return `0.${'0'.repeat(-point)}${digits}`;
-  return digits.length <= point
-    ? digits + '0'.repeat(point - digits.length)
-    : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  // From 1e21 the point lies past every digit a number has (at most 17).
+  return digits + '0'.repeat(point - digits.length);
 }
