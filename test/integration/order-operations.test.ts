@@ -15,6 +15,7 @@ import {
 import { runSql } from '../../src/store/raw-sql.js';
 import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';
 import { orderSnapshot } from '../helpers/booking-state.js';
+import { refuseRecordWrites } from '../helpers/stored-records.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const T0 = Date.parse('2026-11-22T10:00:00.000Z');
@@ -233,4 +234,21 @@ test("past the agency's cap a new key is refused, to be retried in whole seconds
   // Under the key already kept, the request is still answered.
   assert.equal((await runOperation(service.store, clock, request('ORD-O8', 'OPR008', 'key-o8'))).kind, 'replayed');
   now = T0;
+});
+
+test("a store that fails the change: the store's error, thrown once the change is undone, and nothing stored", async () => {
+  await service.importOrders([simpleOrder('ORD-O10', 'AGO', 'OPR010', '2205550000110')]);
+  const before = await orderSnapshot(service, 'ORD-O10');
+  const undo = await refuseRecordWrites(
+    service.store.db,
+    'refuse_o10',
+    "NEW.order_id = 'ORD-O10'",
+    'store-refused-o10',
+  );
+  try {
+    await assert.rejects(runOperation(service.store, clock, agencyRequest('ORD-O10', ['OPR010'])), /store-refused-o10/);
+  } finally {
+    await undo();
+  }
+  assert.deepEqual(await orderSnapshot(service, 'ORD-O10'), before);
 });
