@@ -1,0 +1,131 @@
+/**
+ * `orders import FILE` prepares the orders on a worker thread (src/service/order-preparation-thread.ts
+ * and its worker): the batches it hands over, how much of the file they took, and its errors as they
+ * would be thrown here. The thread loads the built program, so this file imports it from dist/.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { simpleOrder } from '../helpers/documents.js';
+
+type ThreadModule = typeof import('../../src/service/order-preparation-thread.js');
+type ErrorModule = typeof import('../../src/documents/document-error.js');
+const built = (file: string) => new URL(`../../dist/${file}`, import.meta.url).href;
+const { preparedInThread } = (await import(built('service/order-preparation-thread.js'))) as ThreadModule;
+const { DocumentError } = (await import(built('documents/document-error.js'))) as ErrorModule;
+
+const IMPORTED_AT = '2026-11-22T10:00:00.000Z';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-preparation-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function written(name: string, text: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+function orders(count: number) {
+  return Array.from({ length: count }, (_, index) => {
+    const n = String(index).padStart(5, '0');
+    return simpleOrder(`ORD-T${n}`, 'AGT', `REF${n}`, `22000000${n}`);
+  });
+}
+
+test('501 orders come in a batch of 500 and one of 1, in file order; bytesRead is the whole file after the last', async () => {
+  const file = written('orders.json', JSON.stringify(orders(501)));
+  const input = preparedInThread(file, IMPORTED_AT);
+  assert.equal(input.bytesRead(), 0);
+  const sizes: number[] = [];
+  const read: number[] = [];
+  const ids: string[] = [];
+  for await (const batch of input.records) {
+    sizes.push(batch.length);
+    read.push(input.bytesRead());
+    ids.push(...batch.map((order) => order.orderId));
+  }
+  assert.deepEqual(sizes, [500, 1]);
+  assert.deepEqual(
+    ids,
+    orders(501).map((order) => order.orderId),
+  );
+  assert.ok(read[0]! > 0 && read[0]! <= fs.statSync(file).size, String(read[0]));
+  assert.equal(read[1], fs.statSync(file).size);
+});
+
+test('a prepared order: its label, ids, currency and booking references', async () => {
+  const file = written('one.json', JSON.stringify([simpleOrder('ORD-ONE', 'AGT', 'ONE001', '2200000099999')]));
+  const batches: unknown[] = [];
+  for await (const batch of preparedInThread(file, IMPORTED_AT).records) batches.push(batch);
+  assert.equal(batches.length, 1);
+  const [order] = batches[0] as {
+    label: string;
+    orderId: string;
+    agencyId: string;
+    currency: string;
+    references: string[];
+  }[];
+  assert.deepEqual(
+    [order!.label, order!.orderId, order!.agencyId, order!.currency, order!.references],
+    ['record 1', 'ORD-ONE', 'AGT', 'EUR', ['ONE001']],
+  );
+});
+
+test('an empty file ends the batches without any', async () => {
+  const input = preparedInThread(written('empty.json', ''), IMPORTED_AT);
+  const batches: unknown[] = [];
+  for await (const batch of input.records) batches.push(batch);
+  assert.deepEqual(batches, []);
+});
+
+test('a bad record ends the batches with the DocumentError preparing it here would throw', async () => {
+  const file = written('bad.json', JSON.stringify([simpleOrder('ORD-GOOD', 'AGT', 'GOOD01'), { orderId: 'ORD-BAD' }]));
+  const input = preparedInThread(file, IMPORTED_AT);
+  await assert.rejects(
+    async () => {
+      for await (const batch of input.records) assert.fail(`a batch of ${batch.length} before the error`);
+    },
+    (error: unknown) => {
+      assert.ok(error instanceof DocumentError, String(error));
+      assert.deepEqual(
+        [error.message, error.record, error.field, error.problem, error.orderId],
+        ['record 2 (order ORD-BAD): currency is required', 'record 2', 'currency', 'is required', 'ORD-BAD'],
+      );
+      return true;
+    },
+  );
+});
+
+test("a file that is not there: the thread's error, with its code and its own stack", async () => {
+  const missing = path.join(dir, 'missing.json');
+  await assert.rejects(
+    async () => {
+      for await (const batch of preparedInThread(missing, IMPORTED_AT).records) assert.fail(String(batch.length));
+    },
+    (error: Error & { code?: string }) => {
+      const message = `ENOENT: no such file or directory, open '${missing}'`;
+      assert.deepEqual([error.message, error.code, error.stack], [message, 'ENOENT', `Error: ${message}`]);
+      return true;
+    },
+  );
+});
+
+test('3,000 orders come whole in six batches: the thread waits for each batch to be taken, and goes on when it is', async () => {
+  const input = preparedInThread(written('six.json', JSON.stringify(orders(3000))), IMPORTED_AT);
+  const sizes: number[] = [];
+  for await (const batch of input.records) sizes.push(batch.length);
+  assert.deepEqual(sizes, [500, 500, 500, 500, 500, 500]);
+});
+
+test('a reader that stops after the first batch ends the thread: nothing keeps the process alive', async () => {
+  const file = written('many.json', JSON.stringify(orders(3000)));
+  const input = preparedInThread(file, IMPORTED_AT);
+  let taken = 0;
+  for await (const batch of input.records) {
+    taken += batch.length;
+    break;
+  }
+  assert.equal(taken, 500);
+  assert.ok(input.bytesRead() < fs.statSync(file).size);
+});
