@@ -126,6 +126,12 @@ export const AREAS = {
     testFiles: [
       ...unit('change-notice', 'booking-fingerprint'),
       ...integration(
+        // runOperation and the imports' checks called in process, word for word.
+        'order-operations',
+        'change-import-checks',
+        'change-segment-ids',
+        'order-import-checks',
+        'order-preparation-thread',
         'import-beside-traffic',
         'metrics',
         'involuntary-accept',
