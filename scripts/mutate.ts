@@ -61,18 +61,24 @@ function tallyOf(reportFile: string): Tally | null {
   return tally;
 }
 
-/** Stryker's mutation score: killed and timed out over every valid mutant (errors and ignored ones left out). */
+/**
+ * The mutation score: killed and timed-out mutants over every valid one. Stryker leaves out the
+ * mutants a `// Stryker disable` comment marks (ignored ones); here they count as survivors, so that
+ * marking a mutant proven equivalent saves its run but never raises the score. Mutants that do not
+ * compile (errors) are left out, as Stryker does.
+ */
 function score(tally: Tally): string {
   const detected = tally.killed + tally.timeout;
-  const valid = detected + tally.survived + tally.noCoverage;
+  const valid = detected + tally.survived + tally.noCoverage + tally.ignored;
   return valid === 0 ? 'n/a' : `${((100 * detected) / valid).toFixed(2)} %`;
 }
 
 function line(name: string, tally: Tally): string {
-  const valid = tally.killed + tally.timeout + tally.survived + tally.noCoverage;
+  const valid = tally.killed + tally.timeout + tally.survived + tally.noCoverage + tally.ignored;
   return (
     `${name.padEnd(48)} ${String(valid).padStart(5)} mutants  ${String(tally.killed).padStart(5)} killed  ${String(tally.timeout).padStart(3)} timeout  ` +
-    `${String(tally.survived).padStart(3)} survived  ${String(tally.noCoverage).padStart(3)} no coverage  ${score(tally)}\n`
+    `${String(tally.survived).padStart(3)} survived  ${String(tally.noCoverage).padStart(3)} no coverage  ` +
+    `${String(tally.ignored).padStart(3)} marked equivalent  ${score(tally)}\n`
   );
 }
 
