@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 
+/** What a request that no route served is logged as, after its method (its path may be anything a client sent). */
+const NO_ROUTE = '(no route)';
+
 /**
  * One structured line per request: request id, agency, operation, outcome code and latency (and, on
  * a replay, the id of the request it repeats).
@@ -14,7 +17,7 @@ export function installRequestLog(app: FastifyInstance): void {
       {
         agency: request.agency?.agencyId ?? null,
         operation:
-          request.routeOptions.config?.operation?.title ?? `${request.method} ${request.routeOptions.url ?? ''}`,
+          request.routeOptions.config?.operation?.title ?? `${request.method} ${request.routeOptions.url ?? NO_ROUTE}`,
         code: request.outcomeCode ?? (reply.statusCode < 400 ? 'OK' : String(reply.statusCode)),
         status: reply.statusCode,
         latencyMs: Math.round(reply.elapsedTime * 100) / 100,

@@ -42,6 +42,16 @@ test('a route outside the operations is logged as its method and path, with no a
   assert.equal(await metric('airorder_requests_total{operation="/healthz",code="OK"}'), 1);
 });
 
+test('a request no route serves is logged as its method and "(no route)", with its code', async () => {
+  const missing = await service.request('/AirOrderCancel/anything?x=1', { method: 'GET' });
+  assert.equal(missing.status, 404);
+  const line = logLineOf(missing.headers.get('x-request-id'));
+  assert.deepEqual(
+    { operation: line.operation, code: line.code, status: line.status },
+    { operation: 'GET (no route)', code: 'ROUTE_NOT_FOUND', status: 404 },
+  );
+});
+
 test('a refusal is logged with its code and status, and counted under its code', async (t) => {
   t.mock.method(service.store, 'ping', async () => {
     throw new Error('connection refused');
