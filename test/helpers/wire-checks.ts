@@ -245,3 +245,19 @@ export function assertAnsweredAlike(response: HttpResponse, other: HttpResponse)
     assert.equal(response.headers.get(name), other.headers.get(name), name);
   }
 }
+
+/** The headers every response of the API carries (src/http/security-headers.ts), as a client sees them. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+export function assertSecurityHeaders(headers: Headers, what: string): void {
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+    assert.equal(headers.get(name), value, `${name} on ${what}`);
+  }
+}

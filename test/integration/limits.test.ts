@@ -19,6 +19,7 @@ import {
   OPERATION_CASES,
   asHttpResponse,
   assertFailureEnvelope,
+  assertSecurityHeaders,
   assertRequestId,
   logLinesOf,
   rawRequest,
@@ -47,21 +48,6 @@ async function orderWithPendingChange(
 ) {
   await service.importOrders([simpleOrder(orderId, agencyId, reference, ticket)]);
   await service.importChanges([change(`${orderId}-C`, orderId, reference, ['S1'], [], 'FLIGHT_CANCELLATION')]);
-}
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'cross-origin-resource-policy': 'same-origin',
-};
-
-function assertSecurityHeaders(headers: Headers, what: string): void {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
-    assert.equal(headers.get(name), value, `${name} on ${what}`);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
