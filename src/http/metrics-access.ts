@@ -9,7 +9,7 @@ const REFUSAL =
   'The metrics are served to loopback, to the addresses of METRICS_ALLOW, and with the METRICS_TOKEN bearer token only.';
 
 function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+  return createHash('sha256').update(text).digest();
 }
 
 /**

@@ -42,6 +42,11 @@ export class RateLimiter {
     return { allowed, headers };
   }
 
+  /** How many keys the limiter holds a bucket for: past 100,000, only those not yet refilled. */
+  get trackedKeys(): number {
+    return this.buckets.size;
+  }
+
   /** A bucket that has refilled is the same as no bucket: dropping it bounds memory. */
   private forgetFullBuckets(nowMs: number): void {
     for (const [key, bucket] of this.buckets) {

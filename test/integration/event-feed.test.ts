@@ -18,6 +18,7 @@ import {
   type TicketDoc,
 } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { logLinesOf } from '../helpers/wire-checks.js';
 import { scaled } from '../helpers/time-scale.js';
 
 /**
@@ -516,6 +517,16 @@ describe('AirOrderEventList', () => {
       /OrderEventListRQ\.Query\.After names no event of this agency/,
     );
     assert.deepEqual(response.body.OrderEventListRS.Events, []);
+  });
+
+  test('a page served is logged once, as AirOrderEventList with code OK', async () => {
+    const response = await service.post('/AirOrderEventList', listRQ(), bearer(token));
+    assert.equal(response.status, 200, response.text);
+    const lines = await logLinesOf(service, response.headers.get('x-request-id')!);
+    assert.deepEqual(
+      lines.map((line) => [line.operation, line.code]),
+      [['AirOrderEventList', 'OK']],
+    );
   });
 
   test('the envelope: no Query is the first page; an empty page keeps After as NextAfter; bad Limit and After name the field', async () => {

@@ -83,3 +83,14 @@ test('past 100,000 buckets, forgetting the full ones changes no decision: a key 
   assert.deepEqual(served(limiter, 'busy', [1_000, 1_000]), [true, false], 'the busy key keeps its bucket');
   assert.deepEqual(served(limiter, 'tok_0', [1_000, 1_000, 1_000]), [true, true, false]);
 });
+
+test('past 100,000 buckets the limiter forgets those refilled to `burst` exactly or more, and only those', () => {
+  const limiter = new RateLimiter(4, 2);
+  // One token of two at T0: a quarter of a second at 4 a second refills it to exactly 2.
+  limiter.take('early', T0);
+  for (let index = 0; index < 99_999; index += 1) limiter.take(`tok_${index}`, T0 + 250);
+  assert.equal(limiter.trackedKeys, 100_000, 'at 100,000 buckets nothing is forgotten yet');
+  limiter.take('another', T0 + 250);
+  // 100,001 buckets: the early one is full and goes; every other holds one token of two and stays.
+  assert.equal(limiter.trackedKeys, 100_000);
+});

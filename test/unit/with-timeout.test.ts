@@ -78,3 +78,19 @@ test('withTimeBudget: work that claimed its commit is answered as it turns out; 
   mock.timers.tick(1);
   await assert.rejects(stalled, (error: { code?: string }) => error.code === 'UNAVAILABLE');
 });
+
+/** The timers that would keep this process waiting, on the real clock. */
+function pendingTimers(): number {
+  return process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+}
+
+test('withTimeout and withTimeBudget leave no timer pending once the work is answered', async () => {
+  mock.timers.reset();
+  const before = pendingTimers();
+  assert.equal(await withTimeout(Promise.resolve('read'), 1_000), 'read');
+  assert.equal(pendingTimers(), before, 'withTimeout');
+  assert.equal(await withTimeBudget(async () => 'stored', 1_000), 'stored');
+  // The timers are cleared just after the answer settles: one turn of the event loop later.
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(pendingTimers(), before, 'withTimeBudget');
+});
