@@ -91,6 +91,7 @@ export const AREAS = {
         'operation-docs',
         'token-lookup',
         'token-uses',
+        'wire-order-serializer',
       ),
       ...integration(
         'content-coding',
