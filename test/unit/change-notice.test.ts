@@ -71,7 +71,26 @@ describe('changeNotice: what the agency can do', () => {
     assert.equal('ActionDeadline' in (plain.Change as object), false);
     const due = { ...pendingChange('C1', ['S1'], [seg('S1B')]), actionDeadline: '2026-11-22T09:00:00.000Z' };
     const timed = notice({ changes: [due] });
-    assert.equal((timed.Change as { ActionDeadline: string }).ActionDeadline, '2026-11-22T09:00:00.000Z');
+    assert.deepEqual(timed.Change, {
+      ChangeID: 'C1',
+      Kind: 'SCHEDULE_CHANGE',
+      Status: 'PENDING',
+      DetectedAt: '2026-11-20T08:00:00Z',
+      RemovedSegments: ['S1'],
+      AddedSegments: [
+        {
+          SegmentID: 'S1B',
+          Carrier: 'LH',
+          FlightNumber: '400',
+          Origin: 'FRA',
+          Destination: 'JFK',
+          Departure: '2026-12-01T10:00:00Z',
+          Arrival: '2026-12-01T10:00:00Z',
+        },
+      ],
+      ActionDeadline: '2026-11-22T09:00:00.000Z',
+      ConsequenceOfInaction: 'ACCEPT',
+    });
   });
 });
 
