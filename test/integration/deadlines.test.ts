@@ -106,6 +106,7 @@ test('an ACCEPT deadline: warned once a day ahead, then accepted by the schedule
     byDeadline.every((event) => event.actor === 'system' && event.agencyId === null && event.occurredAt === deadline),
   );
   assert.deepEqual(byDeadline[0]!.detail, { consequence: 'ACCEPT', changeIds: ['DLC-1'] });
+  assert.equal(byDeadline[0]!.event, 'DEADLINE_PASSED');
   const resolved = (await eventsOf('DL-1')).filter((event) => event.type === 'airline_change.resolved');
   assert.deepEqual(
     resolved.map((event) => [event.data.Change.Status, event.data.ResolvedBy]),
@@ -405,4 +406,39 @@ test('more passed deadlines than one batch of 200: all applied in one round', as
   const batch = new DeadlineScheduler(service.store, clock, 24 * HOUR, quiet);
   assert.deepEqual(await batch.tick(), { applied: count, warned: 0 });
   await batch.stop();
+});
+
+test('two changes on one booking, one of them approaching: only that one is announced', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  await service.importOrders([
+    order('DL-W', 'AG1', 'EUR', [
+      booking(
+        'DLW001',
+        [segment('S1'), segment('S2', 3)],
+        [
+          passenger('P1', {
+            ticketNumber: '2201234560095',
+            baseFare: '300',
+            taxes: '10',
+            coupons: [
+              { segmentId: 'S1', status: 'OPEN', value: '150' },
+              { segmentId: 'S2', status: 'OPEN', value: '160' },
+            ],
+          }),
+        ],
+      ),
+    ]),
+  ]);
+  await service.importChanges([
+    { ...change('DLC-W1', 'DL-W', 'DLW001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(now, 10) },
+    { ...change('DLC-W2', 'DL-W', 'DLW001', ['S2'], [segment('S2B', 3, 16)]), actionDeadline: at(now, 48) },
+  ]);
+  const warning = new DeadlineScheduler(service.store, clock, 24 * HOUR, quiet);
+  assert.deepEqual(await warning.tick(), { applied: 0, warned: 1 });
+  await warning.stop();
+  const warned = (await eventsOf('DL-W')).filter((event) => event.type === 'airline_change.deadline_approaching');
+  assert.deepEqual(
+    warned.map((event) => event.data.Change.ChangeID),
+    ['DLC-W1'],
+  );
 });
