@@ -106,6 +106,7 @@ test('an ACCEPT deadline: warned once a day ahead, then accepted by the schedule
     byDeadline.every((event) => event.actor === 'system' && event.agencyId === null && event.occurredAt === deadline),
   );
   assert.deepEqual(byDeadline[0]!.detail, { consequence: 'ACCEPT', changeIds: ['DLC-1'] });
+  assert.equal(byDeadline[0]!.event, 'DEADLINE_PASSED');
   const resolved = (await eventsOf('DL-1')).filter((event) => event.type === 'airline_change.resolved');
   assert.deepEqual(
     resolved.map((event) => [event.data.Change.Status, event.data.ResolvedBy]),
@@ -323,4 +324,121 @@ test('a timer that falls due on a change the agency resolved is stopped by the s
   );
   assert.deepEqual(due, []);
   assert.equal((await retrieve('DL-V', 'DLV001')).AirlineChanges[0].Status, 'ACCEPTED');
+});
+
+test('a lease not renewed is taken over once its 4 s have passed, not before', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  await scheduler.stop();
+  const first = new DeadlineScheduler(service.store, clock, 24 * HOUR, quiet);
+  const second = new DeadlineScheduler(service.store, clock, 24 * HOUR, quiet);
+  assert.notEqual(await first.tick(), null);
+  now = '2026-11-21T09:00:03.999Z';
+  assert.equal(await second.tick(), null, 'still held');
+  now = '2026-11-21T09:00:04.000Z';
+  assert.notEqual(await second.tick(), null, 'expired: taken over');
+  assert.equal(await first.tick(), null, 'the first no longer holds it');
+  await second.stop();
+  await first.stop();
+});
+
+test('a round that applied or warned is logged with its counts; an empty round is not', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  const lines: [object, string][] = [];
+  const logged = new DeadlineScheduler(service.store, clock, 24 * HOUR, {
+    info: (detail, message) => lines.push([detail, message]),
+    warn: (detail, message) => lines.push([detail, message]),
+  });
+  await service.importOrders([simpleOrder('DL-L', 'AG1', 'DLL001', '2201234560094')]);
+  await service.importChanges([
+    { ...change('DLC-L', 'DL-L', 'DLL001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(now, 30) },
+  ]);
+  assert.deepEqual(await logged.tick(), { applied: 0, warned: 0 });
+  assert.deepEqual(lines, []);
+  now = at(now, 10);
+  assert.deepEqual(await logged.tick(), { applied: 0, warned: 1 });
+  now = at(now, 21);
+  assert.deepEqual(await logged.tick(), { applied: 1, warned: 0 });
+  assert.deepEqual(lines, [
+    [{ applied: 0, warned: 1 }, 'deadlines'],
+    [{ applied: 1, warned: 0 }, 'deadlines'],
+  ]);
+  await logged.stop();
+});
+
+test('started, a round that fails is logged as a warning and tried again; stop ends even when the store is down', async () => {
+  const down = {
+    write: async () => {
+      throw new Error('store down');
+    },
+  } as unknown as typeof service.store;
+  const warnings: [object, string][] = [];
+  let seen: () => void;
+  const twice = new Promise<void>((resolve) => (seen = resolve));
+  const failing = new DeadlineScheduler(down, clock, 24 * HOUR, {
+    info: () => {},
+    warn: (detail, message) => {
+      warnings.push([detail, message]);
+      if (warnings.length === 2) seen();
+    },
+  });
+  failing.start();
+  await twice;
+  await failing.stop();
+  assert.deepEqual(warnings[0], [{ cause: 'store down' }, 'deadline round failed; trying again']);
+  assert.equal(warnings.length, 2);
+});
+
+test('more passed deadlines than one batch of 200: all applied in one round', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  const count = 201;
+  const reference = (index: number) => `DB${String(index).padStart(4, '0')}`;
+  const orders = Array.from({ length: count }, (_, index) =>
+    simpleOrder(`DLB-${index}`, 'AG1', reference(index), `22012346${String(index).padStart(5, '0')}`),
+  );
+  await service.importOrders(orders);
+  await service.importChanges(
+    orders.map((document, index) => ({
+      ...change(`DLBC-${index}`, document.orderId, reference(index), ['S1'], [segment('S1B', 1, 14)]),
+      actionDeadline: at(now, 1),
+    })),
+  );
+  now = at(now, 2);
+  const batch = new DeadlineScheduler(service.store, clock, 24 * HOUR, quiet);
+  assert.deepEqual(await batch.tick(), { applied: count, warned: 0 });
+  await batch.stop();
+});
+
+test('two changes on one booking, one of them approaching: only that one is announced', async () => {
+  now = '2026-11-21T09:00:00.000Z';
+  await service.importOrders([
+    order('DL-W', 'AG1', 'EUR', [
+      booking(
+        'DLW001',
+        [segment('S1'), segment('S2', 3)],
+        [
+          passenger('P1', {
+            ticketNumber: '2201234560095',
+            baseFare: '300',
+            taxes: '10',
+            coupons: [
+              { segmentId: 'S1', status: 'OPEN', value: '150' },
+              { segmentId: 'S2', status: 'OPEN', value: '160' },
+            ],
+          }),
+        ],
+      ),
+    ]),
+  ]);
+  await service.importChanges([
+    { ...change('DLC-W1', 'DL-W', 'DLW001', ['S1'], [segment('S1B', 1, 14)]), actionDeadline: at(now, 10) },
+    { ...change('DLC-W2', 'DL-W', 'DLW001', ['S2'], [segment('S2B', 3, 16)]), actionDeadline: at(now, 48) },
+  ]);
+  const warning = new DeadlineScheduler(service.store, clock, 24 * HOUR, quiet);
+  assert.deepEqual(await warning.tick(), { applied: 0, warned: 1 });
+  await warning.stop();
+  const warned = (await eventsOf('DL-W')).filter((event) => event.type === 'airline_change.deadline_approaching');
+  assert.deepEqual(
+    warned.map((event) => event.data.Change.ChangeID),
+    ['DLC-W1'],
+  );
 });
