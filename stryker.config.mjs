@@ -125,10 +125,11 @@ export const AREAS = {
     chunkMutants: 560,
     mutate: ['src/service/**/*.ts', 'src/events/**/*.ts'],
     testFiles: [
-      ...unit('change-notice', 'booking-fingerprint'),
+      ...unit('change-notice', 'booking-fingerprint', 'refund-operations'),
       ...integration(
-        // runOperation and the imports' checks called in process, word for word.
+        // runOperation, the imports' checks and the webhook endpoints' commands called in process, word for word.
         'order-operations',
+        'webhook-endpoint-admin',
         'change-import-checks',
         'change-segment-ids',
         'order-import-checks',
