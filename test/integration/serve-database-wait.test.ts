@@ -42,6 +42,38 @@ test('a database that refuses connections: serve tries again, pausing longer eac
   );
 });
 
+test('a database that takes the connection but never answers: each try ends at DATABASE_CONNECT_TIMEOUT_MS, and serve waits as for a refusal', async () => {
+  // Accepts and stays silent: what a server too busy to start a session looks like from here.
+  const held = new Set<net.Socket>();
+  const silent = net.createServer((socket) => {
+    held.add(socket);
+    socket.on('close', () => held.delete(socket));
+  });
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const port = (silent.address() as net.AddressInfo).port;
+  try {
+    const result = await sandbox.run(['serve'], {
+      env: {
+        DATABASE_URL: `postgres://airorder:secret@127.0.0.1:${port}/airorder`,
+        DATABASE_CONNECT_TIMEOUT_MS: '100',
+        DATABASE_START_WAIT_MS: '1500',
+      },
+    });
+    assert.equal(result.code, 1, result.stderr);
+    const lines = waitingLines(result.stderr);
+    assert.ok(lines.length >= 1, `at least one pause: ${result.stderr}`);
+    for (const line of lines)
+      assert.equal(WAITING.exec(line)![1], 'no connection opened within DATABASE_CONNECT_TIMEOUT_MS (100 ms)');
+    assert.match(
+      result.stderr,
+      /\nerror: the database did not answer within DATABASE_START_WAIT_MS \(1500 ms\): no connection opened within DATABASE_CONNECT_TIMEOUT_MS \(100 ms\)\n$/,
+    );
+  } finally {
+    for (const socket of held) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  }
+});
+
 test('DATABASE_START_WAIT_MS=0: one try, no pause, the same one-line error', async () => {
   const port = await freePort();
   const result = await sandbox.run(['serve'], {

@@ -8,6 +8,16 @@ const CREATED_MEANWHILE = new Set(['42P04', '23505']);
 /** Why the database cannot be made here: one line, with the SQL an administrator runs instead. */
 export class DatabaseMissing extends Error {}
 
+/**
+ * A connection not opened within DATABASE_CONNECT_TIMEOUT_MS: the database is slow or away, which
+ * `serve` waits out at start (DATABASE_START_WAIT_MS). pg says only "timeout expired".
+ */
+export class ConnectTimedOut extends Error {
+  constructor(connectTimeoutMs: number) {
+    super(`no connection opened within DATABASE_CONNECT_TIMEOUT_MS (${connectTimeoutMs} ms)`);
+  }
+}
+
 function quoted(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
 }
@@ -31,7 +41,7 @@ async function tryConnect(connectionString: string, connectTimeoutMs: number): P
     return client;
   } catch (error) {
     await client.end().catch(() => {});
-    throw error;
+    throw (error as Error | null)?.message === 'timeout expired' ? new ConnectTimedOut(connectTimeoutMs) : error;
   }
 }
 

@@ -7,6 +7,7 @@ import { AuthNotifications } from './auth-notifications.js';
 import { postgresSql } from './engine-sql.js';
 import { OrderContention, postgresUpdateOrder } from './order-update.js';
 import { ConnectionPool, NoConnection } from './connection-pool.js';
+import { ConnectTimedOut } from './database-creation.js';
 import type { Database } from '../tables.js';
 
 export interface PostgresOptions {
@@ -101,7 +102,10 @@ export function openPostgresStore(connectionString: string, options: PostgresOpt
       await sql`select 1`.execute(db);
     },
     isUnavailable: (error) =>
-      error instanceof OrderContention || error instanceof NoConnection || isPostgresUnavailable(error),
+      error instanceof OrderContention ||
+      error instanceof NoConnection ||
+      error instanceof ConnectTimedOut ||
+      isPostgresUnavailable(error),
     async close() {
       await auth.close();
       await db.destroy();
