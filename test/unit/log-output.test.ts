@@ -263,3 +263,53 @@ test('a pipe another process set back to blocking does not hold the exit', { tim
   assert.deepEqual(await exitWithin(run, scaled(15_000)), [4, null]);
   assert.equal(await stderr, '');
 });
+
+/**
+ * Standard output on a full disk: /dev/full answers every write ENOSPC, a failure that waiting does
+ * not mend (unlike EAGAIN). The lines are lost; the process's exit and its code are not.
+ */
+function onFullDisk(body: string) {
+  const full = fs.openSync('/dev/full', 'w');
+  try {
+    return child(body, ['ignore', full, 'pipe']);
+  } finally {
+    fs.closeSync(full);
+  }
+}
+
+test(
+  'standard output on a full disk: an ordered exit ends with its code, saying nothing',
+  { timeout: scaled(60_000) },
+  async () => {
+    const run = onFullDisk(
+      `${WRITE_LINES(3000)}\nsetTimeout(() => log.exit(5, 1000), 300);\nsetTimeout(() => {}, 30000);`,
+    );
+    const stderr = readAll(run.process.stderr!);
+    assert.deepEqual(await exitWithin(run, scaled(15_000)), [5, null]);
+    assert.equal(await stderr, '');
+  },
+);
+
+test(
+  'standard output on a full disk: an exit before any write failed ends with its code',
+  { timeout: scaled(60_000) },
+  async () => {
+    // The lines are still buffered when the exit begins: the first write fails inside the exit's flush.
+    const run = onFullDisk(`${WRITE_LINES(3000)}\nlog.exit(6, 1000);\nsetTimeout(() => {}, 30000);`);
+    const stderr = readAll(run.process.stderr!);
+    assert.deepEqual(await exitWithin(run, scaled(15_000)), [6, null]);
+    assert.equal(await stderr, '');
+  },
+);
+
+test(
+  'standard output on a full disk: a crash ends the process with its own error',
+  { timeout: scaled(60_000) },
+  async () => {
+    const run = onFullDisk(`${WRITE_LINES(3000)}\nsetTimeout(() => { throw new Error('crash'); }, 300);`);
+    const stderr = readAll(run.process.stderr!);
+    assert.deepEqual(await exitWithin(run, scaled(15_000)), [1, null]);
+    assert.match(await stderr, /Error: crash/);
+    assert.doesNotMatch(await stderr, /ENOSPC/);
+  },
+);
