@@ -232,7 +232,15 @@ export const AREAS = {
     mutate: ['src/cli/**/*.ts', 'src/demo/**/*.ts', '!src/demo/demo-data.ts'],
     testFiles: [
       // The pure parts first (progress lines, options, the demo's printed examples), then the demo and the commands in process.
-      ...unit('progress', 'upgrade-progress', 'workers-option', 'demo-examples', 'standard-input', 'wait-for-database'),
+      ...unit(
+        'progress',
+        'upgrade-progress',
+        'workers-option',
+        'serve-flags',
+        'demo-examples',
+        'standard-input',
+        'wait-for-database',
+      ),
       ...integration('with-store', 'demo-setup', 'cli-in-process'),
       ...cli('serve-start-failure', 'demo', 'changes-import', 'audit', 'orders-import', 'operator'),
       ...integration('store-cli', 'serve-database-wait'),

@@ -17,6 +17,7 @@ import { migrateDown, migrateToLatest } from '../store/migrator.js';
 import { openStore } from '../store/open-store.js';
 import { DatabaseNotReached } from './wait-for-database.js';
 import { parseWorkers } from './workers-option.js';
+import { DEMO_ORDERS, serveRequest, type ServeFlags } from './serve-flags.js';
 import { importProgress, upgradeProgress } from './progress.js';
 import { configFrom, databaseReady, withStore, type GlobalOptions } from './with-store.js';
 import { webhookCommands } from './webhook-command.js';
@@ -97,19 +98,16 @@ export function buildCli(): Command {
     // The count is optional: commander parses one given with the option, and leaves `true` without one.
     .option(
       '--demo [orders]',
-      'load demo data first (default 50 orders) and print a token with ready-to-paste curl calls',
+      `load demo data first (default ${DEMO_ORDERS} orders) and print a token with ready-to-paste curl calls`,
       positiveInteger,
     )
-    .action(async (options: { port?: string; host?: string; workers?: number; demo?: number | true }) => {
-      const config = configFrom(global(), {
-        ...(options.port ? { PORT: options.port } : {}),
-        ...(options.host ? { HOST: options.host } : {}),
-      });
-      const demoOrders = options.demo === undefined ? null : options.demo === true ? 50 : options.demo;
+    .action(async (flags: ServeFlags) => {
+      const request = serveRequest(flags);
+      const config = configFrom(global(), request.settings);
       // Loaded here, not at the top: the server and its libraries take most of the CLI's start-up
       // time, and every other command (imports, tokens, operators) does without them.
       const { serve } = await import('./serve.js');
-      await serve(config, { workers: options.workers ?? 1, demoOrders });
+      await serve(config, { workers: request.workers, demoOrders: request.demoOrders });
     });
 
   program
