@@ -238,6 +238,7 @@ export const AREAS = {
         'workers-option',
         'serve-flags',
         'demo-examples',
+        'demo-example-choice',
         'standard-input',
         'wait-for-database',
       ),
