@@ -7,6 +7,8 @@ export declare const AREAS: Record<
     perStore?: Record<'sqlite' | 'postgres', { exclude: string[] }>;
     /** About how many mutants each of the area's chunks holds (scripts/mutation-chunks.ts). */
     chunkMutants?: number;
+    /** Files that are each a chunk of their own, after the others (mutants only CLI processes reach). */
+    alone?: string[];
   }
 >;
 /** The stores an area runs on. */

@@ -229,7 +229,9 @@ export const AREAS = {
     ],
   },
   cli: {
-    chunkMutants: 650,
+    chunkMutants: 350,
+    // Reached only by `airorder serve` processes: its mutants take minutes each, in a chunk of their own.
+    alone: ['src/cli/serve.ts'],
     mutate: ['src/cli/**/*.ts', 'src/demo/**/*.ts', '!src/demo/demo-data.ts'],
     testFiles: [
       // The pure parts first (progress lines, options, the demo's printed examples), then the demo and the commands in process.

@@ -99,16 +99,35 @@ async function main(): Promise<number> {
   for (const { area, store } of runs) {
     const run = `${area}-${store}`;
     const spec = AREAS[area]!;
-    const chunks = await chunksOf(run, [...spec.mutate, ...(spec.perStore?.[store]?.exclude ?? [])], spec.chunkMutants);
+    const chunks = await chunksOf(
+      run,
+      [...spec.mutate, ...(spec.perStore?.[store]?.exclude ?? [])],
+      spec.chunkMutants,
+      spec.alone,
+    );
     chunksByRun.set(run, chunks);
     const mutants = chunks.reduce((sum, chunk) => sum + chunk.mutants, 0);
     process.stdout.write(`# ${run}: ${mutants} mutants in ${chunks.length} chunks\n`);
+    for (const [index, chunk] of chunks.entries())
+      process.stdout.write(`#   ${index + 1}. ${chunk.id} (${chunk.mutants} mutants, ${chunk.files.length} files)\n`);
+  }
+  // MUTATE_CHUNKS=2,3 runs only those chunks (numbered from 1, as listed above) of each run: one
+  // that fits the time at hand, rather than the first in line.
+  const picked = (process.env.MUTATE_CHUNKS ?? '')
+    .split(',')
+    .map((text) => text.trim())
+    .filter(Boolean)
+    .map(Number);
+  if (picked.some((number) => !Number.isInteger(number) || number < 1)) {
+    process.stderr.write(`MUTATE_CHUNKS lists chunk numbers from 1; got ${process.env.MUTATE_CHUNKS}\n`);
+    return 2;
   }
   let exitCode = 0;
   let cluster: PostgresCluster | null = null;
   try {
     for (const { area, store } of runs) {
-      for (const chunk of chunksByRun.get(`${area}-${store}`)!) {
+      for (const [index, chunk] of chunksByRun.get(`${area}-${store}`)!.entries()) {
+        if (picked.length > 0 && !picked.includes(index + 1)) continue;
         const fingerprint = fingerprintOf(chunk, AREAS[area]!);
         const doneFile = `reports/mutation/${chunk.id}.done`;
         if (

@@ -63,15 +63,29 @@ async function mutantCounts(files: string[]): Promise<Map<string, number>> {
   return counts;
 }
 
-export async function chunksOf(run: string, patterns: string[], size = CHUNK_MUTANTS): Promise<Chunk[]> {
+/**
+ * `alone`: files whose mutants only slow tests reach (CLI processes): each is a chunk of its own,
+ * after the others, so that the chunks of quick mutants finish within a session.
+ */
+export async function chunksOf(
+  run: string,
+  patterns: string[],
+  size = CHUNK_MUTANTS,
+  alone: string[] = [],
+): Promise<Chunk[]> {
   const files = filesOf(patterns);
   const counts = await mutantCounts(files);
   const chunks: Chunk[] = [];
+  const last: Chunk[] = [];
   let packing: Chunk | null = null;
   for (const file of files) {
     const mutants = counts.get(file) ?? 0;
     if (mutants === 0) continue; // types only
     const slug = file.replaceAll('/', '-');
+    if (alone.includes(file)) {
+      last.push({ id: `${run}/${slug}`, files: [file], mutants });
+      continue;
+    }
     if (mutants >= size) {
       chunks.push({ id: `${run}/${slug}`, files: [file], mutants });
       continue;
@@ -83,5 +97,5 @@ export async function chunksOf(run: string, patterns: string[], size = CHUNK_MUT
     packing.files.push(file);
     packing.mutants += mutants;
   }
-  return chunks;
+  return [...chunks, ...last];
 }
