@@ -252,7 +252,9 @@ function endLeftovers(sandboxes: string): void {
  * out, so that adding a test file to one area does not send every other area's chunks round again.
  */
 function fingerprintOf(chunk: Chunk, spec: (typeof AREAS)[string]): string {
-  const hash = createHash('sha256').update(JSON.stringify(spec)).update('\0');
+  // How the area is cut decides which files a chunk holds, which the chunk's files say: not its results.
+  const results = { ...spec, chunkMutants: undefined, alone: undefined };
+  const hash = createHash('sha256').update(JSON.stringify(results)).update('\0');
   const config = fs.readFileSync('stryker.config.mjs', 'utf8');
   hash.update(config.slice(config.indexOf('\n/** The stores an area runs on')));
   for (const file of [...chunk.files, ...spec.testFiles]) hash.update(`${file}\0`).update(fs.readFileSync(file));
