@@ -295,8 +295,12 @@ for (const operation of OPERATION_CASES) {
       assert.equal(response.body[operation.responseRoot].Document.ReferenceVersion, '1.0');
     });
 
-    test('a Content-Type with a charset parameter is accepted', async () => {
-      for (const contentType of ['application/json; charset=utf-8', 'application/json;charset=UTF-8']) {
+    test('a Content-Type with a charset parameter is accepted, white space before the semicolon too', async () => {
+      for (const contentType of [
+        'application/json; charset=utf-8',
+        'application/json;charset=UTF-8',
+        'application/json ; charset=utf-8',
+      ]) {
         const response = await service.post(operation.path, body(operation), {
           ...bearer(token),
           'content-type': contentType,
