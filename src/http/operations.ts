@@ -85,6 +85,3 @@ export const EVENT_LIST: OperationWire<'eventList'> = {
   resultKey: 'Events',
   changesOrders: false,
 };
-
-/** The operations in the order the documentation lists them. */
-export const ALL_OPERATIONS: readonly OperationWire[] = [...Object.values(OPERATIONS), RETRIEVE, EVENT_LIST];

@@ -126,6 +126,23 @@ test('metrics move as requests are served: requests by outcome, refunds by curre
   );
 });
 
+test("the store's time is observed in seconds: on a performance clock that moves 1 ms a reading, one transaction is under a second", async () => {
+  await service.importOrders([simpleOrder('ORD-M3', 'AGM', 'MET003', '2209900000003')]);
+  const series = 'airorder_store_transaction_duration_seconds_sum{operation="AirOrderCancel"}';
+  const before = (await scrape()).value(series);
+  const now = performance.now;
+  let reading = 1_000_000;
+  performance.now = () => (reading += 1);
+  try {
+    const canceled = await service.post('/AirOrderCancel', cancelRQ('ORD-M3', ['MET003']), bearer(token));
+    assert.equal(canceled.body.OrderViewRS.Response[0].Status, 'SUCCESS');
+  } finally {
+    performance.now = now;
+  }
+  const observed = (await scrape()).value(series) - before;
+  assert.ok(observed > 0 && observed < 1, `observed ${observed} s`);
+});
+
 test("the oldest waiting event's age is read on the service's clock, not the machine's", async () => {
   let now = '2031-03-01T10:00:00.000Z';
   const clocked = await startTestService({ clock: () => now });

@@ -1,6 +1,7 @@
 /** docs/contract.md §3 validation and §1.3 lenient input, over HTTP: 400 INVALID_REQUEST naming the field path. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { EVENT_LIST, OPERATIONS } from '../../src/http/operations.js';
 import { bearer, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { errorOf, OPERATION_CASES, snapshotStore, type OperationCase } from '../helpers/wire-checks.js';
@@ -34,7 +35,11 @@ function sender(fields: Record<string, unknown>) {
   return { Party: { Sender: { TravelAgencySender: fields } } };
 }
 
-async function expectInvalid(operation: OperationCase, requestBody: unknown, fieldPath: string): Promise<string> {
+async function expectInvalid(
+  operation: Pick<OperationCase, 'path' | 'requestRoot'>,
+  requestBody: unknown,
+  fieldPath: string,
+): Promise<string> {
   const before = await snapshotStore(service);
   const response = await service.post(operation.path, requestBody, bearer(token));
   assert.equal(response.status, 400, response.text);
@@ -48,7 +53,11 @@ async function expectInvalid(operation: OperationCase, requestBody: unknown, fie
   return error.Message;
 }
 
-async function expectAccepted(operation: OperationCase, requestBody: unknown, status = 200) {
+async function expectAccepted(
+  operation: Pick<OperationCase, 'path' | 'requestRoot'>,
+  requestBody: unknown,
+  status = 200,
+) {
   const response = await service.post(operation.path, requestBody, bearer(token));
   assert.equal(response.status, status, response.text);
   return response;
@@ -295,8 +304,16 @@ for (const operation of OPERATION_CASES) {
       assert.equal(response.body[operation.responseRoot].Document.ReferenceVersion, '1.0');
     });
 
-    test('a Content-Type with a charset parameter is accepted', async () => {
-      for (const contentType of ['application/json; charset=utf-8', 'application/json;charset=UTF-8']) {
+    test('a body without Query: 400 INVALID_REQUEST naming Query', async () => {
+      await expectInvalid(operation, { [operation.requestRoot]: { Document: { ReferenceVersion: '1.0' } } }, 'Query');
+    });
+
+    test('a Content-Type with a charset parameter is accepted, white space before the semicolon too', async () => {
+      for (const contentType of [
+        'application/json; charset=utf-8',
+        'application/json;charset=UTF-8',
+        'application/json ; charset=utf-8',
+      ]) {
         const response = await service.post(operation.path, body(operation), {
           ...bearer(token),
           'content-type': contentType,
@@ -306,6 +323,62 @@ for (const operation of OPERATION_CASES) {
     });
   });
 }
+
+describe("the refunds' and the event feed's own fields", () => {
+  const quote = OPERATIONS.refundQuote;
+  const refund = OPERATIONS.refund;
+  const query = { OrderID: 'ORD-V1', GdsBookingReference: ['ABC123'] };
+  const QUOTE_ID = `rfq_${'0'.repeat(24)}`;
+  const cases: {
+    name: string;
+    operation: Pick<OperationCase, 'path' | 'requestRoot'>;
+    body: Record<string, unknown>;
+    path: string;
+  }[] = [
+    {
+      name: 'AirOrderRefundQuote without Query',
+      operation: quote,
+      body: {},
+      path: 'Query',
+    },
+    {
+      name: 'AirOrderRefundQuote with a PassengerID of two words',
+      operation: quote,
+      body: { Query: { ...query, PassengerID: ['P 1'] } },
+      path: 'Query.PassengerID',
+    },
+    { name: 'AirOrderRefund without Query', operation: refund, body: {}, path: 'Query' },
+    {
+      name: 'AirOrderRefund without QuoteID',
+      operation: refund,
+      body: { Query: query },
+      path: 'Query.QuoteID',
+    },
+    {
+      name: 'AirOrderEventList with an After that is no event id',
+      operation: EVENT_LIST,
+      body: { Query: { After: 'evt_nope' } },
+      path: 'Query.After',
+    },
+  ];
+  for (const invalid of cases) {
+    test(`${invalid.name}: 400 INVALID_REQUEST naming ${invalid.path}`, async () => {
+      const message = await expectInvalid(
+        invalid.operation,
+        { [invalid.operation.requestRoot]: invalid.body },
+        invalid.path,
+      );
+      // The schema refuses it, before the route could look the event up.
+      assert.doesNotMatch(message, /names no event/);
+    });
+  }
+
+  test('the same requests, made valid, pass validation', async () => {
+    await expectAccepted(quote, { [quote.requestRoot]: { Query: { ...query, PassengerID: ['P1'] } } });
+    await expectAccepted(refund, { [refund.requestRoot]: { Query: { ...query, QuoteID: QUOTE_ID } } });
+    await expectAccepted(EVENT_LIST, { [EVENT_LIST.requestRoot]: { Query: {} } });
+  });
+});
 
 describe('unknown fields and prototype keys', () => {
   test('unknown fields are ignored: the request succeeds and they are neither echoed nor stored', async () => {

@@ -16,8 +16,7 @@ import { wireOrderSerializer } from '../schemas/wire-order-serializer.js';
 const JSON_MEDIA_TYPE = /^application\/json\s*(;|$)/i;
 
 export interface OperationRouteDeps {
-  /** Null in processes that expose no metrics. */
-  metrics: ServiceMetrics | null;
+  metrics: ServiceMetrics;
   store: Store;
   tokens: TokenLookup;
   clock: Clock;

@@ -99,7 +99,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
 
       // The store's time is measured for the requests it answered; a refused one is the error handler's.
       if (outcome.kind === 'refused') throw refusalError(outcome.refusal, outcome.retryAfterSeconds);
-      deps.metrics?.storeSeconds.observe({ operation: operation.title }, (performance.now() - started) / 1000);
+      deps.metrics.storeSeconds.observe({ operation: operation.title }, (performance.now() - started) / 1000);
       if (outcome.kind === 'order-not-found') throw errors.orderNotFound(orderId);
       const send = (response: CallerResponse) =>
         reply.code(response.status).type('application/json; charset=utf-8').send(response.body);
@@ -109,7 +109,7 @@ function operationRoute(app: FastifyInstance, operation: OperationWire<Operation
         void reply.header('idempotent-replayed', 'true').header('x-request-id', outcome.originalRequestId);
         return send(outcome.response);
       }
-      deps.metrics?.countRefunds(outcome.result);
+      deps.metrics.countRefunds(outcome.result);
       return send(outcome.kept ?? respond(outcome.result));
     },
   );
