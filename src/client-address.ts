@@ -9,21 +9,21 @@ import net from 'node:net';
 export function addressKey(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
-  if (net.isIPv6(address)) return `${ipv6Groups(address).slice(0, 4).join(':')}::/64`;
+  if (net.isIPv6(address)) return `${prefix64(address).join(':')}::/64`;
   return address;
 }
 
-/** The eight groups of an IPv6 address, in lower case without leading zeros; a trailing dotted IPv4 part becomes two. */
-function ipv6Groups(address: string): string[] {
-  let text = address.toLowerCase().split('%')[0]!;
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = '', tail] = text.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === undefined || tail === '' ? [] : tail.split(':');
-  const zeros = tail === undefined ? [] : Array.from({ length: 8 - left.length - right.length }, () => '0');
-  return [...left, ...zeros, ...right].map((group) => Number.parseInt(group, 16).toString(16));
+/**
+ * The first four groups of an IPv6 address (its /64), in lower case without leading zeros. A dotted
+ * IPv4 tail (always the last two groups, past the /64) only moves where the zeros of `::` end: it
+ * counts as two groups, whatever its value.
+ */
+function prefix64(address: string): string[] {
+  const [head, tail] = address.split('%')[0]!.split('::') as [string, string?];
+  const groups = (part: string) =>
+    part === '' ? [] : part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group]));
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const zeros = Array.from({ length: 8 - left.length - right.length }, () => '0');
+  return [...left, ...zeros, ...right].slice(0, 4).map((group) => Number.parseInt(group, 16).toString(16));
 }

@@ -209,7 +209,7 @@ export function loadConfig(
   const consoleSetting = read('CONSOLE');
   if (consoleSetting !== 'on' && consoleSetting !== 'off')
     throw new ConfigError(`CONSOLE must be "on" or "off", got "${consoleSetting}".`);
-  return Object.freeze({
+  const config: Config = {
     databaseUrl,
     port: integer('PORT', read('PORT'), 0, 65535),
     host: read('HOST'),
@@ -228,10 +228,7 @@ export function loadConfig(
       600_000,
     ),
     // The pool's floor and queue (docs/operations.md, "Sizing the PostgreSQL pool").
-    databasePoolMin: Math.min(
-      integer('DATABASE_POOL_MIN', read('DATABASE_POOL_MIN'), 0, 1000),
-      integer('DATABASE_POOL_SIZE', read('DATABASE_POOL_SIZE'), 1, 1000),
-    ),
+    databasePoolMin: integer('DATABASE_POOL_MIN', read('DATABASE_POOL_MIN'), 0, 1000),
     databasePoolQueue: integer('DATABASE_POOL_QUEUE', read('DATABASE_POOL_QUEUE'), 0, 100_000),
     // serve's wait for a database not answering yet at start (docs/operations.md, "Starting before the database").
     databaseStartWaitMs: integer('DATABASE_START_WAIT_MS', read('DATABASE_START_WAIT_MS'), 0, 3_600_000),
@@ -255,7 +252,9 @@ export function loadConfig(
     launchedByNpm: Boolean(env.npm_execpath),
     metricsAllow: addressRanges('METRICS_ALLOW', read('METRICS_ALLOW')),
     metricsToken: secretToken('METRICS_TOKEN', read('METRICS_TOKEN')),
-  });
+  };
+  // The pool's floor is at most its size.
+  return Object.freeze({ ...config, databasePoolMin: Math.min(config.databasePoolMin, config.databasePoolSize) });
 }
 
 /** DATABASE_URL as it may be shown in a message: `scheme://user:password@…` without the password. */

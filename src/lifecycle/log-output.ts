@@ -72,7 +72,6 @@ export function openLogOutput(): LogOutput {
     sync: false,
     minLength: LOG_CHUNK_BYTES,
     maxWrite: LOG_WRITE_BYTES,
-    // Stryker disable next-line EqualityOperator: `<=` differs only in the one millisecond of giveUpAt itself.
     retryEAGAIN: () => Date.now() < giveUpAt,
   });
   // pino stops writing after EPIPE by itself; any other failure of standard output costs lines only.
@@ -90,7 +89,6 @@ export function openLogOutput(): LogOutput {
       giveUpAt = 0;
       try {
         // After a flush, at most the last chunk is left (it was being gathered when the flush began).
-        // Stryker disable next-line ConditionalExpression: on a non-blocking output a flushSync after the wait throws at the first EAGAIN (giveUpAt is 0) and destroy follows: the same exit.
         if (flushed) destination.flushSync();
         else destination.destroy();
       } catch {

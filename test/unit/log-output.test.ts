@@ -313,3 +313,15 @@ test(
     assert.doesNotMatch(await stderr, /ENOSPC/);
   },
 );
+
+test(
+  'an exit ends the process once its lines are written, not at the end of the longest wait it allows',
+  { timeout: scaled(60_000) },
+  async () => {
+    // Ten minutes allowed: only the flush's own end can end this process within the test's time.
+    const run = child(`${WRITE_LINES(5000)}\nlog.exit(3, 600000);\nsetTimeout(() => {}, 900000);`);
+    const [text, outcome] = await Promise.all([readAll(run.process.stdout!), exitWithin(run, scaled(30_000))]);
+    assert.deepEqual(outcome, [3, null]);
+    assert.equal(wholeLinesInOrder(text), 5000);
+  },
+);
