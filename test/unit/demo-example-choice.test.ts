@@ -11,7 +11,9 @@ type Passenger = OrderShape['bookings'][number]['passengers'][number];
 const refundable: Passenger = { ticket: { fareRules: {}, coupons: [{ status: 'OPEN' }, { status: 'OPEN' }] } };
 const noTicket: Passenger = {};
 const noFareRules: Passenger = { ticket: { coupons: [{ status: 'OPEN' }] } };
-const partlyFlown: Passenger = { ticket: { fareRules: {}, coupons: [{ status: 'OPEN' }, { status: 'FLOWN' }] } };
+const partly = (status: string): Passenger => ({
+  ticket: { fareRules: {}, coupons: [{ status: 'OPEN' }, { status }] },
+});
 
 function order(orderId: string, ...bookings: [string, ...Passenger[]][]): OrderShape {
   return {
@@ -43,7 +45,9 @@ test('a booking is refundable only when every passenger has a ticket with fare r
   for (const [what, passenger] of [
     ['a passenger without a ticket', noTicket],
     ['a ticket without fare rules', noFareRules],
-    ['a coupon flown', partlyFlown],
+    ['a coupon used', partly('USED')],
+    ['a coupon refunded', partly('REFUNDED')],
+    ['a coupon void', partly('VOID')],
   ] as const) {
     const orders = [order('O1', ['BAD001', refundable, passenger]), order('O2', ['GOOD01', refundable])];
     assert.deepEqual(
