@@ -6,14 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { readRecords } from '../../src/documents/document-reader.js';
-import { addAgency } from '../../src/service/agency-admin.js';
-import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
-import { importOrders } from '../../src/service/order-import.js';
-import { preparedHere } from '../../src/service/order-preparation.js';
-import { simpleOrder } from '../helpers/documents.js';
 import { createTestDatabase } from '../helpers/test-database.js';
-import { dir, airorder, ok, withDatabase, useInProcessCli } from '../helpers/in-process-cli.js';
+import { formerDatabase } from '../helpers/former-schema.js';
+import { dir, airorder, ok, useInProcessCli } from '../helpers/in-process-cli.js';
 
 useInProcessCli();
 
@@ -38,16 +33,7 @@ describe('migrate', () => {
   test("an upgrade that copies orders: the bar on a terminal, ended before migrate's own lines", async (t) => {
     const former = await createTestDatabase(fs.mkdtempSync(path.join(dir, 'former-')));
     t.after(() => former.drop());
-    await withDatabase(async (store) => {
-      await migrateToLatest(store);
-      const now = () => '2026-11-27T08:00:00.000Z';
-      await addAgency(store, now, { agencyId: 'AG1', name: 'One', iataNumber: null, email: null });
-      const orders = readRecords(JSON.stringify([simpleOrder('ORD-1', 'AG1', 'REF001')]));
-      await importOrders(store, now, preparedHere(orders, now()), false);
-      while (!(await migrateDown(store)).some((name) => name.includes('011'))) {
-        // down to the schema before orders were kept as records, one migration at a time
-      }
-    }, former.url);
+    await formerDatabase(former.url);
     const run = await airorder(['migrate'], '', { url: former.url, tty: true });
     assert.equal(run.code, 0, run.stderr);
     assert.ok(

@@ -10,15 +10,9 @@ import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { configFrom, databaseReady, withStore } from '../../src/cli/with-store.js';
-import { readRecords } from '../../src/documents/document-reader.js';
-import { addAgency } from '../../src/service/agency-admin.js';
-import { importOrders } from '../../src/service/order-import.js';
-import { preparedHere } from '../../src/service/order-preparation.js';
-import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
-import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
-import { simpleOrder } from '../helpers/documents.js';
 import { createTestDatabase } from '../helpers/test-database.js';
+import { formerDatabase } from '../helpers/former-schema.js';
 
 function tempDir(t: TestContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-with-store-'));
@@ -104,23 +98,6 @@ test('work that fails: its error as it is, and the store closed all the same', a
   );
   await assert.rejects(async () => used!.ping(), /destroyed|after calling end/);
 });
-
-/** A database of the schema before orders were kept as records (migration 011 rolled back), with one order. */
-async function formerDatabase(url: string): Promise<void> {
-  const store = openStore(loadConfig({}, { DATABASE_URL: url }));
-  try {
-    await migrateToLatest(store);
-    const now = () => '2026-11-27T08:00:00.000Z';
-    await addAgency(store, now, { agencyId: 'AG1', name: 'One', iataNumber: null, email: null });
-    const orders = readRecords(JSON.stringify([simpleOrder('ORD-1', 'AG1', 'REF001')]));
-    await importOrders(store, now, preparedHere(orders, now()), false);
-    while (!(await migrateDown(store)).some((name) => name.includes('011'))) {
-      // down to the former schema, one migration at a time
-    }
-  } finally {
-    await store.close();
-  }
-}
 
 test("an upgrade that copies orders: its bar on a terminal, ended before the work's output", async (t) => {
   const url = await freshDatabase(t);
