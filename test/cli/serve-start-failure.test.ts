@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { CliSandbox } from '../helpers/cli.js';
+import net from 'node:net';
+import { CliSandbox, freePort } from '../helpers/cli.js';
 
 /**
  * The test helper that starts `airorder serve` (test/helpers/cli.ts): when the service does not
@@ -37,4 +38,54 @@ test('a service still not ready at the limit: the error says it still runs, what
       return true;
     },
   );
+});
+
+/**
+ * A loopback port with a listener on it that accepts connections and never answers (the worst a
+ * process holding the port can do to a health check), and how to let it go.
+ */
+async function takenPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const holder = net.createServer((socket) => sockets.add(socket));
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const port = (holder.address() as net.AddressInfo).port;
+  const release = () =>
+    new Promise<void>((resolve) => {
+      holder.close(() => resolve());
+      for (const socket of sockets) socket.destroy();
+    });
+  return { port, release };
+}
+
+test('a port taken between its choice and the bind: serve is started again on another port', async () => {
+  const taken = await takenPort();
+  try {
+    const chosen: number[] = [];
+    const service = await sandbox.serve([], {
+      choosePort: async () => {
+        const port = chosen.length === 0 ? taken.port : await freePort();
+        chosen.push(port);
+        return port;
+      },
+    });
+    assert.equal(chosen.length, 2);
+    assert.equal(service.port, chosen[1]);
+    assert.notEqual(service.port, taken.port);
+    assert.equal((await service.get('/healthz')).status, 200);
+  } finally {
+    await taken.release();
+  }
+});
+
+test('a PORT the test set itself and found taken: no other port is tried, the error says why', async () => {
+  const taken = await takenPort();
+  try {
+    await assert.rejects(sandbox.serve([], { env: { PORT: String(taken.port) } }), (error: Error) => {
+      assert.match(error.message, /^airorder serve ended before it became healthy: exited with code 1; /);
+      assert.match(error.message, new RegExp(`EADDRINUSE: address already in use 127\\.0\\.0\\.1:${taken.port}`));
+      return true;
+    });
+  } finally {
+    await taken.release();
+  }
 });

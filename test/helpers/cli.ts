@@ -50,6 +50,18 @@ export function lastLines(output: string, count = TAIL_LINES): string {
   return `${cut > 0 ? `(${cut} earlier lines left out)\n` : ''}${shown.join('\n')}`;
 }
 
+interface ServeOptions {
+  env?: Record<string, string>;
+  waitForStderr?: string;
+  openFiles?: number;
+  startLimitMs?: number;
+  /** Where serve's ports come from (default freePort): a test of the retry hands it a taken one. */
+  choosePort?: () => Promise<number>;
+}
+
+/** `serve` ended because the port it was given was taken before it could listen. */
+class PortTaken extends Error {}
+
 /** How a child ended, or that it is still running. */
 function childState(child: ChildProcess, ended: { code: number | null; signal: NodeJS.Signals | null } | null): string {
   if (!ended) return `still running (pid ${child.pid})`;
@@ -234,11 +246,20 @@ export class CliSandbox {
    * exits first, or the limit passes, the error says how it ended (or that it still runs), what
    * /healthz last answered, and its last lines of output.
    */
-  async serve(
-    args: string[] = [],
-    options: { env?: Record<string, string>; waitForStderr?: string; openFiles?: number; startLimitMs?: number } = {},
-  ): Promise<ServeProcess> {
-    const port = await freePort();
+  async serve(args: string[] = [], options: ServeOptions = {}): Promise<ServeProcess> {
+    // freePort's port is free when it answers, not when serve binds it: on a busy machine another
+    // process (a client's outgoing connection among them) may take it in between. That start is
+    // tried again on another port; a PORT the test chose itself is its own to keep.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.serveOn(await (options.choosePort ?? freePort)(), args, options);
+      } catch (error) {
+        if (!(error instanceof PortTaken) || options.env?.PORT !== undefined || attempt === 3) throw error;
+      }
+    }
+  }
+
+  private async serveOn(port: number, args: string[], options: ServeOptions): Promise<ServeProcess> {
     const [command, commandArgs] =
       options.openFiles === undefined
         ? [process.execPath, [BIN, 'serve', ...args]]
@@ -274,9 +295,12 @@ export class CliSandbox {
       output += chunk;
     });
     let exitedState: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+    // Ends a health check under way when the process ends: a port held by another process may never answer.
+    const ended = new AbortController();
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       child.on('exit', (code, signal) => {
         exitedState = { code, signal };
+        ended.abort();
         this.children.delete(child);
         resolve(exitedState);
       });
@@ -296,14 +320,18 @@ export class CliSandbox {
         // Let the pipes deliver what the process wrote last (it says why it stopped): they close after the exit.
         if (child.stdout!.readable || child.stderr!.readable)
           await Promise.race([new Promise((resolve) => child.once('close', resolve)), sleep(scaled(2_000))]);
-        throw failure('ended before it became healthy');
+        const error = failure('ended before it became healthy');
+        throw output.includes('EADDRINUSE') ? new PortTaken(error.message) : error;
       }
       if (performance.now() - started > limitMs)
         throw failure(`did not become healthy within ${limitMs} ms (TEST_TIME_SCALE multiplies it)`);
       try {
         // A check that hangs (accepted, never answered) still ends at the limit.
         const health = await fetch(`${baseUrl}/healthz`, {
-          signal: AbortSignal.timeout(Math.max(1, Math.ceil(limitMs - (performance.now() - started)))),
+          signal: AbortSignal.any([
+            AbortSignal.timeout(Math.max(1, Math.ceil(limitMs - (performance.now() - started)))),
+            ended.signal,
+          ]),
         });
         await health.text();
         lastHealth = `HTTP ${health.status}`;
