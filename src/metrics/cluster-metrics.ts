@@ -110,7 +110,8 @@ export function aggregateWorkerMetrics(): void {
   const foldRetired = async (): Promise<void> => {
     const folding = retired.length;
     if (folding < 2) return;
-    const folded = await AggregatorRegistry.aggregate(retired.slice(0, folding)).getMetricsAsJSON();
+    // Reports retired while this one is read are kept beside it, after the `folding` folded ones.
+    const folded = await AggregatorRegistry.aggregate(retired).getMetricsAsJSON();
     retired = [folded, ...retired.slice(folding)];
   };
 
