@@ -332,7 +332,8 @@ const testFiles = [...listed.filter(ownTests), ...listed.filter((file) => !ownTe
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'tap',
-  plugins: ['@stryker-mutator/tap-runner'],
+  // The checkpoint reporter keeps the results as they come, so that a chunk stopped midway resumes (scripts/mutation-checkpoint.mjs).
+  plugins: ['@stryker-mutator/tap-runner', './scripts/mutation-checkpoint.mjs'],
   tap: {
     testFiles,
     // The children's coverage hook first, so that it adds theirs before Stryker's hook reports.
@@ -361,7 +362,7 @@ export default {
   dryRunTimeoutMinutes: 60,
   incremental: true,
   incrementalFile: `reports/mutation/${chunk}.incremental.json`,
-  reporters: ['clear-text', 'progress-append-only', 'json', 'html'],
+  reporters: ['clear-text', 'progress-append-only', 'json', 'html', 'checkpoint'],
   jsonReporter: { fileName: `reports/mutation/${chunk}.json` },
   htmlReporter: { fileName: `reports/mutation/${chunk}.html` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },

@@ -13,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { AREAS, storesOf } from '../stryker.config.mjs';
+import { partialFileOf, resumeFromPartial } from './mutation-checkpoint.mjs';
 import { chunksOf, type Chunk } from './mutation-chunks.js';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
 
@@ -141,7 +142,10 @@ async function main(): Promise<number> {
         process.stdout.write(
           `\n# === ${chunk.id} (${chunk.mutants} mutants: ${chunk.files.join(', ')}), on ${store} ===\n`,
         );
+        const resumed = resumeFromPartial(`reports/mutation/${chunk.id}.incremental.json`, fingerprint);
+        if (resumed) process.stdout.write(`# ${chunk.id}: ${resumed}\n`);
         const env: Record<string, string> = {
+          MUTATE_FINGERPRINT: fingerprint,
           MUTATE_AREA: area,
           TEST_STORE: store,
           MUTATE_CHUNK: chunk.id,
@@ -161,6 +165,7 @@ async function main(): Promise<number> {
         endLeftovers(sandboxes);
         if (code === 0) {
           fs.writeFileSync(doneFile, fingerprint);
+          fs.rmSync(partialFileOf(`reports/mutation/${chunk.id}.incremental.json`), { force: true });
           continue;
         }
         // Most often the first ("dry") run of the tests failed: the area's other chunks would fail the same way.
