@@ -80,11 +80,17 @@ test('a port taken between its choice and the bind: serve is started again on an
 test('a PORT the test set itself and found taken: no other port is tried, the error says why', async () => {
   const taken = await takenPort();
   try {
-    await assert.rejects(sandbox.serve([], { env: { PORT: String(taken.port) } }), (error: Error) => {
+    let chosen = 0;
+    const choosePort = () => {
+      chosen += 1;
+      return freePort();
+    };
+    await assert.rejects(sandbox.serve([], { env: { PORT: String(taken.port) }, choosePort }), (error: Error) => {
       assert.match(error.message, /^airorder serve ended before it became healthy: exited with code 1; /);
       assert.match(error.message, new RegExp(`EADDRINUSE: address already in use 127\\.0\\.0\\.1:${taken.port}`));
       return true;
     });
+    assert.equal(chosen, 1, 'serve was started once');
   } finally {
     await taken.release();
   }
