@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import { AREAS, storesOf } from '../stryker.config.mjs';
 import { partialFileOf, resumeFromPartial } from './mutation-checkpoint.mjs';
 import { chunksOf, type Chunk } from './mutation-chunks.js';
+import { restore, saveChunk } from './mutation-results.js';
 import { startPostgresCluster, type PostgresCluster } from './postgres-cluster.js';
 
 /** The runs: each area on each of its stores (storesOf: the store's code on both). */
@@ -142,7 +143,13 @@ async function main(): Promise<number> {
         process.stdout.write(
           `\n# === ${chunk.id} (${chunk.mutants} mutants: ${chunk.files.join(', ')}), on ${store} ===\n`,
         );
-        const resumed = resumeFromPartial(`reports/mutation/${chunk.id}.incremental.json`, fingerprint);
+        const incrementalFile = `reports/mutation/${chunk.id}.incremental.json`;
+        // What reports/ holds of the chunk is newer than what git keeps; with neither, it starts from its first mutant.
+        const resumed =
+          resumeFromPartial(incrementalFile, fingerprint) ??
+          (fs.existsSync(incrementalFile)
+            ? null
+            : restore(process.cwd(), `${area}-${store}`, chunk.files, incrementalFile));
         if (resumed) process.stdout.write(`# ${chunk.id}: ${resumed}\n`);
         const env: Record<string, string> = {
           MUTATE_FINGERPRINT: fingerprint,
@@ -163,6 +170,8 @@ async function main(): Promise<number> {
         const reaper = reapOrphans(sandboxes);
         const code = await stryker(env, args).finally(() => clearInterval(reaper));
         endLeftovers(sandboxes);
+        // Kept in git (test/mutation/results), whether the chunk ended or was stopped: commit them to keep them.
+        process.stdout.write(`# kept: ${saveChunk(process.cwd(), `${area}-${store}`, incrementalFile)}\n`);
         if (code === 0) {
           fs.writeFileSync(doneFile, fingerprint);
           fs.rmSync(partialFileOf(`reports/mutation/${chunk.id}.incremental.json`), { force: true });

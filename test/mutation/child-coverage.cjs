@@ -12,7 +12,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { threadId } = require('node:worker_threads');
+const { threadId, parentPort } = require('node:worker_threads');
 
 const DIR = path.join(os.tmpdir(), 'airorder-mutation-coverage');
 const ROOT = 'AIRORDER_MUTATION_ROOT_PID';
@@ -79,5 +79,15 @@ if (process.env.STRYKER_DRY_RUN === 'true') {
       if (event === 'exit' && !moving) process.nextTick(moveLast);
     });
     process.on('exit', report);
+    // A worker thread that its parent ends with worker.terminate() (the import's preparing thread,
+    // once it has answered) runs no 'exit' listener: it reports before each message it sends, so
+    // that everything it ran before its last answer counts.
+    if (threadId !== 0 && parentPort) {
+      const post = parentPort.postMessage;
+      parentPort.postMessage = function postAfterReport(...args) {
+        report();
+        return post.apply(this, args);
+      };
+    }
   }
 }
