@@ -170,13 +170,13 @@ async function main(): Promise<number> {
         const reaper = reapOrphans(sandboxes);
         const code = await stryker(env, args).finally(() => clearInterval(reaper));
         endLeftovers(sandboxes);
-        // Kept in git (test/mutation/results), whether the chunk ended or was stopped: commit them to keep them.
-        process.stdout.write(`# kept: ${saveChunk(process.cwd(), `${area}-${store}`, incrementalFile)}\n`);
         if (code === 0) {
           fs.writeFileSync(doneFile, fingerprint);
-          fs.rmSync(partialFileOf(`reports/mutation/${chunk.id}.incremental.json`), { force: true });
-          continue;
+          fs.rmSync(partialFileOf(incrementalFile), { force: true });
         }
+        // Kept in git (test/mutation/results), whether the chunk ended or was stopped: commit them to keep them.
+        process.stdout.write(`# kept: ${saveChunk(process.cwd(), `${area}-${store}`, incrementalFile)}\n`);
+        if (code === 0) continue;
         // Most often the first ("dry") run of the tests failed: the area's other chunks would fail the same way.
         process.stdout.write(`# ${chunk.id}: Stryker exited with ${code}; the rest of ${area} on ${store} is left\n`);
         exitCode = code;
