@@ -144,6 +144,55 @@ test("an operator's act that succeeds for no booking, or a journal row asked for
   });
 });
 
+test("an operator's act that succeeds for one booking of two stores its journal row", async () => {
+  await service.importOrders([simpleOrder('ORD-O11', 'AGO', 'OPR011', '2205550000111')]);
+  const outcome = await runOperation(service.store, clock, {
+    ...agencyRequest('ORD-O11', ['NOSUCH11', 'OPR011']),
+    actor: {
+      actor: 'operator',
+      agencyId: 'AGO',
+      tokenId: null,
+      requestId: 'req-op11',
+      operation: 'AirOrderCancel',
+      operatorEmail: 'desk@airline.example',
+    },
+    operatorRecord: { action: 'cancelled', target: 'ORD-O11 NOSUCH11 OPR011' },
+  });
+  assert.equal(outcome.kind, 'processed');
+  assert.deepEqual(
+    outcome.kind === 'processed' && outcome.result.items.map((item) => [item.reference, item.outcome.ok]),
+    [
+      ['NOSUCH11', false],
+      ['OPR011', true],
+    ],
+  );
+  assert.deepEqual((await journal()).at(-1), {
+    email: 'desk@airline.example',
+    action: 'cancelled',
+    target: 'ORD-O11 NOSUCH11 OPR011',
+    reason: null,
+  });
+});
+
+test('a wall clock stepped back across an action deadline between reads: the request gives up with an error, stores nothing', async () => {
+  await service.importOrders([simpleOrder('ORD-O12', 'AGO', 'OPR012', '2205550000112')]);
+  await service.importChanges([
+    {
+      ...change('CHG-O12', 'ORD-O12', 'OPR012', ['S1'], [segment('S1B', 1, 14)]),
+      actionDeadline: new Date(T0 + 3_600_000).toISOString(),
+    },
+  ]);
+  const before = await orderSnapshot(service, 'ORD-O12');
+  // The request reads the deadline as passed; the consequence's own read, an hour before it: never applied.
+  let reads = 0;
+  const stepping = () => new Date(T0 + ((reads += 1) % 2 === 1 ? 7_200_000 : 0)).toISOString();
+  await assert.rejects(runOperation(service.store, stepping, agencyRequest('ORD-O12', ['OPR012'])), (error: Error) => {
+    assert.equal(error.constructor.name, 'ActionDeadlinePassed');
+    return true;
+  });
+  assert.deepEqual(await orderSnapshot(service, 'ORD-O12'), before);
+});
+
 test('a request whose time budget has run out is refused and stores nothing, even with nothing to store', async () => {
   await service.importOrders([simpleOrder('ORD-O4', 'AGO', 'OPR004', '2205550000104')]);
   const before = await orderSnapshot(service, 'ORD-O4');
