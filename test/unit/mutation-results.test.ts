@@ -37,6 +37,16 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 const INCREMENTAL = 'reports/mutation/domain-sqlite/src-x.ts.incremental.json';
 
+/** A mutant that survived, as Stryker reports it, but for the tests that reached it. */
+const SURVIVOR = {
+  id: '0',
+  mutatorName: 'StringLiteral',
+  replacement: '""',
+  location: { start: { line: 1, column: 7 }, end: { line: 1, column: 9 } },
+  status: 'Survived',
+  static: true,
+};
+
 /** Stryker's incremental report of src/x.ts: test ids are numbers there, the test's name its file. */
 function strykerReport(source = SOURCE) {
   return {
@@ -55,15 +65,7 @@ function strykerReport(source = SOURCE) {
             coveredBy: ['0'],
             killedBy: ['0'],
           },
-          {
-            id: '0',
-            mutatorName: 'StringLiteral',
-            replacement: '""',
-            location: { start: { line: 1, column: 7 }, end: { line: 1, column: 9 } },
-            status: 'Survived',
-            static: true,
-            coveredBy: ['0'],
-          },
+          { ...SURVIVOR, coveredBy: ['0'] },
         ],
       },
     },
@@ -152,16 +154,7 @@ test('restored, the kept results are an incremental report again, with the sourc
     'test/unit/x.test.ts': { source: TEST_SOURCE, tests: [{ id: 'test/unit/x.test.ts', name: 'test/unit/x.test.ts' }] },
   });
   const [survived, killed] = report.files['src/x.ts'].mutants;
-  assert.deepEqual(survived, {
-    id: '0',
-    mutatorName: 'StringLiteral',
-    replacement: '""',
-    location: { start: { line: 1, column: 7 }, end: { line: 1, column: 9 } },
-    status: 'Survived',
-    static: true,
-    coveredBy: ['test/unit/x.test.ts'],
-    killedBy: [],
-  });
+  assert.deepEqual(survived, { ...SURVIVOR, coveredBy: ['test/unit/x.test.ts'], killedBy: [] });
   assert.equal(killed.status, 'Killed');
   assert.deepEqual(killed.killedBy, ['test/unit/x.test.ts']);
   assert.deepEqual(killed.location, { start: { line: 1, column: 18 }, end: { line: 1, column: 23 } });
