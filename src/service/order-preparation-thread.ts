@@ -3,8 +3,9 @@ import { DocumentError } from '../documents/document-error.js';
 import type { Ack, FromPreparer, PreparerData } from './order-preparation-messages.js';
 import type { PreparedOrder } from './order-preparation.js';
 
-// Built, the thread's module is JavaScript beside this one; run from source (tsx), TypeScript.
-const WORKER = new URL(`./order-preparation-worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+// The thread runs the built program only: a worker thread gets no TypeScript loader, so run from
+// source (tsx) it could not load its module whatever its name (the tests import this from dist/).
+const WORKER = new URL('./order-preparation-worker.js', import.meta.url);
 
 export interface PreparedInput {
   records: AsyncIterable<PreparedOrder[]>;
@@ -22,12 +23,13 @@ function failure(message: string, code?: string, stack?: string): Error {
  * thread, in batches, while this one writes the batches before: reading JSON and checking the
  * documents was half of an import's time. The thread stays at most a few batches ahead, so memory
  * stays flat whatever the input's size, and the first bad record ends the batches with the same
- * DocumentError that preparing them here would throw.
+ * DocumentError that preparing them here would throw. A thread that fails or stops on its own ends
+ * them with its error. `threadModule` is the thread's program: another only in tests.
  */
-export function preparedInThread(file: string, importedAt: string): PreparedInput {
+export function preparedInThread(file: string, importedAt: string, threadModule: URL = WORKER): PreparedInput {
   let bytesRead = 0;
   async function* batches(): AsyncGenerator<PreparedOrder[]> {
-    const worker = new Worker(WORKER, { workerData: { file, importedAt } satisfies PreparerData });
+    const worker = new Worker(threadModule, { workerData: { file, importedAt } satisfies PreparerData });
     const arrived: FromPreparer[] = [];
     let wake: (() => void) | null = null;
     const arrive = (message: FromPreparer) => {

@@ -129,3 +129,35 @@ test('a reader that stops after the first batch ends the thread: nothing keeps t
   assert.equal(taken, 500);
   assert.ok(input.bytesRead() < fs.statSync(file).size);
 });
+
+test('a reader that takes its time between batches gets them all: the batches that come meanwhile wait', async () => {
+  const input = preparedInThread(written('slow.json', JSON.stringify(orders(1500))), IMPORTED_AT);
+  const sizes: number[] = [];
+  for await (const batch of input.records) {
+    sizes.push(batch.length);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.deepEqual(sizes, [500, 500, 500]);
+});
+
+const fixture = (name: string) => new URL(`../fixtures/preparation-threads/${name}`, import.meta.url);
+
+test("a thread that fails on its own ends the batches with the thread's error", async () => {
+  const input = preparedInThread(written('any.json', '[]'), IMPORTED_AT, fixture('throws-at-start.mjs'));
+  await assert.rejects(
+    async () => {
+      for await (const batch of input.records) assert.fail(String(batch.length));
+    },
+    { message: 'the thread broke as it started' },
+  );
+});
+
+test('a thread that stops without a word ends the batches with its exit code', async () => {
+  const input = preparedInThread(written('any.json', '[]'), IMPORTED_AT, fixture('exits.mjs'));
+  await assert.rejects(
+    async () => {
+      for await (const batch of input.records) assert.fail(String(batch.length));
+    },
+    { message: 'the import thread stopped (exit code 3)' },
+  );
+});
