@@ -193,6 +193,16 @@ test('a wall clock stepped back across an action deadline between reads: the req
   assert.deepEqual(await orderSnapshot(service, 'ORD-O12'), before);
 });
 
+test("a refund operation run without its refund input is a caller's bug: it throws, and stores nothing", async () => {
+  await service.importOrders([simpleOrder('ORD-O13', 'AGO', 'OPR013', '2205550000113')]);
+  const before = await orderSnapshot(service, 'ORD-O13');
+  for (const operation of ['refundQuote', 'refund'] as const)
+    await assert.rejects(runOperation(service.store, clock, agencyRequest('ORD-O13', ['OPR013'], { operation })), {
+      message: 'AirOrderRefundQuote and AirOrderRefund are run with their RefundInput',
+    });
+  assert.deepEqual(await orderSnapshot(service, 'ORD-O13'), before);
+});
+
 test('a request whose time budget has run out is refused and stores nothing, even with nothing to store', async () => {
   await service.importOrders([simpleOrder('ORD-O4', 'AGO', 'OPR004', '2205550000104')]);
   const before = await orderSnapshot(service, 'ORD-O4');
