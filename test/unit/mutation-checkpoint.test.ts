@@ -97,7 +97,7 @@ test('a partial report of the same fingerprint becomes the incremental file; the
   assert.equal(fs.readFileSync(incrementalFile, 'utf8'), fs.readFileSync(partialFileOf(incrementalFile), 'utf8'));
 });
 
-test('a partial report of another fingerprint is not used, and goes; an incremental file already there stays', () => {
+test("a partial report of another fingerprint without its test files' sources is not used, and goes; an incremental file already there stays", () => {
   fs.mkdirSync(path.dirname(incrementalFile), { recursive: true });
   fs.writeFileSync(incrementalFile, '{"files":{},"testFiles":{}}');
   const checkpoint = reporter('print-1');
@@ -105,7 +105,7 @@ test('a partial report of another fingerprint is not used, and goes; an incremen
   checkpoint.onMutantTested(mutant('0', 'Killed'));
   assert.equal(
     resumeFromPartial(incrementalFile, 'print-2'),
-    'the 1 results a stopped run left are of other code or tests: not used',
+    "the 1 result a stopped run left is of other code or tests, without their test files' sources: not used",
   );
   assert.equal(fs.existsSync(partialFileOf(incrementalFile)), false);
   assert.equal(fs.readFileSync(incrementalFile, 'utf8'), '{"files":{},"testFiles":{}}');
@@ -114,4 +114,31 @@ test('a partial report of another fingerprint is not used, and goes; an incremen
 test('no partial report: nothing to resume, nothing touched', () => {
   assert.equal(resumeFromPartial(incrementalFile, 'print-1'), null);
   assert.equal(fs.existsSync(path.dirname(incrementalFile)), false);
+});
+
+test("the test files' sources are kept as the dry run found them, named from the project's root", () => {
+  const testFile = path.join(dir, 'x.test.ts');
+  fs.writeFileSync(testFile, "import './x.js';\n");
+  const checkpoint = reporter('print-1');
+  checkpoint.onDryRunCompleted({ result: { tests: [{ id: '0', name: 'x', fileName: testFile }] } });
+  fs.writeFileSync(testFile, '// changed while the run went on\n');
+  checkpoint.onMutantTested(mutant('0', 'Killed', ['0']));
+  const report = JSON.parse(fs.readFileSync(partialFileOf(incrementalFile), 'utf8'));
+  assert.deepEqual(report.testFiles, {
+    [path.relative(process.cwd(), testFile)]: { tests: [{ id: '0', name: 'x' }], source: "import './x.js';\n" },
+  });
+});
+
+test("a partial report of another fingerprint that holds its test files' sources is used: Stryker tests again what changed", () => {
+  const testFile = path.join(dir, 'x.test.ts');
+  fs.writeFileSync(testFile, "import './x.js';\n");
+  const checkpoint = reporter('print-1');
+  checkpoint.onDryRunCompleted({ result: { tests: [{ id: '0', name: 'x', fileName: testFile }] } });
+  checkpoint.onMutantTested(mutant('0', 'Killed', ['0']));
+  checkpoint.onMutantTested(mutant('1', 'Survived'));
+  assert.equal(
+    resumeFromPartial(incrementalFile, 'print-2'),
+    'resumes from the 2 results a stopped run left, of other code or tests: what the changes reach is tested again',
+  );
+  assert.equal(fs.readFileSync(incrementalFile, 'utf8'), fs.readFileSync(partialFileOf(incrementalFile), 'utf8'));
 });
