@@ -4,11 +4,13 @@
  * would be thrown here. The thread loads the built program, so this file imports it from dist/.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { simpleOrder } from '../helpers/documents.js';
+import { scaled } from '../helpers/time-scale.js';
 
 type ThreadModule = typeof import('../../src/service/order-preparation-thread.js');
 type ErrorModule = typeof import('../../src/documents/document-error.js');
@@ -138,6 +140,49 @@ test('a reader that takes its time between batches gets them all: the batches th
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   assert.deepEqual(sizes, [500, 500, 500]);
+});
+
+test('the thread reads no further than four batches ahead of a reader that stops taking them, and goes on when it takes them', async () => {
+  // Through a pipe, whose writer can put in only what the thread has read (and the pipe holds).
+  const fifo = path.join(dir, 'orders.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const text = JSON.stringify(orders(10_000));
+  const batchBytes = text.length / 20; // every order is written the same length
+  const input = preparedInThread(fifo, IMPORTED_AT);
+  const batches = input.records[Symbol.asyncIterator]();
+  const writer = fs.createWriteStream(fifo);
+  let written = 0;
+  const writing = (async () => {
+    for (let at = 0; at < text.length; at += 16_384) {
+      const piece = text.slice(at, at + 16_384);
+      await new Promise<void>((resolve, reject) => writer.write(piece, (error) => (error ? reject(error) : resolve())));
+      written += piece.length;
+    }
+    await new Promise<void>((resolve) => writer.end(resolve));
+  })();
+  try {
+    const first = await batches.next();
+    assert.equal(first.done ? 0 : first.value.length, 500);
+    // The reader holds on to its first batch: wait until the thread stops reading.
+    const deadline = Date.now() + scaled(30_000);
+    for (let last = -1, still = 0; still < 10 && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      still = written === last ? still + 1 : 0;
+      last = written;
+    }
+    // Four batches posted, the fifth begun; besides, the thread's read buffer and the pipe's (64 KiB each).
+    assert.ok(written >= 4 * batchBytes, `${written} bytes read, ${batchBytes} a batch`);
+    assert.ok(written < 5 * batchBytes, `${written} bytes read, ${batchBytes} a batch`);
+    let taken = 1;
+    for (let next = await batches.next(); !next.done; next = await batches.next()) taken += 1;
+    assert.equal(taken, 20);
+    await writing;
+  } finally {
+    // A failed check leaves the thread and the writer mid-way: ending the thread closes the pipe's
+    // reading end, and the writer stops (EPIPE), so that the file ends either way.
+    await batches.return?.(undefined);
+    await writing.catch(() => undefined);
+  }
 });
 
 const fixture = (name: string) => new URL(`../fixtures/preparation-threads/${name}`, import.meta.url);
