@@ -140,17 +140,18 @@ export function keptFileOf(root: string, run: string, file: string): string {
 
 /**
  * The commit whose files are the report's sources (the mutated files, and the test files where the
- * report holds them), among the last COMMITS_SEARCHED of HEAD: null if none is.
+ * report holds them), among the last COMMITS_SEARCHED of HEAD, the `preferred` ones first, then
+ * the newest: null if none is.
  */
-export function commitOf(report: Report, root: string): string | null {
+export function commitOf(report: Report, root: string, preferred: string[] = []): string | null {
   const wanted = new Map<string, string>();
   for (const [file, { source }] of Object.entries(report.files)) wanted.set(file, blobName(source));
   for (const [file, { source }] of Object.entries(report.testFiles ?? {}))
     if (file && source !== undefined) wanted.set(file, blobName(source));
-  const commits = git(['rev-list', `--max-count=${COMMITS_SEARCHED}`, 'HEAD'], root)
+  const recent = git(['rev-list', `--max-count=${COMMITS_SEARCHED}`, 'HEAD'], root)
     .split('\n')
     .filter(Boolean);
-  for (const commit of commits) {
+  for (const commit of [...preferred.filter((commit) => recent.includes(commit)), ...recent]) {
     const listing = git(['ls-tree', '-r', commit, '--', ...wanted.keys()], root);
     const blobs = new Map(
       listing
@@ -176,7 +177,12 @@ export function saveChunk(root: string, run: string, incrementalFile: string): s
   const chunk = `${run}/${path.basename(incrementalFile).replace(/\.incremental\.json$/, '')}`;
   if (!fs.existsSync(from)) return `${chunk}: no results yet`;
   const report = JSON.parse(fs.readFileSync(from, 'utf8')) as Report;
-  const commit = commitOf(report, root);
+  // The commit already named, while it still holds the sources: saving again changes no line for nothing.
+  const named = Object.keys(report.files)
+    .map((file) => keptFileOf(root, run, file))
+    .filter((file) => fs.existsSync(file))
+    .map((file) => (JSON.parse(fs.readFileSync(file, 'utf8')) as KeptResults).commit);
+  const commit = commitOf(report, root, named);
   if (!commit) return `${chunk}: its sources are those of no commit among HEAD's last ${COMMITS_SEARCHED}: not kept`;
   let mutants = 0;
   for (const kept of keptResultsOf(report, commit)) {

@@ -192,3 +192,21 @@ test("saving all keeps every run's chunks but the try/ runs", () => {
   assert.deepEqual(saveAll(root), [`domain-sqlite/src-x.ts: 2 results of ${commit.slice(0, 7)}`]);
   assert.deepEqual(fs.readdirSync(path.join(root, 'test/mutation/results')), ['domain-sqlite']);
 });
+
+test('saved again, a record keeps the commit it names while that commit still holds the sources', () => {
+  write(INCREMENTAL, JSON.stringify(strykerReport()));
+  saveChunk(root, 'domain-sqlite', path.join(root, INCREMENTAL));
+  write('docs.md', 'a later commit that changes no source\n');
+  git('add', 'docs.md');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'docs');
+  assert.equal(
+    saveChunk(root, 'domain-sqlite', path.join(root, INCREMENTAL)),
+    `domain-sqlite/src-x.ts: 2 results of ${commit.slice(0, 7)}`,
+  );
+  fs.rmSync(path.join(root, 'test/mutation/results'), { recursive: true });
+  const newest = git('rev-parse', 'HEAD');
+  assert.equal(
+    saveChunk(root, 'domain-sqlite', path.join(root, INCREMENTAL)),
+    `domain-sqlite/src-x.ts: 2 results of ${newest.slice(0, 7)}`,
+  );
+});
