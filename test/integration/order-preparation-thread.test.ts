@@ -185,24 +185,20 @@ test('the thread reads no further than four batches ahead of a reader that stops
   }
 });
 
-const fixture = (name: string) => new URL(`../fixtures/preparation-threads/${name}`, import.meta.url);
-
-test("a thread that fails on its own ends the batches with the thread's error", async () => {
-  const input = preparedInThread(written('any.json', '[]'), IMPORTED_AT, fixture('throws-at-start.mjs'));
+/** What the batches end with when the thread is the fixture's program instead of the preparer. */
+async function endOfBatchesWith(program: string, message: string): Promise<void> {
+  const thread = new URL(`../fixtures/preparation-threads/${program}`, import.meta.url);
+  const input = preparedInThread(written('any.json', '[]'), IMPORTED_AT, thread);
   await assert.rejects(
     async () => {
       for await (const batch of input.records) assert.fail(String(batch.length));
     },
-    { message: 'the thread broke as it started' },
+    { message },
   );
-});
+}
 
-test('a thread that stops without a word ends the batches with its exit code', async () => {
-  const input = preparedInThread(written('any.json', '[]'), IMPORTED_AT, fixture('exits.mjs'));
-  await assert.rejects(
-    async () => {
-      for await (const batch of input.records) assert.fail(String(batch.length));
-    },
-    { message: 'the import thread stopped (exit code 3)' },
-  );
-});
+test("a thread that fails on its own ends the batches with the thread's error", () =>
+  endOfBatchesWith('throws-at-start.mjs', 'the thread broke as it started'));
+
+test('a thread that stops without a word ends the batches with its exit code', () =>
+  endOfBatchesWith('exits.mjs', 'the import thread stopped (exit code 3)'));
