@@ -41,6 +41,19 @@ function agencyRequest(orderId: string, references: string[], extra: Partial<Ope
   };
 }
 
+/** The desk's operator acting in the console, as its acts reach runOperation. */
+function operatorActor(requestId: string, operation: string, reason?: string): OperationRequest['actor'] {
+  return {
+    actor: 'operator',
+    agencyId: 'AGO',
+    tokenId: null,
+    requestId,
+    operation,
+    operatorEmail: 'desk@airline.example',
+    ...(reason === undefined ? {} : { reason }),
+  };
+}
+
 /** The caller's response: the items' references and whether each succeeded. */
 const respond = (result: OperationResult) => ({
   status: 200,
@@ -76,15 +89,7 @@ test("an operator's act: announced as the operator's, and the journal's row stor
   await service.importChanges([change('CHG-O1', 'ORD-O1', 'OPR001', ['S1'], [segment('S1B', 1, 14)])]);
   const outcome = await runOperation(service.store, clock, {
     operation: 'involuntaryAccept',
-    actor: {
-      actor: 'operator',
-      agencyId: 'AGO',
-      tokenId: null,
-      requestId: 'req-op',
-      operation: 'AirOrderInvoluntaryAccept',
-      operatorEmail: 'desk@airline.example',
-      reason: 'passenger called',
-    },
+    actor: operatorActor('req-op', 'AirOrderInvoluntaryAccept', 'passenger called'),
     orderId: 'ORD-O1',
     references: ['OPR001'],
     keptResponse: null,
@@ -106,14 +111,7 @@ test("an operator's act: announced as the operator's, and the journal's row stor
 
 test("an operator's act that succeeds for no booking, or a journal row asked for by an agency, stores no row", async () => {
   await service.importOrders([simpleOrder('ORD-O2', 'AGO', 'OPR002', '2205550000102')]);
-  const operator = {
-    actor: 'operator' as const,
-    agencyId: 'AGO',
-    tokenId: null,
-    requestId: 'req-op2',
-    operation: 'AirOrderCancel',
-    operatorEmail: 'desk@airline.example',
-  };
+  const operator = operatorActor('req-op2', 'AirOrderCancel');
   const failedAct = await runOperation(service.store, clock, {
     ...agencyRequest('ORD-O2', ['NOSUCH1']),
     actor: operator,
@@ -148,14 +146,7 @@ test("an operator's act that succeeds for one booking of two stores its journal 
   await service.importOrders([simpleOrder('ORD-O11', 'AGO', 'OPR011', '2205550000111')]);
   const outcome = await runOperation(service.store, clock, {
     ...agencyRequest('ORD-O11', ['NOSUCH11', 'OPR011']),
-    actor: {
-      actor: 'operator',
-      agencyId: 'AGO',
-      tokenId: null,
-      requestId: 'req-op11',
-      operation: 'AirOrderCancel',
-      operatorEmail: 'desk@airline.example',
-    },
+    actor: operatorActor('req-op11', 'AirOrderCancel'),
     operatorRecord: { action: 'cancelled', target: 'ORD-O11 NOSUCH11 OPR011' },
   });
   assert.equal(outcome.kind, 'processed');
