@@ -149,9 +149,11 @@ export const AREAS = {
         'idempotency',
         'voluntary-refunds',
         'token-admin',
-        // The operator's commands in process: agency-admin.ts's lines and refusals, word for word.
+        // The operator's commands in process: agency-admin.ts's lines and refusals, word for word;
+        // webhook-endpoints.ts's deliveries and pings.
         'cli-agency',
         'cli-token',
+        'cli-webhook',
       ),
       ...cli('changes-import', 'orders-import'),
       ...integration('webhooks'),
