@@ -200,7 +200,7 @@ export const AREAS = {
       postgres: { exclude: ['!src/store/sqlite/**'] },
     },
     testFiles: [
-      ...unit('order-record', 'repositories-names', 'upgrade-progress'),
+      ...unit('raw-sql', 'order-record', 'repositories-names', 'upgrade-progress'),
       ...integration(
         'postgres-outage',
         'postgres-pool',
