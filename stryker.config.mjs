@@ -202,6 +202,8 @@ export const AREAS = {
     testFiles: [
       ...unit('raw-sql', 'order-record', 'repositories-names', 'upgrade-progress'),
       ...integration(
+        // What each migration makes of the schema, and its rollback takes away: a second a mutant of a migration.
+        'schema-history',
         'postgres-outage',
         'postgres-pool',
         'upgrade-postgres',

@@ -54,10 +54,7 @@ describe('raw SQL', () => {
     await insertRows(db, 't', columns(3), rows);
     assert.equal(seen.length, 1);
     assert.deepEqual(seen[0]!.parameters, rows.flat());
-    assert.deepEqual(
-      connection.prepare('select c0, c1, c2 from t order by c0').raw().all(),
-      rows,
-    );
+    assert.deepEqual(connection.prepare('select c0, c1, c2 from t order by c0').raw().all(), rows);
     await db.destroy();
   });
 
@@ -80,9 +77,14 @@ describe('raw SQL', () => {
     // 3,000 rows of 12 columns: 36,000 values, over SQLite's 32,766 in one statement.
     const { db, connection } = openExecutor();
     connection.exec(`create table t (${columns(12).join(', ')})`);
-    const rows = Array.from({ length: 3_000 }, (_, index) => Array.from({ length: 12 }, (__, column) => index * 12 + column));
+    const rows = Array.from({ length: 3_000 }, (_, index) =>
+      Array.from({ length: 12 }, (__, column) => index * 12 + column),
+    );
     await insertRows(db, 't', columns(12), rows);
-    const stored = connection.prepare('select count(*) as n, sum(c11) as last from t').get() as { n: number; last: number };
+    const stored = connection.prepare('select count(*) as n, sum(c11) as last from t').get() as {
+      n: number;
+      last: number;
+    };
     assert.deepEqual(stored, { n: 3_000, last: rows.reduce((sum, row) => sum + row[11]!, 0) });
     await db.destroy();
   });
