@@ -200,7 +200,7 @@ export const AREAS = {
       postgres: { exclude: ['!src/store/sqlite/**'] },
     },
     testFiles: [
-      ...unit('raw-sql', 'order-record', 'repositories-names', 'upgrade-progress'),
+      ...unit('raw-sql', 'sortable-id', 'order-record', 'repositories-names', 'upgrade-progress'),
       ...integration(
         // What each migration makes of the schema, and its rollback takes away: a second a mutant of a migration.
         'schema-history',
