@@ -204,6 +204,8 @@ export const AREAS = {
       ...integration(
         // What each migration makes of the schema, and its rollback takes away: a second a mutant of a migration.
         'schema-history',
+        // What a DATABASE_URL opens, or why it cannot: the lines the commands print, in process.
+        'open-store',
         'postgres-outage',
         'postgres-pool',
         'upgrade-postgres',
