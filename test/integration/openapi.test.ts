@@ -141,10 +141,15 @@ describe('the OpenAPI document', () => {
     assert.equal((await new Validator().validate(broken)).valid, false);
   });
 
-  test('info, servers and the bearer scheme, which says that the bare token is accepted too', () => {
+  test('info (a contact and licence naming the operator, no address), servers and the bearer scheme, which says that the bare token is accepted too', () => {
     assert.equal(document.info.title, 'airorder');
     assert.match(document.info.version, /^\d+\.\d+\.\d+/);
     assert.ok(document.info.description.length > 100);
+    // Whoever runs the service answers for it: a contact and a licence that say so, and no person's address.
+    assert.deepEqual(Object.keys(document.info.contact), ['name']);
+    assert.match(document.info.contact.name, /operator of this service/);
+    assert.deepEqual(Object.keys(document.info.license), ['name']);
+    assert.match(document.info.license.name, /agreement with the operator/);
     assert.deepEqual(
       document.servers.map((server: any) => server.url),
       ['/'],
