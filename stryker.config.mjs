@@ -89,6 +89,7 @@ export const AREAS = {
         'field-rules',
         'validation-message',
         'operation-docs',
+        'operation-schemas',
         'token-lookup',
         'token-uses',
         'wire-order-serializer',

@@ -20,7 +20,7 @@ Request-level failures answer with the HTTP status of their code; item-level fai
 the item \`FAILED\` and its reason in \`Msg\`/\`ErrorMsg\` as \`CODE: text\`. Each response below lists
 its codes with an example of each.`;
 
-type OpenApiObject = {
+export type OpenApiObject = {
   paths?: Record<
     string,
     Record<string, { operationId?: string; requestBody?: Content; responses?: Record<string, Content> }>
@@ -33,7 +33,7 @@ type Content = { content?: Record<string, { schema?: unknown }> };
  * Names each operation's request and response schemas in components.schemas and refers to them, so
  * that the document shows each shape once (every status of an operation shares its envelope).
  */
-function nameOperationSchemas(document: OpenApiObject): OpenApiObject {
+export function nameOperationSchemas(document: OpenApiObject): OpenApiObject {
   const schemas = new Map<string, unknown>(Object.entries(document.components?.schemas ?? {}));
   const refer = (holder: Content | undefined, name: string) => {
     const media = holder?.content?.['application/json'];
