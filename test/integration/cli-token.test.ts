@@ -3,7 +3,9 @@
  * process-cli.ts); test/cli/* run the built program as an operator does.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { before, describe, test } from 'node:test';
+import { sql } from 'kysely';
 import { issueToken } from '../../src/service/agency-admin.js';
 import { openStore } from '../../src/store/open-store.js';
 import { loadConfig } from '../../src/config.js';
@@ -26,6 +28,24 @@ describe('token', () => {
     assert.equal(
       await refused(['token', 'issue', '--agency-id', 'NOAG']),
       'error: No agency NOAG; create it first with: airorder agency add --agency-id NOAG --name NAME\n',
+    );
+  });
+
+  test("the store keeps the token's SHA-256 digest in hexadecimal, never the token", async () => {
+    const issued = JSON.parse(await ok(['--json', 'token', 'issue', '--agency-id', 'TOKAG']));
+    const rows = await withDatabase(
+      async (store) =>
+        (
+          await sql<Record<string, unknown>>`select * from access_tokens where token_id = ${issued.tokenId}`.execute(
+            store.db,
+          )
+        ).rows,
+    );
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.token_hash, createHash('sha256').update(issued.token, 'utf8').digest('hex'));
+    assert.equal(
+      Object.values(rows[0]!).some((value) => String(value).includes(issued.token)),
+      false,
     );
   });
 

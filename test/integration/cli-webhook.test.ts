@@ -119,7 +119,15 @@ describe('webhook', () => {
     hook.script([200, 503]);
     const answer = await withEnv(OPEN, () => ok(['webhook', 'test', endpointId]));
     assert.match(answer, /^HTTP 200 in \d+ ms \(ping evt_[0-9a-f]{28}\)\n$/);
-    assert.deepEqual(JSON.parse(hook.received.at(-1)!.body).data, { EndpointID: endpointId, AgencyID: 'HOOKAG' });
+    const delivered = hook.received.at(-1)!;
+    const ping = JSON.parse(delivered.body);
+    assert.equal(ping.type, 'ping');
+    assert.equal(
+      `ping ${delivered.headers['webhook-id']}`,
+      /\((ping evt_[0-9a-f]{28})\)/.exec(answer)![1],
+      'the event the line names',
+    );
+    assert.deepEqual(ping.data, { EndpointID: endpointId, AgencyID: 'HOOKAG' });
     const failing = await withEnv(OPEN, () => refused(['webhook', 'test', endpointId]));
     assert.match(
       failing,
