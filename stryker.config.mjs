@@ -178,6 +178,8 @@ export const AREAS = {
         'request-tally',
         'sign-in-checks',
         'console-refusals',
+        // The agency forms' fields at their bounds: otherwise only the browser's tests reach those rules.
+        'console-agency-forms',
         'console-unread-bodies',
         'console-sessions',
         'console-ownership',
