@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { addOperator } from '../../src/console/operator-accounts.js';
-import { ConsoleClient } from '../helpers/console-client.js';
+import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const EMAIL = 'forms@airline.example';
@@ -120,6 +120,7 @@ describe("a token's expiry", () => {
       const before = await service.store.read.listAgencyTokens('FORMAG');
       const answer = await issue(days);
       assert.equal(answer.status, 200, answer.text.slice(0, 300));
+      assert.match(answer.text, /aot_[A-Za-z0-9_-]{20,}/, 'the page shows the new token, this once');
       const added = (await service.store.read.listAgencyTokens('FORMAG')).filter(
         (token) => !before.some((earlier) => earlier.tokenId === token.tokenId),
       );
@@ -130,4 +131,14 @@ describe("a token's expiry", () => {
       );
     }
   });
+});
+
+test('an agency that does not exist has no page, and no token is issued for it', async () => {
+  assert.equal((await browser.request('/console/agencies/NOSUCHAG')).status, 404);
+  const page = await browser.request('/console/agencies/FORMAG');
+  const answer = await browser.request('/console/agencies/NOSUCHAG/tokens', {
+    form: { _csrf: csrfOf(page.text), expiresInDays: '' },
+  });
+  assert.equal(answer.status, 404);
+  assert.deepEqual(await service.store.read.listAgencyTokens('NOSUCHAG'), []);
 });
