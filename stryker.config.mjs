@@ -285,7 +285,8 @@ export const AREAS = {
   },
   runtime: {
     chunkMutants: 460,
-    // startServer is reached only by `airorder serve` processes: minutes a mutant, in a chunk of its own.
+    // startServer is reached mostly by `airorder serve` processes (minutes a mutant; `server-start`
+    // calls it in process for what no exit or signal is needed to see), in a chunk of its own.
     alone: ['src/server.ts'],
     mutate: [
       'src/runtime/**/*.ts',
@@ -316,7 +317,7 @@ export const AREAS = {
         'address-ranges',
         'configuration-docs',
       ),
-      ...integration('metrics', 'deadlines'),
+      ...integration('server-start', 'metrics', 'deadlines'),
       ...cli('serve-start-failure', 'deadlines-serve', 'metrics-workers', 'connection-limits'),
       ...integration('webhooks-metrics'),
       ...cli('serve', 'crash'),

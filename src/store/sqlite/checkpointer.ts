@@ -108,6 +108,9 @@ export function startCheckpointer(
       if (stopping || failed) return;
       stopping = true;
       const exited = once(worker, 'exit');
+      // Held until the thread has closed its connection: a close awaited with nothing else left to
+      // run would otherwise let the process end first, and the store's own connection stay open.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },
