@@ -202,8 +202,15 @@ export function saveAll(root: string): string[] {
   for (const run of fs.readdirSync(reportsDir).sort()) {
     const runDir = path.join(reportsDir, run);
     if (run === 'try' || !fs.statSync(runDir).isDirectory()) continue;
-    for (const name of fs.readdirSync(runDir).sort())
-      if (name.endsWith('.incremental.json')) said.push(saveChunk(root, run, path.join(runDir, name)));
+    // A chunk stopped in its first run has only its partial report: no incremental file yet.
+    const chunks = new Set(
+      fs
+        .readdirSync(runDir)
+        .filter((name) => name.endsWith('.incremental.json') || name.endsWith('.partial.json'))
+        .map((name) => name.replace(/\.(incremental|partial)\.json$/, '')),
+    );
+    for (const chunk of [...chunks].sort())
+      said.push(saveChunk(root, run, path.join(runDir, `${chunk}.incremental.json`)));
   }
   return said;
 }

@@ -193,6 +193,12 @@ test("saving all keeps every run's chunks but the try/ runs", () => {
   assert.deepEqual(fs.readdirSync(path.join(root, 'test/mutation/results')), ['domain-sqlite']);
 });
 
+test('saving all keeps a chunk stopped in its first run, which has only its partial report', () => {
+  write(INCREMENTAL.replace('.incremental.json', '.partial.json'), JSON.stringify(strykerReport()));
+  assert.deepEqual(saveAll(root), [`domain-sqlite/src-x.ts: 2 results of ${commit.slice(0, 7)} (a stopped run)`]);
+  assert.ok(fs.existsSync(keptFileOf(root, 'domain-sqlite', 'src/x.ts')));
+});
+
 test('saved again, a record keeps the commit it names while that commit still holds the sources', () => {
   write(INCREMENTAL, JSON.stringify(strykerReport()));
   saveChunk(root, 'domain-sqlite', path.join(root, INCREMENTAL));
