@@ -18,6 +18,7 @@ import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { CliSandbox, ServeProcess } from './cli.js';
 import { ConsoleClient } from './console-client.js';
+import { storedEventCount, untilFeedSettled } from './settled-feed.js';
 import {
   acceptRQ,
   bearer,
@@ -159,25 +160,49 @@ export async function retrieveAll(
   return answers;
 }
 
-export async function readFeeds(server: ServeProcess, tokens: Record<string, string>): Promise<Map<string, string>> {
+/**
+ * Each agency's feed, page by page, once it lists every event the database holds for the agency:
+ * on PostgreSQL an event is listed only once every older transaction of the server has ended
+ * (settled-feed.ts), and other test files run transactions on the same server.
+ */
+export async function readFeeds(
+  server: ServeProcess,
+  tokens: Record<string, string>,
+  databaseUrl: string,
+): Promise<Map<string, string>> {
   const feeds = new Map<string, string>();
-  for (const agencyId of AGENCIES) {
-    const pages: string[] = [];
-    for (let after = ''; ;) {
-      const response = await server.post(
-        '/AirOrderEventList',
-        { OrderEventListRQ: { Query: after ? { After: after, Limit: 500 } : { Limit: 500 } } },
-        bearer(tokens[agencyId]!),
+  const store = openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
+  try {
+    for (const agencyId of AGENCIES) {
+      const feed = await untilFeedSettled(
+        () => storedEventCount(store.reader, agencyId),
+        () => feedPages(server, tokens[agencyId]!),
       );
-      assert.equal(response.status, 200, response.text);
-      pages.push(withoutRequestIds(response.text));
-      const rs = response.body.OrderEventListRS;
-      if (rs.Events.length === 0) break;
-      after = rs.NextAfter;
+      feeds.set(agencyId, feed.pages.join('\n'));
     }
-    feeds.set(agencyId, pages.join('\n'));
+  } finally {
+    await store.close();
   }
   return feeds;
+}
+
+/** The agency's feed as the server answers it, page by page, and the events it lists. */
+async function feedPages(server: ServeProcess, token: string): Promise<{ pages: string[]; events: unknown[] }> {
+  const pages: string[] = [];
+  const events: unknown[] = [];
+  for (let after = ''; ;) {
+    const response = await server.post(
+      '/AirOrderEventList',
+      { OrderEventListRQ: { Query: after ? { After: after, Limit: 500 } : { Limit: 500 } } },
+      bearer(token),
+    );
+    assert.equal(response.status, 200, response.text);
+    pages.push(withoutRequestIds(response.text));
+    const rs = response.body.OrderEventListRS;
+    if (rs.Events.length === 0) return { pages, events };
+    events.push(...rs.Events);
+    after = rs.NextAfter;
+  }
 }
 
 export async function snapshot(databaseUrl: string): Promise<TableRows> {
@@ -265,7 +290,7 @@ export async function buildFormerDatabase(sandbox: CliSandbox, count: number): P
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     retrieved = await retrieveAll(server, orders, tokens);
-    feeds = await readFeeds(server, tokens);
+    feeds = await readFeeds(server, tokens, sandbox.databaseUrl);
   } finally {
     await stop(server);
   }

@@ -49,7 +49,11 @@ export async function assertUpgraded(sandbox: CliSandbox, former: FormerDatabase
     assert.equal(retrieved.size, former.retrieved.size);
     for (const [orderId, text] of former.retrieved)
       assert.equal(retrieved.get(orderId), text, `${orderId}: retrieved byte for byte as before`);
-    assert.deepEqual(await readFeeds(server, former.tokens), former.feeds, "each agency's event feed as before");
+    assert.deepEqual(
+      await readFeeds(server, former.tokens, sandbox.databaseUrl),
+      former.feeds,
+      "each agency's event feed as before",
+    );
     const desk = new ConsoleClient(server.baseUrl, { cookie: former.consoleCookies });
     const page = await desk.request(`/console/orders/${former.orders[0]!.orderId}`);
     assert.equal(page.status, 200, "the operator's console session is still valid");

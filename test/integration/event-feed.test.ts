@@ -19,6 +19,7 @@ import {
 } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { logLinesOf } from '../helpers/wire-checks.js';
+import { storedEventCount as storedCount, untilFeedSettled } from '../helpers/settled-feed.js';
 import { scaled } from '../helpers/time-scale.js';
 
 /**
@@ -120,31 +121,15 @@ async function deliveredEvents(agencyId: string): Promise<string[]> {
   return rows.map((row) => row.event_id);
 }
 
-async function storedEventCount(agencyId: string): Promise<number> {
-  const [row] = await runSql<{ n: number | string }>(
-    service.store.reader,
-    'select count(*) as n from events where agency_id = ?',
-    [agencyId],
+/** Every event of the agency, once the feed lists all the store holds (settled-feed.ts). */
+function settled(as = token, agencyId = 'AG1') {
+  return untilFeedSettled(
+    () => storedEventCount(agencyId),
+    () => readAll(undefined, 500, as),
   );
-  return Number(row!.n);
 }
 
-/**
- * Every event of the agency, once the feed lists all it has stored. On PostgreSQL an event is
- * listed only once every older transaction of the server has ended (docs/decisions.md, "The feed's
- * order is commit order"), and other test files run transactions on the same server: a test that
- * needs "everything so far" waits for it, at most 15 s, instead of reading a moment too early.
- */
-async function settled(as = token, agencyId = 'AG1') {
-  const give = Date.now() + scaled(15_000);
-  for (;;) {
-    const stored = await storedEventCount(agencyId);
-    const listed = await readAll(undefined, 500, as);
-    if (listed.events.length === stored) return listed;
-    assert.ok(Date.now() < give, `the feed lists ${listed.events.length} of the ${stored} stored events after 15 s`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const storedEventCount = (agencyId: string) => storedCount(service.store.reader, agencyId);
 
 /** The events listed after `cursor`, once every stored event is listed. */
 async function settledAfter(cursor: string, as = token, agencyId = 'AG1') {

@@ -13,8 +13,9 @@ import {
   type OperationResult,
 } from '../../src/service/order-operations.js';
 import { runSql } from '../../src/store/raw-sql.js';
-import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';
+import { change, segment, simpleOrder } from '../helpers/documents.js';
 import { orderSnapshot } from '../helpers/booking-state.js';
+import { settledFeed } from '../helpers/settled-feed.js';
 import { refuseRecordWrites } from '../helpers/stored-records.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
@@ -73,15 +74,7 @@ async function journal() {
 }
 
 async function eventsOf(orderId: string) {
-  const response = await service.post(
-    '/AirOrderEventList',
-    { OrderEventListRQ: { Query: { Limit: 100 } } },
-    bearer(token),
-  );
-  assert.equal(response.status, 200, response.text);
-  return (response.body.OrderEventListRS.Events as { Type: string; Data: any }[]).filter(
-    (event) => event.Data.OrderID === orderId,
-  );
+  return (await settledFeed(service, token, 'AGO')).filter((event) => event.Data.OrderID === orderId);
 }
 
 test("an operator's act: announced as the operator's, and the journal's row stored with it, reason and all", async () => {

@@ -10,6 +10,7 @@ import { auditTrail } from '../../src/store/repositories/audit-repository.js';
 import { ConsoleClient } from '../helpers/console-client.js';
 import { bookingState, changeStatuses, couponsOf, refundRows } from '../helpers/booking-state.js';
 import { bearer, booking, cancelRQ, change, order, passenger, segment, type TicketDoc } from '../helpers/documents.js';
+import { settledFeed } from '../helpers/settled-feed.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const START = Date.parse('2026-11-21T09:00:00.000Z');
@@ -214,14 +215,13 @@ test('EUR, refundable with a fixed penalty: the quote, then the refund that does
     penaltyMinor: 10000,
   });
 
-  const feed = await service.post('/AirOrderEventList', { OrderEventListRQ: { Query: { Limit: 500 } } }, bearer(token));
-  const events = feed.body.OrderEventListRS.Events.filter((event: any) => event.Data.OrderID === 'VR-EUR');
+  const events = (await settledFeed(service, token, 'AG1')).filter((event) => event.Data.OrderID === 'VR-EUR');
   assert.deepEqual(
-    events.map((event: any) => event.Type),
+    events.map((event) => event.Type),
     ['booking.canceled', 'booking.refunded'],
   );
-  assert.equal(events[0].Data.RefundAmount, 470.5);
-  assert.deepEqual(events[1].Data.Tickets, [
+  assert.equal(events[0]!.Data.RefundAmount, 470.5);
+  assert.deepEqual(events[1]!.Data.Tickets, [
     {
       TicketNumber: '2201234567890',
       Amount: 470.5,
@@ -500,11 +500,9 @@ test('ten concurrent confirmations of one quote make one refund, and all ten ans
     (await refundRows(service, 'VR-RACE')).map((row) => row.amount_minor),
     [11500],
   );
-  const events = (
-    await service.post('/AirOrderEventList', { OrderEventListRQ: { Query: { Limit: 500 } } }, bearer(token))
-  ).body.OrderEventListRS.Events;
+  const events = await settledFeed(service, token, 'AG1');
   assert.equal(
-    events.filter((event: any) => event.Type === 'booking.refunded' && event.Data.OrderID === 'VR-RACE').length,
+    events.filter((event) => event.Type === 'booking.refunded' && event.Data.OrderID === 'VR-RACE').length,
     1,
   );
 });
