@@ -27,6 +27,7 @@ import {
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { closed } from '../helpers/openapi-conformance.js';
+import { settledFeed } from '../helpers/settled-feed.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
 import { refuseRecordWrites, setStoredBookingMember } from '../helpers/stored-records.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -498,6 +499,8 @@ const FEED = ALL.find((operation) => operation.name === 'eventList')!;
 describe('every response the service sends matches the document', () => {
   test(`${FEED.path}: 200 with events and without, and each request-level error the test can cause`, async () => {
     await freshOrder();
+    // The page of two needs two events listed (settled-feed.ts: PostgreSQL lists them a moment later).
+    assert.ok((await settledFeed(service, token, 'AG1')).length >= 2);
     const post = (payload: unknown, headers: Record<string, string> = bearer(token)) =>
       service.post(FEED.path, payload, headers);
     const first = await post({ OrderEventListRQ: { Query: { Limit: 2 } } });

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { simpleOrder } from '../../../test/helpers/documents.js';
+import { storedEventCount, untilFeedSettled } from '../../../test/helpers/settled-feed.js';
 import { AirOrderClient, AirOrderValidationError, OPERATIONS, type AirOrderEvent } from '../src/index.js';
 import { readEventPage } from '../src/event-feed.js';
 import type { ResponseContext } from '../src/results.js';
@@ -55,6 +56,12 @@ before(async () => {
   await service.importChanges([cancellationOf('EV-1', 'EVA001', ['S2']), cancellationOf('EV-OTHER', 'EVZ001')]);
   await client.cancelInvoluntarily({ orderId: 'EV-1', bookingReferences: ['EVA001'], currency: 'EUR' });
   await client.cancel({ orderId: 'EV-2', bookingReferences: ['EVB001'] });
+  // The tests read "every event so far": on PostgreSQL the feed lists an event a moment after its
+  // commit when another transaction of the server is older (test/helpers/settled-feed.ts).
+  await untilFeedSettled(
+    () => storedEventCount(service.store.reader, 'EV1'),
+    async () => ({ events: await allEvents() }),
+  );
 });
 after(() => service.close());
 
