@@ -53,6 +53,15 @@ async function storedOrders(prefix: string): Promise<string[]> {
   return rows.map((row) => row.order_id);
 }
 
+async function storedVersions(prefix: string): Promise<[string, number][]> {
+  const rows = await runSql<{ order_id: string; version: number | string }>(
+    service.store.db,
+    'select order_id, version from order_records where order_id like ? order by order_id',
+    [`${prefix}%`],
+  );
+  return rows.map((row) => [row.order_id, Number(row.version)]);
+}
+
 function orders(prefix: string, count: number) {
   return Array.from({ length: count }, (_, index) => {
     const n = String(index).padStart(5, '0');
@@ -94,7 +103,7 @@ test('a file of two batches: progress after each and at the end, and the summary
   assert.deepEqual(progress, [500, 501, 501]);
 });
 
-test('an order that exists is refused without upsert; with it, replaced and counted, and its trail goes on', async () => {
+test('an order that exists is refused without upsert; with it, replaced and counted, and its version and trail go on', async () => {
   await importFile([simpleOrder('ORD-I-E1', 'AGI', 'IEE001')]);
   now = '2026-11-22T10:30:00.000Z';
   assert.equal(
@@ -108,6 +117,12 @@ test('an order that exists is refused without upsert; with it, replaced and coun
     true,
   );
   assert.deepEqual(summary, { imported: 2, replaced: 1 });
+  // The successor goes on from the replaced order's version: a request that decided on the
+  // former must decide again. A new order starts at 0.
+  assert.deepEqual(await storedVersions('ORD-I-E'), [
+    ['ORD-I-E1', 1],
+    ['ORD-I-E2', 0],
+  ]);
   const trail = await auditTrail(service.store.db, 'ORD-I-E1');
   assert.deepEqual(
     trail.map((event) => [event.event, event.detail, event.operation]),

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { registerEngineSql } from '../../src/store/engine-sql.js';
+import { engineSql, registerEngineSql } from '../../src/store/engine-sql.js';
 import type { Executor } from '../../src/store/executor.js';
 import { insertRows, registerDirectSql, runSql } from '../../src/store/raw-sql.js';
 import { sqliteSql } from '../../src/store/sqlite/engine-sql.js';
@@ -86,6 +86,15 @@ describe('raw SQL', () => {
       last: number;
     };
     assert.deepEqual(stored, { n: 3_000, last: rows.reduce((sum, row) => sum + row[11]!, 0) });
+    await db.destroy();
+  });
+
+  test("a connection no store opened has no engine's SQL: asked for it, a programming error that says so", async () => {
+    const connection = new SqliteDatabase(':memory:');
+    const db = new Kysely({ dialect: new SqliteDialect({ database: connection }) }) as unknown as Executor;
+    assert.throws(() => engineSql(db), {
+      message: 'this connection was not opened by a store (open-store.ts)',
+    });
     await db.destroy();
   });
 });
