@@ -8,6 +8,7 @@ import { readRecords } from '../../src/documents/document-reader.js';
 import { importOrders } from '../../src/service/order-import.js';
 import { preparedHere } from '../../src/service/order-preparation.js';
 import { auditTrail } from '../../src/store/repositories/audit-repository.js';
+import { engineSql } from '../../src/store/engine-sql.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { bearer, change, involuntaryCancelRQ, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
@@ -53,13 +54,17 @@ async function storedOrders(prefix: string): Promise<string[]> {
   return rows.map((row) => row.order_id);
 }
 
-async function storedVersions(prefix: string): Promise<[string, number][]> {
-  const rows = await runSql<{ order_id: string; version: number | string }>(
+/** Each stored order's version and how many rows of the audit log its record's trail names. */
+async function storedVersions(prefix: string): Promise<[string, number, number][]> {
+  const rows = await runSql<{ order_id: string; version: number | string; record: string | { trail: string[] } }>(
     service.store.db,
-    'select order_id, version from order_records where order_id like ? order by order_id',
+    `select order_id, version, ${engineSql(service.store.db).recordOut} as record from order_records where order_id like ? order by order_id`,
     [`${prefix}%`],
   );
-  return rows.map((row) => [row.order_id, Number(row.version)]);
+  return rows.map((row) => {
+    const record = typeof row.record === 'string' ? (JSON.parse(row.record) as { trail: string[] }) : row.record;
+    return [row.order_id, Number(row.version), record.trail.length];
+  });
 }
 
 function orders(prefix: string, count: number) {
@@ -117,11 +122,11 @@ test('an order that exists is refused without upsert; with it, replaced and coun
     true,
   );
   assert.deepEqual(summary, { imported: 2, replaced: 1 });
-  // The successor goes on from the replaced order's version: a request that decided on the
-  // former must decide again. A new order starts at 0.
+  // The successor goes on from the replaced order's version (a request that decided on the former
+  // must decide again) and from its trail; a new order starts at 0, its trail at its import.
   assert.deepEqual(await storedVersions('ORD-I-E'), [
-    ['ORD-I-E1', 1],
-    ['ORD-I-E2', 0],
+    ['ORD-I-E1', 1, 2],
+    ['ORD-I-E2', 0, 1],
   ]);
   const trail = await auditTrail(service.store.db, 'ORD-I-E1');
   assert.deepEqual(
