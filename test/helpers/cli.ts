@@ -87,18 +87,49 @@ export interface ServeProcess {
   get(pathName: string): Promise<HttpResult>;
 }
 
-/** A port that was free a moment ago: listen on port 0, read the port, close. */
-export function freePort(): Promise<number> {
+/** Where freePort looks: from here up to the kernel's range for outgoing connections. */
+const LOWEST_PORT = 10_000;
+
+/** The first port the kernel gives outgoing connections (Linux), 32768 (its default) where it cannot be read. */
+function firstEphemeralPort(): number {
+  try {
+    const low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    if (Number.isInteger(low) && low > LOWEST_PORT + 1_000) return low;
+  } catch {
+    // Not Linux: its default.
+  }
+  return 32_768;
+}
+
+/** Listens on `port` (0: one the kernel picks) and closes again; the port it had, or null when it was taken. */
+function listenAndClose(port: number): Promise<number | null> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(null) : reject(error),
+    );
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A port that was free a moment ago, below the kernel's range for outgoing connections: a client's
+ * connection, of this test or another, can then never take it before `serve` binds it (the kernel
+ * gives those their local port from that range); only another listener could. Where no port of
+ * that stretch is free, one the kernel hands out.
+ */
+export async function freePort(): Promise<number> {
+  const high = firstEphemeralPort();
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const port = await listenAndClose(LOWEST_PORT + Math.floor(Math.random() * (high - LOWEST_PORT)));
+    if (port !== null) return port;
+  }
+  return (await listenAndClose(0))!;
 }
 
 export async function httpJson(url: string, init: RequestInit = {}): Promise<HttpResult> {
