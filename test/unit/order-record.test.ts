@@ -122,3 +122,43 @@ test('a booking the write does not change keeps its stored changes as they were'
   const after = recordAfter(two, [confirmedBooking({ status: 'CANCELED' })], CHANGED, null);
   assert.deepEqual(after.bookings[1], two.bookings[1]);
 });
+
+test("a booking's changes are kept in the order they were detected, and changes detected at one instant by id", () => {
+  const record = newRecord([confirmedBooking()]);
+  const at = (changeId: string, detectedAt: string) => ({
+    reference: 'ABC123',
+    change: pendingChange(changeId, ['S1'], [seg('S1B')], detectedAt),
+  });
+  const after = recordWithChanges(
+    record,
+    [
+      at('CHG-C', '2026-11-20T08:00:00Z'),
+      at('CHG-Z', '2026-11-19T08:00:00Z'),
+      at('CHG-A', '2026-11-20T08:00:00Z'),
+      at('CHG-B', '2026-11-20T08:00:00Z'),
+      at('CHG-0', '2026-11-21T08:00:00Z'),
+    ],
+    CHANGED,
+    null,
+  );
+  assert.deepEqual(
+    after.bookings[0]!.changes.map((change) => change.changeId),
+    ['CHG-Z', 'CHG-A', 'CHG-B', 'CHG-C', 'CHG-0'],
+  );
+});
+
+test('a record stored without a trail (written before trails were kept) starts one at its next write', () => {
+  const stored = JSON.parse(
+    newRecordJson(
+      'EUR',
+      bookingsToStore({ orderId: 'ORD-1', agencyId: 'AG1', currency: 'EUR', bookings: [confirmedBooking()] }),
+      CREATED,
+      [],
+    ),
+  ) as Record<string, unknown>;
+  delete stored.trail;
+  const record = parseOrderRecord(JSON.stringify(stored));
+  assert.deepEqual(recordAfter(record, [confirmedBooking({ status: 'CANCELED' })], CHANGED, 'key-1').trail, ['key-1']);
+  assert.deepEqual(recordWithChanges(record, [], CHANGED, 'key-2').trail, ['key-2']);
+  assert.deepEqual(recordWithChanges(record, [], CHANGED, null).trail, []);
+});
