@@ -9,8 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { loadConfig } from '../../src/config.js';
+import { engineSql } from '../../src/store/engine-sql.js';
 import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
 import { booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
@@ -155,6 +156,68 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
     await store.close();
   }
   assert.deepEqual(await tableNames(), TABLES);
+});
+
+test(`migration 011 that fails part-way leaves the former tables as they were, and runs once mended, on ${testStoreKind()}`, async () => {
+  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const q = <T>(query: RawBuilder<T>) => query.execute(store.db);
+  try {
+    await migrateToLatest(store);
+    for (const name of [
+      '015-kept-response-counts',
+      '014-refund-quotes',
+      '013-event-log',
+      '012-audit-log',
+      '011-order-records',
+    ])
+      assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
+    // A former order with one pending change, and a tally table that refuses a count of 1: the
+    // upgrade copies the order into its record, then 011 makes the change's timer and fails as it
+    // counts the pending changes. SQLite runs 011 in a transaction of its own, PostgreSQL in the
+    // migrator's: either way the timer goes with it and the former tables stay.
+    await q(
+      sql`insert into agencies (agency_id, name, created_at) values ('AG-F11', 'Former', '2026-01-01T00:00:00.000Z')`,
+    );
+    await q(sql`insert into orders (order_id, agency_id, currency, created_at, updated_at, version)
+      values ('ORD-F11', 'AG-F11', 'EUR', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 3)`);
+    await q(sql`insert into bookings (order_id, reference, position, status, cancellation, segments, passengers)
+      values ('ORD-F11', 'FAU011', 0, 'CONFIRMED', null, '[]', '[]')`);
+    await q(sql`insert into airline_changes (change_id, order_id, reference, kind, detected_at, removed_segments,
+      added_segments, status, created_at, resolved_at, action_deadline, consequence)
+      values ('CHG-F11', 'ORD-F11', 'FAU011', 'FLIGHT_CANCELLATION', '2026-01-02T00:00:00.000Z', '[]', '[]', 'PENDING',
+      '2026-01-02T00:00:00.000Z', null, '2026-02-01T00:00:00.000Z', 'CANCEL')`);
+    await q(sql`create table change_tallies (shard integer primary key, pending bigint not null check (pending <> 1))`);
+    await assert.rejects(migrateToLatest(store));
+    const kinds = await Promise.all(
+      ['orders', 'bookings', 'airline_changes', 'refunds'].map((name) =>
+        engineSql(store.db).schema.relationKind(store.db as never, name),
+      ),
+    );
+    assert.deepEqual(kinds, ['table', 'table', 'table', 'table'], 'the former tables, not views');
+    const timers = await q(sql<{ n: number | string }>`select count(*) as n from airline_change_timers`);
+    assert.equal(Number(timers.rows[0]!.n), 0, 'the timer 011 made went with it');
+    const applied = await q(sql<{ name: string }>`select name from kysely_migration where name = '011-order-records'`);
+    assert.deepEqual(applied.rows, []);
+
+    await q(sql`drop table change_tallies`);
+    assert.deepEqual(await migrateToLatest(store), UP.slice(UP.indexOf('Up 011-order-records')));
+    const timer = await q(
+      sql<{
+        order_id: string;
+        due_at: string;
+      }>`select order_id, due_at from airline_change_timers where change_id = 'CHG-F11'`,
+    );
+    assert.deepEqual(
+      timer.rows.map((row) => [row.order_id, row.due_at]),
+      [['ORD-F11', '2026-02-01T00:00:00.000Z']],
+    );
+    await q(sql`delete from airline_change_timers where change_id = 'CHG-F11'`);
+    await q(sql`update change_tallies set pending = 0`);
+    await q(sql`delete from order_records where order_id = 'ORD-F11'`);
+    await q(sql`delete from agencies where agency_id = 'AG-F11'`);
+  } finally {
+    await store.close();
+  }
 });
 
 test(`migration 009 keeps the sign-in failures counted, and its rollback keeps the attempts, on ${testStoreKind()}`, async () => {
