@@ -14,7 +14,10 @@ const os = require('node:os');
 const path = require('node:path');
 const { threadId, parentPort } = require('node:worker_threads');
 
-const DIR = path.join(os.tmpdir(), 'airorder-mutation-coverage');
+// Chosen by the test file's process and handed down: a test may give a child a TMPDIR of its own
+// (an upload folder it reads), and the child must still write where the test file's process looks.
+const DIR_VARIABLE = 'AIRORDER_MUTATION_COVERAGE_DIR';
+const DIR = process.env[DIR_VARIABLE] ?? path.join(os.tmpdir(), 'airorder-mutation-coverage');
 const ROOT = 'AIRORDER_MUTATION_ROOT_PID';
 const namespace = process.env.STRYKER_NAMESPACE ?? '__stryker__';
 
@@ -32,6 +35,7 @@ if (process.env.STRYKER_DRY_RUN === 'true') {
   if (root === undefined) {
     // The test file's process: its children inherit the hook and know whom to report to.
     process.env[ROOT] = String(process.pid);
+    process.env[DIR_VARIABLE] = DIR;
     // Read by test/helpers/mutation-hook.ts where a test clears NODE_OPTIONS for its child.
     process.env.AIRORDER_MUTATION_HOOK = __filename;
     process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(__filename)}`.trim();
