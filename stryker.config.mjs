@@ -219,6 +219,12 @@ export const AREAS = {
         'event-feed',
         'concurrency',
         'retrieve',
+        // The imports' reads and writes of records (versions, trails, changes added to records read
+        // anew) and the token listing and revoking by id: in process, a few seconds each.
+        'order-import-checks',
+        'change-import-checks',
+        'token-admin',
+        'cli-token',
         'console-acts',
         // The console's and the operator's reads: the journal, imports, pages' queries, sessions; events by id; the pending changes' tally.
         'cli-operator',
