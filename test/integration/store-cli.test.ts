@@ -220,6 +220,66 @@ test(`migration 011 that fails part-way leaves the former tables as they were, a
   }
 });
 
+test(`migration 011 run again after it committed but before the migrator noted it finds the records made and changes nothing, on ${testStoreKind()}`, async () => {
+  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const q = <T>(query: RawBuilder<T>) => query.execute(store.db);
+  const DOWN_TO_011 = ['015-kept-response-counts', '014-refund-quotes', '013-event-log', '012-audit-log'];
+  try {
+    await migrateToLatest(store);
+    for (const name of [...DOWN_TO_011, '011-order-records'])
+      assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
+    await q(
+      sql`insert into agencies (agency_id, name, created_at) values ('AG-R11', 'Rerun', '2026-01-01T00:00:00.000Z')`,
+    );
+    await q(sql`insert into orders (order_id, agency_id, currency, created_at, updated_at, version)
+      values ('ORD-R11', 'AG-R11', 'EUR', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 2)`);
+    await q(sql`insert into bookings (order_id, reference, position, status, cancellation, segments, passengers)
+      values ('ORD-R11', 'RRR011', 0, 'CONFIRMED', null, '[]', '[]')`);
+    await q(sql`insert into airline_changes (change_id, order_id, reference, kind, detected_at, removed_segments,
+      added_segments, status, created_at, resolved_at, action_deadline, consequence)
+      values ('CHG-R11', 'ORD-R11', 'RRR011', 'FLIGHT_CANCELLATION', '2026-01-02T00:00:00.000Z', '[]', '[]', 'PENDING',
+      '2026-01-02T00:00:00.000Z', null, '2026-02-01T00:00:00.000Z', 'CANCEL')`);
+    assert.deepEqual(await migrateToLatest(store), UP.slice(UP.indexOf('Up 011-order-records')));
+    for (const name of DOWN_TO_011) assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
+    const recorded = async () => ({
+      records: (
+        await q(
+          sql<{
+            version: number | string;
+            record: unknown;
+          }>`select version, record from order_records where order_id = 'ORD-R11'`,
+        )
+      ).rows.map((row) => ({ version: Number(row.version), record: String(row.record) })),
+      timers: (await q(sql<{ due_at: string }>`select due_at from airline_change_timers where change_id = 'CHG-R11'`))
+        .rows,
+      pending: Number((await q(sql<{ n: number | string }>`select sum(pending) as n from change_tallies`)).rows[0]!.n),
+    });
+    const before = await recorded();
+    assert.equal(before.records.length, 1);
+    assert.deepEqual(before.timers, [{ due_at: '2026-02-01T00:00:00.000Z' }]);
+
+    // The crash: 011's work committed, its row in the migrator's table never written.
+    await q(sql`delete from kysely_migration where name = '011-order-records'`);
+    assert.deepEqual(await migrateToLatest(store), UP.slice(UP.indexOf('Up 011-order-records')));
+    for (const name of DOWN_TO_011) assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
+    assert.deepEqual(await recorded(), before, 'the record, its timer and the tally as the first run left them');
+    const kinds = await Promise.all(
+      ['orders', 'bookings', 'airline_changes', 'refunds'].map((name) =>
+        engineSql(store.db).schema.relationKind(store.db as never, name),
+      ),
+    );
+    assert.deepEqual(kinds, ['view', 'view', 'view', 'view']);
+
+    await migrateToLatest(store);
+    await q(sql`delete from airline_change_timers where change_id = 'CHG-R11'`);
+    await q(sql`update change_tallies set pending = 0`);
+    await q(sql`delete from order_records where order_id = 'ORD-R11'`);
+    await q(sql`delete from agencies where agency_id = 'AG-R11'`);
+  } finally {
+    await store.close();
+  }
+});
+
 test(`migration 009 keeps the sign-in failures counted, and its rollback keeps the attempts, on ${testStoreKind()}`, async () => {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   try {
