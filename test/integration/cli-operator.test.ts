@@ -66,6 +66,34 @@ describe('operator', () => {
     );
   });
 
+  test("password and disable each end that operator's sessions, and no other operator's", async () => {
+    await ok(
+      ['operator', 'add', '--email', 'eve@airline.example', '--name', 'Eve', '--password-stdin'],
+      `${PASSWORD}\n`,
+    );
+    const session = (sessionHash: string, email: string) =>
+      withDatabase((store) =>
+        store.write((tx) =>
+          tx.insertSession({ sessionHash, email, csrfToken: `csrf-${sessionHash}` }, '2026-01-01T00:00:00.000Z'),
+        ),
+      );
+    const present = (...hashes: string[]) =>
+      withDatabase(async (store) => {
+        const found = await Promise.all(hashes.map((hash) => store.read.findSession(hash)));
+        return hashes.filter((_, index) => found[index] !== null);
+      });
+    await session('eve-1', 'eve@airline.example');
+    await session('desk-1', 'desk@airline.example');
+    assert.deepEqual(await present('eve-1', 'desk-1'), ['eve-1', 'desk-1']);
+
+    await ok(['operator', 'password', 'eve@airline.example', '--password-stdin'], 'yet another long password\n');
+    assert.deepEqual(await present('eve-1', 'desk-1'), ['desk-1'], "eve's session ended, desk's kept");
+
+    await session('eve-2', 'eve@airline.example');
+    await ok(['operator', 'disable', 'eve@airline.example']);
+    assert.deepEqual(await present('eve-2', 'desk-1'), ['desk-1'], "eve's new session ended, desk's kept");
+  });
+
   test("actions: --limit from 1 to 10000, and only one operator's with --email", async () => {
     for (const limit of ['0', '10001', '1.5', 'x', '-1'])
       assert.equal(
