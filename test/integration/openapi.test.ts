@@ -160,6 +160,25 @@ describe('the OpenAPI document', () => {
     assert.equal(scheme.scheme, 'bearer');
     assert.match(scheme.description, /Authorization: Bearer <token>/);
     assert.match(scheme.description, /bare token/i);
+    // Which refusal a reader gets for which token, by its code.
+    assert.match(scheme.description, /A missing header is 401 AUTH_MISSING/);
+    assert.match(scheme.description, /revoked or expired token 401 AUTH_INVALID\.$/);
+  });
+
+  test('every description it carries says something: none is blank', () => {
+    const blank: string[] = [];
+    const visit = (value: unknown, at: string): void => {
+      if (Array.isArray(value)) value.forEach((item, index) => visit(item, `${at}/${index}`));
+      else if (value !== null && typeof value === 'object')
+        for (const [key, inner] of Object.entries(value)) {
+          if (key === 'description' && typeof inner === 'string' && inner.trim() === '') blank.push(at);
+          visit(inner, `${at}/${key}`);
+        }
+    };
+    visit(document, '#');
+    assert.deepEqual(blank, []);
+    assert.ok(JSON.stringify(document).includes('"description":'), 'the walk reached descriptions');
+    assert.match(document.servers[0].description, /\S/);
   });
 
   test('lists exactly the seven operations, each secured, summarised and tagged', () => {

@@ -102,8 +102,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 
 export const OPENAPI_PATH = '/openapi.json';
 
+/** Left out of the document it serves, as every route but the operations is (`documentRoute`). */
 export function openApiRoute(app: FastifyInstance): void {
-  app.get(OPENAPI_PATH, { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').send(app.swagger()),
-  );
+  app.get(OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
 }
