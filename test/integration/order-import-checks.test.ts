@@ -10,7 +10,7 @@ import { preparedHere } from '../../src/service/order-preparation.js';
 import { auditTrail } from '../../src/store/repositories/audit-repository.js';
 import { engineSql } from '../../src/store/engine-sql.js';
 import { runSql } from '../../src/store/raw-sql.js';
-import { bearer, change, involuntaryCancelRQ, simpleOrder } from '../helpers/documents.js';
+import { bearer, change, involuntaryCancelRQ, order, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 let service: TestService;
@@ -162,4 +162,50 @@ test('an order with refunds is not replaced: its tickets could be refunded again
     kept.map((row) => row.reference),
     ['IFF001', 'IFF002'],
   );
+});
+
+test('an order refunded on one booking of two is not replaced either', async () => {
+  now = '2026-11-22T14:00:00.000Z';
+  const twoBookings = (first: string, second: string) =>
+    order('ORD-I-G1', 'AGI', 'EUR', [
+      simpleOrder('X', 'AGI', first, '2201234567001').bookings[0]!,
+      simpleOrder('X', 'AGI', second, '2201234567002').bookings[0]!,
+    ]);
+  await importFile([twoBookings('IGG001', 'IGG002')]);
+  await service.importChanges([change('CHG-I-G1', 'ORD-I-G1', 'IGG002', ['S1'], [], 'FLIGHT_CANCELLATION')]);
+  const cancelled = await service.post(
+    '/AirOrderInvoluntaryCancel',
+    involuntaryCancelRQ('ORD-I-G1', ['IGG002']),
+    bearer(await service.tokenFor('AGI')),
+  );
+  assert.equal(cancelled.body.OrderInvoluntaryCancelRS.Result[0].Status, 'SUCCESS', cancelled.text);
+  now = '2026-11-22T14:30:00.000Z';
+  assert.equal(
+    await refusal([twoBookings('IGG001', 'IGG009')], true),
+    'record 1 (order ORD-I-G1): orderId ORD-I-G1 has refunds: replacing it would erase them and let its tickets be refunded again',
+  );
+});
+
+test("a replaced order's pending changes leave the tally of pending changes", async () => {
+  now = '2026-11-22T15:00:00.000Z';
+  const tally = async () =>
+    Number(
+      (
+        await runSql<{ n: number | string | null }>(
+          service.store.db,
+          'select sum(pending) as n from change_tallies',
+          [],
+        )
+      )[0]!.n ?? 0,
+    );
+  await importFile([simpleOrder('ORD-I-H1', 'AGI', 'IHH001')]);
+  const before = await tally();
+  await service.importChanges([
+    change('CHG-I-H1', 'ORD-I-H1', 'IHH001', ['S1'], [], 'FLIGHT_CANCELLATION'),
+    change('CHG-I-H2', 'ORD-I-H1', 'IHH001', [], [segment('S9', 3)], 'SCHEDULE_CHANGE', '2026-11-20T09:00:00Z'),
+  ]);
+  assert.equal(await tally(), before + 2, 'two pending changes counted');
+  now = '2026-11-22T15:30:00.000Z';
+  await importFile([simpleOrder('ORD-I-H1', 'AGI', 'IHH001')], true);
+  assert.equal(await tally(), before, 'the replaced order took its two pending changes with it');
 });
