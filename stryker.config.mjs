@@ -323,7 +323,8 @@ export const AREAS = {
         'address-ranges',
         'configuration-docs',
       ),
-      ...integration('server-start', 'metrics', 'deadlines'),
+      // A pass of the purge (server.ts's purgeExpired) in process: `serve` runs one only every ten minutes.
+      ...integration('server-start', 'retention-purge', 'metrics', 'deadlines'),
       ...cli('serve-start-failure', 'deadlines-serve', 'metrics-workers', 'connection-limits'),
       ...integration('webhooks-metrics'),
       ...cli('serve', 'crash'),

@@ -15,26 +15,37 @@ const PURGE_EVERY_MS = 10 * 60_000;
 /** How long events stay in the feed (and their deliveries in `webhook deliveries`). */
 export const EVENT_RETENTION_MS = 30 * 86_400_000;
 
-/** Kept responses (under an Idempotency-Key) live 24 hours and events 30 days, by the service's clock; older ones are removed in the background. */
+/** Where a pass of the purge says what it removed, or why it could not: the service's log. */
+export interface PurgeLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/**
+ * One pass of the retention rules, by the service's clock: kept responses (under an
+ * Idempotency-Key) live 24 hours and events 30 days; older ones are removed, and the log says how
+ * many. A pass that fails says why and leaves the rows to the next one.
+ */
+export async function purgeExpired(store: Store, clock: Clock, log: PurgeLog): Promise<void> {
+  // In a transaction like any write: on SQLite its BEGIN waits for another process's write lock
+  // without sleeping in this thread, which a plain DELETE would do, for up to 5 s.
+  try {
+    const count = await store.write((tx) => tx.purgeExpiredKeptResponses(clock()));
+    if (count > 0) log.info({ count }, 'expired idempotency keys removed');
+  } catch (error) {
+    log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys');
+  }
+  try {
+    const before = new Date(Date.parse(clock()) - EVENT_RETENTION_MS).toISOString();
+    const count = await store.write((tx) => tx.purgeEvents(before));
+    if (count > 0) log.info({ count }, 'events older than 30 days removed');
+  } catch (error) {
+    log.warn({ cause: (error as Error).message }, 'could not remove old events');
+  }
+}
+
 function schedulePurge(store: Store, app: FastifyInstance, clock: Clock): NodeJS.Timeout {
-  const timer = setInterval(() => {
-    // In a transaction like any write: on SQLite its BEGIN waits for another process's write lock
-    // without sleeping in this thread, which a plain DELETE would do, for up to 5 s.
-    store
-      .write((tx) => tx.purgeExpiredKeptResponses(clock()))
-      .then((count) => {
-        if (count > 0) app.log.info({ count }, 'expired idempotency keys removed');
-      })
-      .catch((error: unknown) =>
-        app.log.warn({ cause: (error as Error).message }, 'could not remove expired idempotency keys'),
-      );
-    store
-      .write((tx) => tx.purgeEvents(new Date(Date.parse(clock()) - EVENT_RETENTION_MS).toISOString()))
-      .then((count) => {
-        if (count > 0) app.log.info({ count }, 'events older than 30 days removed');
-      })
-      .catch((error: unknown) => app.log.warn({ cause: (error as Error).message }, 'could not remove old events'));
-  }, PURGE_EVERY_MS);
+  const timer = setInterval(() => void purgeExpired(store, clock, app.log), PURGE_EVERY_MS);
   timer.unref();
   return timer;
 }
