@@ -242,7 +242,8 @@ export const AREAS = {
         'kept-responses-cap',
         'webhook-dispatcher',
       ),
-      ...cli('durability'),
+      // What serve hands SQLite's store (background checkpoints, the log's limit): a running service's file and log.
+      ...cli('durability', 'checkpoint'),
       ...integration('webhooks', 'store-cli'),
       ...cli('migrate', 'upgrade'),
     ],
