@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Booking } from '../../src/domain/order.js';
 import {
+  bookingsOf,
   newRecordJson,
   parseOrderRecord,
   recordAfter,
@@ -161,4 +162,18 @@ test('a record stored without a trail (written before trails were kept) starts o
   assert.deepEqual(recordAfter(record, [confirmedBooking({ status: 'CANCELED' })], CHANGED, 'key-1').trail, ['key-1']);
   assert.deepEqual(recordWithChanges(record, [], CHANGED, 'key-2').trail, ['key-2']);
   assert.deepEqual(recordWithChanges(record, [], CHANGED, null).trail, []);
+});
+
+test("a record's bookings: all of them, or only those named, in the order's own order whatever the names' order", () => {
+  const record = newRecord([
+    confirmedBooking({ reference: 'AAA111' }),
+    confirmedBooking({ reference: 'BBB222' }),
+    confirmedBooking({ reference: 'CCC333' }),
+  ]);
+  const references = (bookings: Booking[]) => bookings.map((booking) => booking.reference);
+  assert.deepEqual(references(bookingsOf(record)), ['AAA111', 'BBB222', 'CCC333']);
+  assert.deepEqual(references(bookingsOf(record, null)), ['AAA111', 'BBB222', 'CCC333']);
+  assert.deepEqual(references(bookingsOf(record, ['CCC333', 'AAA111'])), ['AAA111', 'CCC333']);
+  assert.deepEqual(references(bookingsOf(record, ['ZZZ999'])), []);
+  assert.deepEqual(references(bookingsOf(record, [])), []);
 });
