@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { engineSql } from '../../src/store/engine-sql.js';
 import { migrateDown, migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
+import type { SqlStore } from '../../src/store/sql-store.js';
 import { booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { snapshotAllTables } from '../helpers/table-rows.js';
 import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
@@ -158,42 +159,61 @@ test(`migrations run, roll back and run again on ${testStoreKind()}`, async () =
   assert.deepEqual(await tableNames(), TABLES);
 });
 
+/** Migrations 015 to 012, in the order they roll back. */
+const AFTER_011 = ['015-kept-response-counts', '014-refund-quotes', '013-event-log', '012-audit-log'];
+
+/**
+ * Rolls the database back to migration 010 and adds a former order with one pending change: agency
+ * AG-<tag>, order ORD-<tag>, change CHG-<tag> due on 2026-02-01, on booking `reference`.
+ */
+async function formerOrderWithPendingChange(store: SqlStore, tag: string, reference: string): Promise<void> {
+  const q = <T>(query: RawBuilder<T>) => query.execute(store.db);
+  const [agency, order, changeId] = [`AG-${tag}`, `ORD-${tag}`, `CHG-${tag}`];
+  await migrateToLatest(store);
+  for (const name of [...AFTER_011, '011-order-records']) assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
+  await q(
+    sql`insert into agencies (agency_id, name, created_at) values (${agency}, 'Former', '2026-01-01T00:00:00.000Z')`,
+  );
+  await q(sql`insert into orders (order_id, agency_id, currency, created_at, updated_at, version)
+    values (${order}, ${agency}, 'EUR', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 3)`);
+  await q(sql`insert into bookings (order_id, reference, position, status, cancellation, segments, passengers)
+    values (${order}, ${reference}, 0, 'CONFIRMED', null, '[]', '[]')`);
+  await q(sql`insert into airline_changes (change_id, order_id, reference, kind, detected_at, removed_segments,
+    added_segments, status, created_at, resolved_at, action_deadline, consequence)
+    values (${changeId}, ${order}, ${reference}, 'FLIGHT_CANCELLATION', '2026-01-02T00:00:00.000Z', '[]', '[]', 'PENDING',
+    '2026-01-02T00:00:00.000Z', null, '2026-02-01T00:00:00.000Z', 'CANCEL')`);
+}
+
+/** Takes away, once upgraded, what `formerOrderWithPendingChange` added. */
+async function removeFormerOrder(store: SqlStore, tag: string): Promise<void> {
+  const q = <T>(query: RawBuilder<T>) => query.execute(store.db);
+  await q(sql`delete from airline_change_timers where change_id = ${`CHG-${tag}`}`);
+  await q(sql`update change_tallies set pending = 0`);
+  await q(sql`delete from order_records where order_id = ${`ORD-${tag}`}`);
+  await q(sql`delete from agencies where agency_id = ${`AG-${tag}`}`);
+}
+
+/** What the former tables' names are: tables up to migration 010, views of the records from 011. */
+function formerKinds(store: SqlStore): Promise<(string | null)[]> {
+  return Promise.all(
+    ['orders', 'bookings', 'airline_changes', 'refunds'].map((name) =>
+      engineSql(store.db).schema.relationKind(store.db as never, name),
+    ),
+  );
+}
+
 test(`migration 011 that fails part-way leaves the former tables as they were, and runs once mended, on ${testStoreKind()}`, async () => {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   const q = <T>(query: RawBuilder<T>) => query.execute(store.db);
   try {
-    await migrateToLatest(store);
-    for (const name of [
-      '015-kept-response-counts',
-      '014-refund-quotes',
-      '013-event-log',
-      '012-audit-log',
-      '011-order-records',
-    ])
-      assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
     // A former order with one pending change, and a tally table that refuses a count of 1: the
     // upgrade copies the order into its record, then 011 makes the change's timer and fails as it
     // counts the pending changes. SQLite runs 011 in a transaction of its own, PostgreSQL in the
     // migrator's: either way the timer goes with it and the former tables stay.
-    await q(
-      sql`insert into agencies (agency_id, name, created_at) values ('AG-F11', 'Former', '2026-01-01T00:00:00.000Z')`,
-    );
-    await q(sql`insert into orders (order_id, agency_id, currency, created_at, updated_at, version)
-      values ('ORD-F11', 'AG-F11', 'EUR', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 3)`);
-    await q(sql`insert into bookings (order_id, reference, position, status, cancellation, segments, passengers)
-      values ('ORD-F11', 'FAU011', 0, 'CONFIRMED', null, '[]', '[]')`);
-    await q(sql`insert into airline_changes (change_id, order_id, reference, kind, detected_at, removed_segments,
-      added_segments, status, created_at, resolved_at, action_deadline, consequence)
-      values ('CHG-F11', 'ORD-F11', 'FAU011', 'FLIGHT_CANCELLATION', '2026-01-02T00:00:00.000Z', '[]', '[]', 'PENDING',
-      '2026-01-02T00:00:00.000Z', null, '2026-02-01T00:00:00.000Z', 'CANCEL')`);
+    await formerOrderWithPendingChange(store, 'F11', 'FAU011');
     await q(sql`create table change_tallies (shard integer primary key, pending bigint not null check (pending <> 1))`);
     await assert.rejects(migrateToLatest(store));
-    const kinds = await Promise.all(
-      ['orders', 'bookings', 'airline_changes', 'refunds'].map((name) =>
-        engineSql(store.db).schema.relationKind(store.db as never, name),
-      ),
-    );
-    assert.deepEqual(kinds, ['table', 'table', 'table', 'table'], 'the former tables, not views');
+    assert.deepEqual(await formerKinds(store), ['table', 'table', 'table', 'table'], 'the former tables, not views');
     const timers = await q(sql<{ n: number | string }>`select count(*) as n from airline_change_timers`);
     assert.equal(Number(timers.rows[0]!.n), 0, 'the timer 011 made went with it');
     const applied = await q(sql<{ name: string }>`select name from kysely_migration where name = '011-order-records'`);
@@ -211,10 +231,7 @@ test(`migration 011 that fails part-way leaves the former tables as they were, a
       timer.rows.map((row) => [row.order_id, row.due_at]),
       [['ORD-F11', '2026-02-01T00:00:00.000Z']],
     );
-    await q(sql`delete from airline_change_timers where change_id = 'CHG-F11'`);
-    await q(sql`update change_tallies set pending = 0`);
-    await q(sql`delete from order_records where order_id = 'ORD-F11'`);
-    await q(sql`delete from agencies where agency_id = 'AG-F11'`);
+    await removeFormerOrder(store, 'F11');
   } finally {
     await store.close();
   }
@@ -223,24 +240,10 @@ test(`migration 011 that fails part-way leaves the former tables as they were, a
 test(`migration 011 run again after it committed but before the migrator noted it finds the records made and changes nothing, on ${testStoreKind()}`, async () => {
   const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
   const q = <T>(query: RawBuilder<T>) => query.execute(store.db);
-  const DOWN_TO_011 = ['015-kept-response-counts', '014-refund-quotes', '013-event-log', '012-audit-log'];
   try {
-    await migrateToLatest(store);
-    for (const name of [...DOWN_TO_011, '011-order-records'])
-      assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
-    await q(
-      sql`insert into agencies (agency_id, name, created_at) values ('AG-R11', 'Rerun', '2026-01-01T00:00:00.000Z')`,
-    );
-    await q(sql`insert into orders (order_id, agency_id, currency, created_at, updated_at, version)
-      values ('ORD-R11', 'AG-R11', 'EUR', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 2)`);
-    await q(sql`insert into bookings (order_id, reference, position, status, cancellation, segments, passengers)
-      values ('ORD-R11', 'RRR011', 0, 'CONFIRMED', null, '[]', '[]')`);
-    await q(sql`insert into airline_changes (change_id, order_id, reference, kind, detected_at, removed_segments,
-      added_segments, status, created_at, resolved_at, action_deadline, consequence)
-      values ('CHG-R11', 'ORD-R11', 'RRR011', 'FLIGHT_CANCELLATION', '2026-01-02T00:00:00.000Z', '[]', '[]', 'PENDING',
-      '2026-01-02T00:00:00.000Z', null, '2026-02-01T00:00:00.000Z', 'CANCEL')`);
+    await formerOrderWithPendingChange(store, 'R11', 'RRR011');
     assert.deepEqual(await migrateToLatest(store), UP.slice(UP.indexOf('Up 011-order-records')));
-    for (const name of DOWN_TO_011) assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
+    for (const name of AFTER_011) assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
     const recorded = async () => ({
       records: (
         await q(
@@ -261,20 +264,12 @@ test(`migration 011 run again after it committed but before the migrator noted i
     // The crash: 011's work committed, its row in the migrator's table never written.
     await q(sql`delete from kysely_migration where name = '011-order-records'`);
     assert.deepEqual(await migrateToLatest(store), UP.slice(UP.indexOf('Up 011-order-records')));
-    for (const name of DOWN_TO_011) assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
+    for (const name of AFTER_011) assert.deepEqual(await migrateDown(store), [`Down ${name}`]);
     assert.deepEqual(await recorded(), before, 'the record, its timer and the tally as the first run left them');
-    const kinds = await Promise.all(
-      ['orders', 'bookings', 'airline_changes', 'refunds'].map((name) =>
-        engineSql(store.db).schema.relationKind(store.db as never, name),
-      ),
-    );
-    assert.deepEqual(kinds, ['view', 'view', 'view', 'view']);
+    assert.deepEqual(await formerKinds(store), ['view', 'view', 'view', 'view']);
 
     await migrateToLatest(store);
-    await q(sql`delete from airline_change_timers where change_id = 'CHG-R11'`);
-    await q(sql`update change_tallies set pending = 0`);
-    await q(sql`delete from order_records where order_id = 'ORD-R11'`);
-    await q(sql`delete from agencies where agency_id = 'AG-R11'`);
+    await removeFormerOrder(store, 'R11');
   } finally {
     await store.close();
   }
