@@ -237,6 +237,8 @@ export const AREAS = {
         'metrics',
         'involuntary-cancel',
         'audit',
+        // A refund quote's audit entry, the one write of a record that changes no booking.
+        'voluntary-refunds',
         'group-commit',
         'idempotency',
         'kept-responses-cap',

@@ -112,6 +112,25 @@ test('a change whose status stays is not resolved by a write of its booking', ()
   );
 });
 
+test('a change the stored booking did not have is recorded at the write and unresolved, whatever its status', () => {
+  const known = pendingChange('CHG-1', ['S1'], [seg('S1B')]);
+  const withChange = recordWithChanges(
+    newRecord([confirmedBooking()]),
+    [{ reference: 'ABC123', change: known }],
+    CREATED,
+    null,
+  );
+  const unknown = { ...pendingChange('CHG-9', ['S1B'], [seg('S1C')]), status: 'ACCEPTED' as const };
+  const after = recordAfter(withChange, [confirmedBooking({ changes: [known, unknown] })], CHANGED, null);
+  assert.deepEqual(
+    after.bookings[0]!.changes.map((change) => [change.changeId, change.createdAt, change.resolvedAt]),
+    [
+      ['CHG-1', CREATED, null],
+      ['CHG-9', CHANGED, null],
+    ],
+  );
+});
+
 test('a booking the write does not change keeps its stored changes as they were', () => {
   const pending = pendingChange('CHG-2', ['S1'], [seg('S1B')]);
   const two = recordWithChanges(
