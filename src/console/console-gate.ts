@@ -7,11 +7,14 @@ import { html } from './html.js';
 import { csrfRefused, page } from './layout.js';
 import { resumeSession } from './sessions.js';
 
-/** Whether the request still has body bytes on the wire that nothing has read. */
+/**
+ * Whether the request still has body bytes on the wire that nothing has read. The parser marks a
+ * request complete once it has seen its end, and the console's hooks run after the parser's pass
+ * over the bytes that brought the headers: a request without a body is complete by then
+ * (console-unread-bodies.test.ts holds it to that, a compressed one refused first included).
+ */
 function bodyUnread(request: FastifyRequest): boolean {
-  const length = request.headers['content-length'];
-  const hasBody = request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  return hasBody && !request.raw.complete;
+  return !request.raw.complete;
 }
 
 /** How long a closing connection still takes (and drops) what the client sends, so that it reads the answer. */

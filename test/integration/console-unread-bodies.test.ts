@@ -115,6 +115,20 @@ test('a chunked body not sent yet: answered at once with Connection: close, and 
   }
 });
 
+/** The answer said `keep-alive`, and the same connection serves the next request. */
+async function assertKeptOpen(exchange: Exchange, head: string): Promise<void> {
+  assert.equal(exchange.headers.connection, 'keep-alive', head);
+  const again = new Promise<string>((resolve) => {
+    let text = '';
+    exchange.socket.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.includes('\r\n\r\n')) resolve(text);
+    });
+  });
+  exchange.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.match(await within(again, 10_000, 'a second answer on the connection'), /^HTTP\/1\.1 200 /, head);
+}
+
 test('nothing left to read (a GET, a POST with Content-Length: 0): the answer keeps the connection open', async () => {
   for (const head of [
     'GET /console HTTP/1.1\r\nHost: x\r\n\r\n',
@@ -124,19 +138,39 @@ test('nothing left to read (a GET, a POST with Content-Length: 0): the answer ke
     const exchange = await sendHead(head);
     try {
       assert.equal(exchange.status, 303, head);
-      assert.equal(exchange.headers.connection, 'keep-alive', head);
-      // The same connection serves the next request.
-      const again = new Promise<string>((resolve) => {
-        let text = '';
-        exchange.socket.on('data', (chunk: string) => {
-          text += chunk;
-          if (text.includes('\r\n\r\n')) resolve(text);
-        });
-      });
-      exchange.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-      assert.match(await within(again, 10_000, 'a second answer on the connection'), /^HTTP\/1\.1 200 /, head);
+      await assertKeptOpen(exchange, head);
     } finally {
       exchange.socket.destroy();
     }
+  }
+});
+
+// A Content-Encoding is refused as the request arrives, before the parser has seen the end of a
+// bodyless request: what the headers say, not the parser's state, tells that nothing is to come.
+test('a compressed body refused (415) when the headers say none follows: the answer keeps the connection open', async () => {
+  for (const head of [
+    'GET /console HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\n\r\n',
+    'POST /console/agencies HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Length: 0\r\n\r\n',
+  ]) {
+    const exchange = await sendHead(head);
+    try {
+      assert.equal(exchange.status, 415, head);
+      await assertKeptOpen(exchange, head);
+    } finally {
+      exchange.socket.destroy();
+    }
+  }
+});
+
+test('a compressed body refused (415) before it arrives: the answer says Connection: close', async () => {
+  const exchange = await sendHead(
+    'POST /console/agencies HTTP/1.1\r\nHost: x\r\nContent-Encoding: gzip\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 1000\r\n\r\n',
+  );
+  try {
+    assert.equal(exchange.status, 415);
+    assert.equal(exchange.headers.connection, 'close');
+    await within(exchange.ended, 10_000, "the service's end of the connection");
+  } finally {
+    exchange.socket.destroy();
   }
 });
