@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, beforeEach, test } from 'node:test';
 import { addOperator } from '../../src/console/operator-accounts.js';
+import { ABANDONED_AFTER_MS } from '../../src/console/console-imports.js';
 import { LOGIN_WINDOW_MS } from '../../src/console/sign-in.js';
 import { auditTrail } from '../../src/store/repositories/audit-repository.js';
 import { runSql } from '../../src/store/raw-sql.js';
@@ -580,6 +581,46 @@ test("an import's progress is in the store while it runs: records read, then sto
     [],
   );
   assert.equal(Number(stored!.n), count);
+});
+
+// On PostgreSQL the processes may run on several hosts: one cannot ask the system whether another
+// host's process still runs, only how long ago its import's row was written (its heartbeat).
+test("another host's running import is taken as interrupted once its row has been silent for more than ABANDONED_AFTER_MS, not before", async () => {
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const at = (ms: number) => new Date(ms).toISOString();
+  const runner = 'elsewhere.example:4242/1764000000';
+  for (const [importId, updatedAt] of [
+    ['imp_heard', at(now - ABANDONED_AFTER_MS)],
+    ['imp_silent', at(now - ABANDONED_AFTER_MS - 1)],
+  ]) {
+    await service.store.write((tx) =>
+      tx.insertConsoleImport(
+        { importId: importId!, kind: 'orders', fileName: `${importId}.json`, operatorEmail: EMAIL, runner },
+        updatedAt!,
+      ),
+    );
+  }
+  const page = await browser.request('/console/imports');
+  assert.equal(page.status, 200);
+  const rows = await runSql<{ import_id: string; status: string; error: string | null; updated_at: string }>(
+    service.store.db,
+    "select import_id, status, error, updated_at from console_imports where import_id in ('imp_heard', 'imp_silent') order by import_id",
+    [],
+  );
+  assert.deepEqual(
+    rows.map((row) => [row.import_id, row.status, row.error, row.updated_at]),
+    [
+      ['imp_heard', 'running', null, at(now - ABANDONED_AFTER_MS)],
+      [
+        'imp_silent',
+        'failed',
+        'Interrupted: the process running this import (elsewhere.example:4242) stopped before it finished; nothing was stored. Upload the file again.',
+        at(now),
+      ],
+    ],
+  );
+  assert.ok(page.text.includes('imp_silent.json'), 'the page lists the import it ended');
 });
 
 test("every other console action is recorded with the operator's email: sign-in, agency added, token issued and revoked, sign-out", async () => {
