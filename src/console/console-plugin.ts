@@ -30,7 +30,6 @@ function clientErrorWords(status: number): string {
   if (status === 413) return 'The form or file is too large.';
   if (status === 415)
     return 'The console reads its own forms only (URL-encoded, or a file upload on the Imports page); this body is not one of them.';
-  if (status === 404) return 'There is no such page.';
   return 'The request could not be read.';
 }
 

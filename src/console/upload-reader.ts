@@ -27,6 +27,22 @@ class FieldTooLarge extends Error {
   }
 }
 
+/**
+ * A body that is not the multipart form it says it is (no boundary, cut short, a part without its
+ * headers): the client's mistake, answered 400. The multipart reader raises such errors without a
+ * status; a file system error writing the upload (a full disk) is a system error, and stays a 500.
+ */
+class UnreadableUpload extends Error {
+  readonly statusCode = 400;
+  constructor(cause: Error) {
+    super(`the upload is not a multipart form that can be read: ${cause.message}`, { cause });
+  }
+}
+
+function unreadable(error: unknown): boolean {
+  return error instanceof Error && !('statusCode' in error) && !('syscall' in error);
+}
+
 export interface Upload {
   fields: Map<string, string>;
   /** The file as received, on disk; null when the form sent none or an empty one. */
@@ -71,7 +87,7 @@ export async function receiveUpload(request: FastifyRequest): Promise<Upload> {
     if (csrfPending(request)) throw new CsrfRefusal();
   } catch (error) {
     await discard();
-    throw error;
+    throw unreadable(error) ? new UnreadableUpload(error as Error) : error;
   }
   return { fields, file, discard };
 }

@@ -6,6 +6,8 @@
  * token, in the form's first field or in X-CSRF-Token, still imports.
  */
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import zlib from 'node:zlib';
 import { after, before, beforeEach, test } from 'node:test';
 import { addOperator } from '../../src/console/operator-accounts.js';
@@ -39,6 +41,11 @@ before(async () => {
 after(async () => {
   await service?.close();
 });
+
+/** The upload folders of this process (src/console/upload-folders.ts names them after it). */
+function uploadFolders(): string[] {
+  return fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`airorder-upload-${process.pid}`));
+}
 
 let logsBefore = 0;
 beforeEach(() => {
@@ -226,6 +233,31 @@ test('a form whose first field is not the token is refused (403) and nothing is 
     ).map((row) => row.agency_id),
     ['HEADER1'],
   );
+  assertNoErrorLogged();
+});
+
+test('an upload that is not a readable multipart form (no boundary, cut short, a part cut short) is 400, starts no import and leaves no file', async () => {
+  const importsBefore = await runSql(service.store.db, 'select import_id from console_imports', []);
+  const uploadsBefore = uploadFolders();
+  const part = (name: string, extra = '') => `--abc\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n\r\n`;
+  for (const [contentType, body] of [
+    ['multipart/form-data', `${part('kind')}orders\r\n--abc--\r\n`],
+    ['multipart/form-data; boundary=abc', 'no part at all'],
+    ['multipart/form-data; boundary=abc', `${part('kind')}orders\r\n--ab`],
+    [
+      'multipart/form-data; boundary=abc',
+      `${part('kind')}orders\r\n${part('file', '; filename="a.json"')}[{"orderId":`,
+    ],
+  ]) {
+    const answer = await browser.request('/console/imports', {
+      body,
+      headers: { 'content-type': contentType!, 'x-csrf-token': csrf },
+    });
+    assert.equal(answer.status, 400, `${contentType}: ${body}`);
+    assert.match(answer.text, /<p class="error" role="alert">The request could not be read\.<\/p>/);
+  }
+  assert.deepEqual(await runSql(service.store.db, 'select import_id from console_imports', []), importsBefore);
+  assert.deepEqual(uploadFolders(), uploadsBefore);
   assertNoErrorLogged();
 });
 
