@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { after, mock, test } from 'node:test';
 import SqliteDatabase from 'better-sqlite3';
 import { loadConfig } from '../../src/config.js';
 import { startServer } from '../../src/server.js';
-import { HALF_REQUEST } from '../helpers/held-connections.js';
+import { HALF_REQUEST, waitFor } from '../helpers/held-connections.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-server-start-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -97,4 +98,30 @@ test('stop ends idle and half-sent connections at once, lets a request in flight
   assert.match(await inFlightAnswer, /^HTTP\/1\.1 401 /, 'and is answered');
   await stopping;
   await assert.rejects(connect(port), { code: 'ECONNREFUSED' });
+});
+
+// The purge's schedule, with the process's interval timers mocked (Node's MockTimers): what a running
+// service does every ten minutes (docs/decisions.md, "Events are kept 30 days"), without waiting ten.
+test('while the service runs, the purge runs every ten minutes, not sooner', async () => {
+  mock.timers.enable({ apis: ['setInterval'] });
+  const server = await startServer(configOf('purge.db'));
+  const db = new SqliteDatabase(path.join(dir, 'purge.db'));
+  try {
+    db.prepare(
+      `insert into idempotency_keys (agency_id, operation, idempotency_key, request_hash, response_status,
+         response_body, request_id, created_at, expires_at)
+       values ('AGX', 'AirOrderCancel', 'expired-key', 'hash', 200, '{}', 'req', ?, ?)`,
+    ).run('2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z');
+    const kept = () => (db.prepare('select count(*) as n from idempotency_keys').get() as { n: number }).n;
+    mock.timers.tick(10 * 60_000 - 1);
+    // A pass, had one started, is a write of the store's: given time to finish before looking.
+    await new Promise((resolve) => setTimeout(resolve, scaled(500)));
+    assert.equal(kept(), 1, 'no pass before ten minutes');
+    mock.timers.tick(1);
+    await waitFor(() => kept() === 0, 'the expired response removed by the pass at ten minutes');
+  } finally {
+    db.close();
+    mock.timers.reset();
+    await server.stop();
+  }
 });
