@@ -18,6 +18,11 @@ const unit = (...names) => names.map((name) => `test/unit/${name}.test.ts`);
 const integration = (...names) => names.map((name) => `test/integration/${name}.test.ts`);
 const cli = (...names) => names.map((name) => `test/cli/${name}.test.ts`);
 
+/** The code of the schema and its changes: the migrations, the upgrade of former versions' data, opening a database. */
+const SCHEMA_CODE = ['src/store/migrations/', 'src/store/upgrade/', 'src/store/migrator.ts', 'src/store/open-store.ts'];
+/** How SQLite's file is opened and kept: durability, background checkpoints. */
+const SQLITE_FILE_CODE = ['src/store/sqlite/sqlite-store.ts', 'src/store/sqlite/checkpointer.ts', 'src/store/open-store.ts'];
+
 export const AREAS = {
   domain: {
     mutate: ['src/domain/**/*.ts'],
@@ -249,6 +254,17 @@ export const AREAS = {
       ...integration('webhooks', 'store-cli'),
       ...cli('migrate', 'upgrade'),
     ],
+    // Files of minutes each that a chunk runs only when it holds the code they are in the list for
+    // (a path, or a folder ending in /). Elsewhere they reach everything a running service reaches,
+    // and every survivor waited for them: in the chunks run with them, they were the first to kill
+    // none of the mutants the in-process files left.
+    onlyFor: {
+      [cli('durability')[0]]: SQLITE_FILE_CODE,
+      [cli('checkpoint')[0]]: SQLITE_FILE_CODE,
+      [integration('store-cli')[0]]: SCHEMA_CODE,
+      [cli('migrate')[0]]: SCHEMA_CODE,
+      [cli('upgrade')[0]]: SCHEMA_CODE,
+    },
   },
   'webhook-delivery': {
     mutate: ['src/webhook-delivery/**/*.ts'],
@@ -338,6 +354,16 @@ export const AREAS = {
     ],
   },
 };
+
+/** The test files a chunk of these `files` runs: the area's list, less the `onlyFor` files whose code it does not hold. */
+export function chunkTestFiles(spec, files) {
+  const holds = (code) => files.some((file) => (code.endsWith('/') ? file.startsWith(code) : file === code));
+  return spec.testFiles.filter((test) => !spec.onlyFor?.[test] || spec.onlyFor[test].some(holds));
+}
+// Where Stryker reads the list below, a chunk's run names its files (MUTATE_FILES, scripts/mutate.ts).
+if (process.env.MUTATE_FILES) {
+  for (const spec of Object.values(AREAS)) spec.testFiles = chunkTestFiles(spec, process.env.MUTATE_FILES.split(','));
+}
 
 /** The stores an area runs on: every area on SQLite, the store's code on PostgreSQL too. */
 export function storesOf(area) {
