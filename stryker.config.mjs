@@ -183,6 +183,8 @@ export const AREAS = {
         'request-tally',
         'sign-in-checks',
         'console-refusals',
+        // A form and an upload while SQLite's write lock is held elsewhere: the 503 and its words.
+        'console-store-unavailable',
         // The agency forms' fields at their bounds: otherwise only the browser's tests reach those rules.
         'console-agency-forms',
         'console-unread-bodies',

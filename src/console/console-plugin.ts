@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { STORE_RETRY_AFTER_SECONDS } from '../http/error-mapping.js';
 import { agencyRoutes } from './routes/agency-routes.js';
 import { authRoutes, logoutRoute } from './routes/auth-routes.js';
 import { importRoutes, importUploadRoute } from './routes/import-routes.js';
@@ -44,7 +45,12 @@ function errorHandler(deps: ConsoleDeps) {
         : deps.store.isUnavailable(error)
           ? 503
           : 500;
-    if (status >= 500) request.log.error({ err: error }, 'console request failed');
+    // As the API answers it (src/http/error-handler.ts): a store held or away is a warning and a
+    // Retry-After, not an error of the service's.
+    if (status === 503) {
+      request.log.warn({ cause: error.message }, 'store unavailable');
+      void reply.header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+    } else if (status >= 500) request.log.error({ err: error }, 'console request failed');
     const message =
       status === 503
         ? 'The store is not reachable at the moment; try again shortly.'
