@@ -232,6 +232,8 @@ export const AREAS = {
         'change-import-checks',
         'token-admin',
         'cli-token',
+        // The demo set up again: what its agency's use left is removed (demo-repository.ts).
+        'demo-setup',
         'console-acts',
         // The console's and the operator's reads: the journal, imports, pages' queries, sessions; events by id; the pending changes' tally.
         'cli-operator',

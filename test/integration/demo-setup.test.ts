@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { setUpDemo } from '../../src/demo/demo-setup.js';
 import { DEMO_AGENCY } from '../../src/demo/demo-data.js';
+import { runSql } from '../../src/store/raw-sql.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const NOW = '2026-11-27T08:00:00.000Z';
@@ -55,6 +56,28 @@ test('three demo orders: the agency, a working token, and the booking each examp
   assert.match(JSON.stringify((await retrieve(token, demo.examples.involuntaryCancel!)).body), /FLIGHT_CANCELLATION/);
 });
 
+/** What the demo agency's use left in the store: rows that only a request of its own writes. */
+async function traces(): Promise<Record<string, number>> {
+  const count = async (text: string) =>
+    Number((await runSql<{ n: number | string }>(service.store.db, text, ['DEMO01']))[0]!.n);
+  return {
+    keptResponses: await count('select count(*) as n from idempotency_keys where agency_id = ?'),
+    keptCount: await count('select coalesce(sum(kept), 0) as n from kept_response_counts where agency_id = ?'),
+    cancelAudit: await count(
+      "select count(*) as n from audit_log a join order_records r on r.order_id = a.order_id where r.agency_id = ? and a.operation = 'AirOrderCancel'",
+    ),
+    cancelEvents: await count(
+      "select count(*) as n from event_log where agency_id = ? and entries like '%booking.canceled%'",
+    ),
+  };
+}
+
+async function pendingTally(): Promise<number> {
+  return Number(
+    (await runSql<{ n: number | string }>(service.store.db, 'select sum(pending) as n from change_tallies', []))[0]!.n,
+  );
+}
+
 test('set up again after the demo was used: afresh, with a new token, the same examples', async () => {
   const first = await setUpDemo(service.store, clock, 3);
   const cancelled = await service.post(
@@ -67,11 +90,17 @@ test('set up again after the demo was used: afresh, with a new token, the same e
         },
       },
     },
-    { authorization: `Bearer ${first.token}` },
+    { authorization: `Bearer ${first.token}`, 'idempotency-key': 'demo-cancel-1' },
   );
   assert.equal(cancelled.status, 200, cancelled.text);
+  assert.deepEqual(await traces(), { keptResponses: 1, keptCount: 1, cancelAudit: 1, cancelEvents: 1 });
+  assert.equal(await pendingTally(), first.pendingChanges);
 
   const again = await setUpDemo(service.store, clock, 3);
+  // The use is gone with the orders it was about: no kept response, trail or event of it is left,
+  // and the tally of pending changes counts the new orders' once.
+  assert.deepEqual(await traces(), { keptResponses: 0, keptCount: 0, cancelAudit: 0, cancelEvents: 0 });
+  assert.equal(await pendingTally(), again.pendingChanges);
   assert.notEqual(again.token, first.token);
   assert.deepEqual({ ...again, token: '' }, { ...first, token: '' });
   const retrieved = await retrieve(again.token, again.examples.cancel!);
