@@ -16,7 +16,7 @@ import { runSql } from '../../src/store/raw-sql.js';
 import { CliSandbox } from '../helpers/cli.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { repeated, signInAtOnce } from '../helpers/sign-in-burst.js';
-import { bearer, change, segment, simpleOrder } from '../helpers/documents.js';
+import { bearer, bookingAt, change, involuntaryCancelRQ, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 import { errorOf } from '../helpers/wire-checks.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -621,6 +621,95 @@ test("another host's running import is taken as interrupted once its row has bee
     ],
   );
   assert.ok(page.text.includes('imp_silent.json'), 'the page lists the import it ended');
+});
+
+/** The overview's section with this heading id, as served. */
+function overviewSection(html: string, id: string): string {
+  const start = html.indexOf(`<section class="card" aria-labelledby="${id}">`);
+  assert.ok(start >= 0, id);
+  return html.slice(start, html.indexOf('</section>', start));
+}
+
+test("the overview's refunds of the last 24 hours by currency, and the webhook endpoints whose deliveries fail, read from the store", async () => {
+  // Earlier tests' refunds fall out of the 24 hours.
+  now += 25 * 3_600_000;
+  const at = () => new Date(now).toISOString();
+  const agencyToken = await service.tokenFor('AGOV');
+  await service.store.write((tx) =>
+    tx.insertEndpoint({
+      endpointId: 'we_overview',
+      agencyId: 'AGOV',
+      url: 'https://hooks.example/agov',
+      events: ['*'],
+      status: 'ENABLED',
+      statusReason: null,
+      secret: 'whsec_overview',
+      previousSecret: null,
+      previousSecretUntil: null,
+      createdAt: at(),
+    }),
+  );
+  await service.importOrders([
+    simpleOrder('ORD-OV1', 'AGOV', 'OVR001', '2203000000001'),
+    bookingAt('ORD-OV2', 'AGOV', 'JPY', 'OVR002', {
+      ticketNumber: '2203000000002',
+      baseFare: '5000',
+      taxes: '0',
+      coupons: [{ segmentId: 'S1', status: 'OPEN', value: '5000' }],
+    }),
+  ]);
+  await service.importChanges([
+    change('CHG-OV1', 'ORD-OV1', 'OVR001', ['S1'], [], 'FLIGHT_CANCELLATION'),
+    change('CHG-OV2', 'ORD-OV2', 'OVR002', ['S1'], [], 'FLIGHT_CANCELLATION'),
+  ]);
+  for (const [orderId, reference] of [
+    ['ORD-OV1', 'OVR001'],
+    ['ORD-OV2', 'OVR002'],
+  ]) {
+    const answer = await service.post(
+      '/AirOrderInvoluntaryCancel',
+      involuntaryCancelRQ(orderId!, [reference!]),
+      bearer(agencyToken),
+    );
+    assert.equal(answer.body.OrderInvoluntaryCancelRS.Result[0].Status, 'SUCCESS', answer.text);
+  }
+  // The dispatcher's attempts, as it records them: one delivery retrying after a 503, the rest failed for good.
+  const claimed = await service.store.write(async (tx) => {
+    const deliveries = await tx.claimDeliveries('we_overview', 'in-process', at(), '2999-01-01T00:00:00.000Z', 100);
+    for (const [index, delivery] of deliveries.entries()) {
+      const retrying = index === 0;
+      await tx.recordAttempt(delivery.eventId, 'we_overview', 'in-process', {
+        status: retrying ? 'PENDING' : 'FAILED',
+        lastStatus: retrying ? 503 : null,
+        lastError: retrying ? 'HTTP 503' : 'connect ECONNREFUSED',
+        nextAttemptAt: at(),
+        at: at(),
+      });
+    }
+    return deliveries.length;
+  });
+  assert.ok(claimed >= 2, `deliveries of both orders' events: ${claimed}`);
+
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const overview = (await browser.request('/console')).text;
+  assert.equal(
+    overviewSection(overview, 'refunds').split('<tbody>')[1],
+    '\n<tr><td>EUR</td><td>1</td><td>570.50 EUR</td></tr><tr><td>JPY</td><td>1</td><td>5000 JPY</td></tr></tbody></table>',
+  );
+  assert.equal(
+    overviewSection(overview, 'failing').split('<tbody>')[1],
+    `\n<tr><td><a href="/console/agencies/AGOV">AGOV</a></td><td>https://hooks.example/agov</td><td>${claimed}</td><td>connect ECONNREFUSED</td></tr></tbody></table>`,
+  );
+
+  // 24 hours on they are still counted; a millisecond later they have left; the endpoint still fails.
+  now += 24 * 3_600_000;
+  await browser.signIn(EMAIL, PASSWORD);
+  assert.match(overviewSection((await browser.request('/console')).text, 'refunds'), /<td>570\.50 EUR<\/td>/);
+  now += 1;
+  const later = (await browser.request('/console')).text;
+  assert.match(overviewSection(later, 'refunds'), /<p class="muted">None\.<\/p>/);
+  assert.match(overviewSection(later, 'failing'), /https:\/\/hooks\.example\/agov/);
 });
 
 test("every other console action is recorded with the operator's email: sign-in, agency added, token issued and revoked, sign-out", async () => {
