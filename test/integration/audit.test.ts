@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { hashToken } from '../../src/http/access-token.js';
 import { auditTrail } from '../../src/store/repositories/audit-repository.js';
+import { runSql } from '../../src/store/raw-sql.js';
 import { refundRows } from '../helpers/booking-state.js';
 import { bearer, booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { startTestService, type HttpResponse, type TestService } from '../helpers/test-service.js';
@@ -574,4 +575,85 @@ test('retries, failed items, replays and refused requests record nothing', async
     [404, 403, 400, 401, 422],
   );
   assert.deepEqual(await allRows(), before, 'nothing was recorded');
+});
+
+// An order stored by a version before the audit log (migration 012) keeps its rows in
+// audit_events_before_012: its trail shows them first, oldest first, then the log's entries.
+test("a trail begins with the rows a former version wrote, oldest first, each with its actor's fields, then the log's", async () => {
+  const importedAt = tick();
+  await service.importOrders([simpleOrder('AU-OLD', 'AUD1', 'OLD001', '2201234599001')]);
+  const former = (row: unknown[]) =>
+    runSql(
+      service.store.db,
+      `insert into audit_events_before_012 (event_id, order_id, reference, sequence, event, detail, actor,
+         agency_id, token_id, request_id, operation, occurred_at, operator_email, reason)
+       values (?, 'AU-OLD', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      row,
+    );
+  // Written in the other order than they happened: the trail orders them by time.
+  await former([
+    'evt_old_2',
+    'OLD001',
+    0,
+    'CHANGE_ACCEPTED',
+    '{"changeId":"CHG-OLD"}',
+    'operator',
+    null,
+    null,
+    null,
+    'AirOrderInvoluntaryAccept',
+    '2026-01-02T00:00:00.000Z',
+    'desk@airline.example',
+    'the agency asked by phone',
+  ]);
+  await former([
+    'evt_old_1',
+    'OLD001',
+    0,
+    'BOOKING_STATUS',
+    '{"from":"CONFIRMED","to":"CANCELED"}',
+    'agency',
+    'AUD1',
+    'tok_old',
+    'req_old',
+    'AirOrderCancel',
+    '2026-01-01T00:00:00.000Z',
+    null,
+    null,
+  ]);
+  const trail = await auditTrail(service.store.db, 'AU-OLD');
+  assert.deepEqual(trail.slice(0, 2), [
+    {
+      eventId: 'evt_old_1',
+      orderId: 'AU-OLD',
+      reference: 'OLD001',
+      event: 'BOOKING_STATUS',
+      detail: { from: 'CONFIRMED', to: 'CANCELED' },
+      actor: 'agency',
+      agencyId: 'AUD1',
+      tokenId: 'tok_old',
+      requestId: 'req_old',
+      operation: 'AirOrderCancel',
+      occurredAt: '2026-01-01T00:00:00.000Z',
+    },
+    {
+      eventId: 'evt_old_2',
+      orderId: 'AU-OLD',
+      reference: 'OLD001',
+      event: 'CHANGE_ACCEPTED',
+      detail: { changeId: 'CHG-OLD' },
+      actor: 'operator',
+      agencyId: null,
+      tokenId: null,
+      requestId: null,
+      operation: 'AirOrderInvoluntaryAccept',
+      operatorEmail: 'desk@airline.example',
+      reason: 'the agency asked by phone',
+      occurredAt: '2026-01-02T00:00:00.000Z',
+    },
+  ]);
+  assert.deepEqual(
+    trail.slice(2).map((event) => [event.event, event.occurredAt]),
+    [['ORDER_IMPORTED', importedAt]],
+  );
 });

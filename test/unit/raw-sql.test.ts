@@ -73,6 +73,20 @@ describe('raw SQL', () => {
     await db.destroy();
   });
 
+  test('rows that fill their statements exactly: as many statements as needed, and no empty one after them', async () => {
+    const { db, connection } = openExecutor();
+    connection.exec('create table t (c0, c1)');
+    const seen = recordDirect(db, connection);
+    const rows = Array.from({ length: 30_000 }, (_, index) => [index, -index]);
+    await insertRows(db, 't', columns(2), rows);
+    assert.deepEqual(
+      seen.map((statement) => statement.parameters.length),
+      [30_000, 30_000],
+    );
+    assert.equal((connection.prepare('select count(*) as n from t').get() as { n: number }).n, 30_000);
+    await db.destroy();
+  });
+
   test('a batch whose values SQLite could not bind in one statement is inserted whole, in several', async () => {
     // 3,000 rows of 12 columns: 36,000 values, over SQLite's 32,766 in one statement.
     const { db, connection } = openExecutor();
