@@ -583,6 +583,28 @@ test("an import's progress is in the store while it runs: records read, then sto
   assert.equal(Number(stored!.n), count);
 });
 
+test('the most recently changed orders page on past the first thousand audit entries: each page its own 25 orders', async () => {
+  // The 6,000 orders of the import above are each in the audit log: page 41 starts past its first 1,000 entries.
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const rows = async (page: number) =>
+    [
+      ...(await browser.request(`/console/orders?q=&page=${page}`)).text.matchAll(
+        /<td><a href="\/console\/orders\/([^"]+)"/g,
+      ),
+    ].map((match) => match[1]);
+  const pages = [await rows(40), await rows(41), await rows(42)];
+  assert.deepEqual(
+    pages.map((ids) => ids.length),
+    [25, 25, 25],
+  );
+  assert.equal(new Set(pages.flat()).size, 75, 'no order on two pages');
+  assert.ok(
+    pages.flat().every((id) => id!.startsWith('ORD-BIG')),
+    pages.flat().join(' '),
+  );
+});
+
 // On PostgreSQL the processes may run on several hosts: one cannot ask the system whether another
 // host's process still runs, only how long ago its import's row was written (its heartbeat).
 test("another host's running import is taken as interrupted once its row has been silent for more than ABANDONED_AFTER_MS, not before", async () => {
