@@ -240,7 +240,9 @@ async function runImport(
     const summary = await checkAndStore(deps, upload, progress);
     outcome = { status: 'done', summary: JSON.stringify(summary) };
   } catch (error) {
-    if (!(error instanceof DocumentError)) log.error({ err: error, importId }, 'console import failed');
+    // A store held or away is the API's 503: a warning, not an error of the service's.
+    if (deps.store.isUnavailable(error)) log.warn({ cause: (error as Error).message, importId }, 'store unavailable');
+    else if (!(error instanceof DocumentError)) log.error({ err: error, importId }, 'console import failed');
     // Exactly the line the CLI prints for this file.
     outcome = {
       status: 'failed',

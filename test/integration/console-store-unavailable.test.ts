@@ -13,6 +13,8 @@ import Database from 'better-sqlite3';
 import { addOperator } from '../../src/console/operator-accounts.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
+import { simpleOrder } from '../helpers/documents.js';
+import { waitFor } from '../helpers/held-connections.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
@@ -98,6 +100,68 @@ test(
       service.logs.filter((line) => Number(line.level) >= 50).length,
       0,
       'a store held by another process is no error of the service',
+    );
+  },
+);
+
+test(
+  'the store held while an upload is imported: progress not written is a warning, the import fails with words saying so and stores nothing, and says so once the store is back',
+  OPTIONS,
+  async () => {
+    const csrf = csrfOf((await browser.request('/console/imports')).text);
+    const count = 6000;
+    const documents = Array.from({ length: count }, (_, index) =>
+      simpleOrder(
+        `ORD-HELD${index}`,
+        'AG1',
+        `H${String(index).padStart(5, '0')}`,
+        `2208${String(index).padStart(9, '0')}`,
+      ),
+    );
+    const form = new FormData();
+    form.set('_csrf', csrf);
+    form.set('kind', 'orders');
+    form.set('file', new Blob([documents.map((document) => JSON.stringify(document)).join('\n')]), 'held.ndjson');
+    const logsBefore = service.logs.length;
+    const uploaded = await browser.request('/console/imports', { body: form });
+    assert.equal(uploaded.status, 303, uploaded.text);
+    // Held while the file is still being read: the import's writes wait a second each, then give up.
+    const lock = holdWriteLock();
+    try {
+      await waitFor(
+        () => service.logs.slice(logsBefore).some((line) => line.msg === 'store unavailable'),
+        'the import to give up storing',
+        60_000,
+      );
+    } finally {
+      lock.release();
+    }
+    const importPath = uploaded.headers.get('location')!;
+    let page = '';
+    await waitFor(
+      () => page.includes('import-error') || page.includes('role="alert"'),
+      'the import shown as failed',
+      30_000,
+      async () => {
+        page = (await browser.request(importPath)).text;
+      },
+    );
+    assert.match(page, /The store was not reachable; nothing was stored\. Try again shortly\./);
+    const [stored] = await runSql<{ n: number | string }>(
+      service.store.db,
+      "select count(*) as n from order_records where order_id like 'ORD-HELD%'",
+      [],
+    );
+    assert.equal(Number(stored!.n), 0);
+    const lines = service.logs.slice(logsBefore).filter((line) => Number(line.level) >= 40);
+    assert.deepEqual(
+      lines.filter((line) => Number(line.level) >= 50),
+      [],
+      'no error of the service',
+    );
+    assert.ok(
+      lines.some((line) => line.msg === 'import progress not written'),
+      lines.map((line) => line.msg).join(', '),
     );
   },
 );
