@@ -110,6 +110,19 @@ describe('token', () => {
     assert.match(answer.revokedAt, /^\d{4}-\d\d-\d\dT.*Z$/);
   });
 
+  test('a token revoked again stays revoked from the first time: the second revoke says when that was', async (t) => {
+    const issued = JSON.parse(await ok(['--json', 'token', 'issue', '--agency-id', 'TOKAG']));
+    const first = '2026-11-27T09:00:00.000Z';
+    t.mock.timers.enable({ apis: ['Date'], now: Date.parse(first) });
+    assert.equal(JSON.parse(await ok(['--json', 'token', 'revoke', issued.tokenId])).revokedAt, first);
+    t.mock.timers.tick(60_000);
+    assert.deepEqual(JSON.parse(await ok(['--json', 'token', 'revoke', issued.tokenId])), {
+      tokenId: issued.tokenId,
+      revoked: true,
+      revokedAt: first,
+    });
+  });
+
   test('a token is expired from the instant its expiry comes, not a millisecond later', async (t) => {
     await ok(['agency', 'add', '--agency-id', 'EDGEAG', '--name', 'Edge']);
     const issuedAt = '2026-11-27T08:00:00.000Z';
