@@ -206,6 +206,8 @@ describe('webhook', () => {
             claimed.map((one) => one.eventId),
             [eventId],
           );
+          // Leased to the first claimer until its attempt is recorded: another process gets nothing.
+          assert.deepEqual(await tx.claimDeliveries(endpointId, 'another', at, '2999-01-01T00:00:00.000Z', 10), []);
           await tx.recordAttempt(eventId, endpointId, 'in-process', { ...record, nextAttemptAt: at, at });
         }),
       );
