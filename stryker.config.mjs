@@ -21,7 +21,11 @@ const cli = (...names) => names.map((name) => `test/cli/${name}.test.ts`);
 /** The code of the schema and its changes: the migrations, the upgrade of former versions' data, opening a database. */
 const SCHEMA_CODE = ['src/store/migrations/', 'src/store/upgrade/', 'src/store/migrator.ts', 'src/store/open-store.ts'];
 /** How SQLite's file is opened and kept: durability, background checkpoints. */
-const SQLITE_FILE_CODE = ['src/store/sqlite/sqlite-store.ts', 'src/store/sqlite/checkpointer.ts', 'src/store/open-store.ts'];
+const SQLITE_FILE_CODE = [
+  'src/store/sqlite/sqlite-store.ts',
+  'src/store/sqlite/checkpointer.ts',
+  'src/store/open-store.ts',
+];
 
 export const AREAS = {
   domain: {
