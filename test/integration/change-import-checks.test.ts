@@ -147,10 +147,71 @@ test('a stored change id resent for another booking of its order, or for a booki
   assert.deepEqual(await storedChanges('ORD-K3'), []);
 });
 
-test('a change for a cancelled booking is recorded as closed, without the checks against its segments', async () => {
-  const { summary } = await importFile([change('K-CX-1', 'ORD-K4', 'KDA001', ['S9'], [segment('S1', 2)])]);
+async function pendingTally(): Promise<number> {
+  const [row] = await runSql<{ n: number | string }>(
+    service.store.db,
+    'select sum(pending) as n from change_tallies',
+    [],
+  );
+  return Number(row!.n);
+}
+
+test('a change for a cancelled booking is recorded as closed, without the checks against its segments; it awaits nothing', async () => {
+  const pendingBefore = await pendingTally();
+  const { summary } = await importFile([
+    { ...change('K-CX-1', 'ORD-K4', 'KDA001', ['S9'], [segment('S1', 2)]), actionDeadline: '2026-12-01T08:00:00Z' },
+  ]);
   assert.deepEqual(summary, { imported: 1, alreadyKnown: 0 });
   assert.deepEqual(await changeStatuses(service, 'ORD-K4', 'KDA001'), { 'K-CX-1': 'CLOSED' });
+  assert.equal(await pendingTally(), pendingBefore, 'no pending change counted');
+  assert.deepEqual(
+    await runSql(service.store.db, "select due_at from airline_change_timers where change_id = 'K-CX-1'", []),
+    [{ due_at: null }],
+    'its deadline is not one to apply',
+  );
+});
+
+test('changes for bookings of one reference in two orders, in one file: each order gets its own', async () => {
+  await service.importOrders([
+    simpleOrder('ORD-K6', 'AGK', 'KSR001', '2205555550006'),
+    simpleOrder('ORD-K7', 'AGK', 'KSR001', '2205555550007'),
+  ]);
+  await importFile([
+    change('K-SR-6', 'ORD-K6', 'KSR001', ['S1'], [segment('S1R', 1, 15)]),
+    change('K-SR-7', 'ORD-K7', 'KSR001', ['S1'], [segment('S1T', 1, 17)]),
+  ]);
+  assert.deepEqual(await changeStatuses(service, 'ORD-K6', 'KSR001'), { 'K-SR-6': 'PENDING' });
+  assert.deepEqual(await changeStatuses(service, 'ORD-K7', 'KSR001'), { 'K-SR-7': 'PENDING' });
+});
+
+test("changes for 250 orders in one file, a statement's worth of records: every order recorded", async () => {
+  const orders = Array.from({ length: 250 }, (_, index) =>
+    simpleOrder(
+      `ORD-KM${index}`,
+      'AGK',
+      `KM${String(index).padStart(4, '0')}`,
+      `22066${String(index).padStart(8, '0')}`,
+    ),
+  );
+  await service.importOrders(orders);
+  const { summary } = await importFile(
+    orders.map((document, index) =>
+      change(
+        `K-MANY-${index}`,
+        document.orderId,
+        `KM${String(index).padStart(4, '0')}`,
+        ['S1'],
+        [segment('S1M', 1, 15)],
+      ),
+    ),
+  );
+  assert.deepEqual(summary, { imported: 250, alreadyKnown: 0 });
+  const [row] = await runSql<{ n: number | string }>(
+    service.store.db,
+    "select count(*) as n from airline_changes where change_id like 'K-MANY-%'",
+    [],
+  );
+  assert.equal(Number(row!.n), 250);
 });
 
 test('a file is written in batches of 500 records: progress after each batch and at the end', async () => {
