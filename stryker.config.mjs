@@ -238,6 +238,8 @@ export const AREAS = {
         'cli-token',
         // The demo set up again: what its agency's use left is removed (demo-repository.ts).
         'demo-setup',
+        // The API's request counts as the store keeps them, per minute and code, added up across flushes.
+        'request-tally',
         'console-acts',
         // The console's and the operator's reads: the journal, imports, pages' queries, sessions; events by id; the pending changes' tally.
         'cli-operator',
