@@ -643,6 +643,17 @@ test("another host's running import is taken as interrupted once its row has bee
     ],
   );
   assert.ok(page.text.includes('imp_silent.json'), 'the page lists the import it ended');
+  // An import is ended only if its row is as it was read: written since, it is left, and the caller told so.
+  const end = (seenAt: string) =>
+    service.store.write((tx) => tx.failRunningConsoleImport('imp_heard', 'Interrupted.', at(now), seenAt));
+  assert.equal(await end(at(now - ABANDONED_AFTER_MS - 1)), false);
+  assert.equal(await end(at(now - ABANDONED_AFTER_MS)), true);
+  const [ended] = await runSql<{ status: string; error: string }>(
+    service.store.db,
+    "select status, error from console_imports where import_id = 'imp_heard'",
+    [],
+  );
+  assert.deepEqual({ ...ended }, { status: 'failed', error: 'Interrupted.' });
 });
 
 /** The overview's section with this heading id, as served. */
