@@ -184,8 +184,8 @@ test('changes for bookings of one reference in two orders, in one file: each ord
   assert.deepEqual(await changeStatuses(service, 'ORD-K7', 'KSR001'), { 'K-SR-7': 'PENDING' });
 });
 
-test("changes for 250 orders in one file, a statement's worth of records: every order recorded", async () => {
-  const orders = Array.from({ length: 250 }, (_, index) =>
+test("changes for 500 orders in one file, two statements' worth of records: every order recorded once, its version moved on by one", async () => {
+  const orders = Array.from({ length: 500 }, (_, index) =>
     simpleOrder(
       `ORD-KM${index}`,
       'AGK',
@@ -194,6 +194,15 @@ test("changes for 250 orders in one file, a statement's worth of records: every 
     ),
   );
   await service.importOrders(orders);
+  const versions = async () =>
+    (
+      await runSql<{ version: number | string }>(
+        service.store.db,
+        "select version from order_records where order_id like 'ORD-KM%'",
+        [],
+      )
+    ).map((row) => Number(row.version));
+  const before = await versions();
   const { summary } = await importFile(
     orders.map((document, index) =>
       change(
@@ -205,13 +214,17 @@ test("changes for 250 orders in one file, a statement's worth of records: every 
       ),
     ),
   );
-  assert.deepEqual(summary, { imported: 250, alreadyKnown: 0 });
+  assert.deepEqual(summary, { imported: 500, alreadyKnown: 0 });
   const [row] = await runSql<{ n: number | string }>(
     service.store.db,
     "select count(*) as n from airline_changes where change_id like 'K-MANY-%'",
     [],
   );
-  assert.equal(Number(row!.n), 250);
+  assert.equal(Number(row!.n), 500);
+  assert.deepEqual(
+    await versions(),
+    before.map((version) => version + 1),
+  );
 });
 
 test('a file is written in batches of 500 records: progress after each batch and at the end', async () => {
