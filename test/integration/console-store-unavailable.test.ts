@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { addOperator } from '../../src/console/operator-accounts.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
-import { simpleOrder } from '../helpers/documents.js';
+import { numberedOrder } from '../helpers/big-import-files.js';
 import { waitFor } from '../helpers/held-connections.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
@@ -109,19 +109,11 @@ test(
   OPTIONS,
   async () => {
     const csrf = csrfOf((await browser.request('/console/imports')).text);
-    const count = 6000;
-    const documents = Array.from({ length: count }, (_, index) =>
-      simpleOrder(
-        `ORD-HELD${index}`,
-        'AG1',
-        `H${String(index).padStart(5, '0')}`,
-        `2208${String(index).padStart(9, '0')}`,
-      ),
-    );
+    const line = numberedOrder('ORD-HELD', 'AG1');
     const form = new FormData();
     form.set('_csrf', csrf);
     form.set('kind', 'orders');
-    form.set('file', new Blob([documents.map((document) => JSON.stringify(document)).join('\n')]), 'held.ndjson');
+    form.set('file', new Blob([Array.from({ length: 6000 }, (_, index) => line(index)).join('\n')]), 'held.ndjson');
     const logsBefore = service.logs.length;
     const uploaded = await browser.request('/console/imports', { body: form });
     assert.equal(uploaded.status, 303, uploaded.text);
