@@ -200,7 +200,8 @@ export const AREAS = {
         'console-import-recovery',
         'console',
       ),
-      ...cli('console-upload-memory', 'operator'),
+      // An upload the disk refuses (a file-size limit): the 500, not the 400 of a malformed form.
+      ...cli('console-upload-disk-error', 'console-upload-memory', 'operator'),
       ...integration('sign-in-limits'),
       ...cli('console-processes', 'console-import-stream'),
     ],

@@ -54,6 +54,11 @@ interface ServeOptions {
   env?: Record<string, string>;
   waitForStderr?: string;
   openFiles?: number;
+  /**
+   * The largest file the process may write, in bytes (RLIMIT_FSIZE, rounded down to the shell's
+   * 512-byte blocks): a write past it fails with EFBIG, as one to a full disk fails with ENOSPC.
+   */
+  fileSizeBytes?: number;
   startLimitMs?: number;
   /** Where serve's ports come from (default freePort): a test of the retry hands it a taken one. */
   choosePort?: () => Promise<number>;
@@ -291,23 +296,15 @@ export class CliSandbox {
   }
 
   private async serveOn(port: number, args: string[], options: ServeOptions): Promise<ServeProcess> {
+    const limits = [
+      ...(options.openFiles === undefined ? [] : [`ulimit -n ${options.openFiles}`]),
+      ...(options.fileSizeBytes === undefined ? [] : [`ulimit -f ${Math.floor(options.fileSizeBytes / 512)}`]),
+    ];
     const [command, commandArgs] =
-      options.openFiles === undefined
+      limits.length === 0
         ? [process.execPath, [BIN, 'serve', ...args]]
-        : // The shell lowers its limit and becomes node (exec): the child's pid is the service's.
-          [
-            '/bin/sh',
-            [
-              '-c',
-              'ulimit -n "$1" && shift && exec "$@"',
-              'sh',
-              String(options.openFiles),
-              process.execPath,
-              BIN,
-              'serve',
-              ...args,
-            ],
-          ];
+        : // The shell lowers its limits and becomes node (exec): the child's pid is the service's.
+          ['/bin/sh', ['-c', `${limits.join(' && ')} && exec "$@"`, 'sh', process.execPath, BIN, 'serve', ...args]];
     const child = spawn(command, commandArgs, {
       cwd: this.dir,
       env: this.env({ PORT: String(port), HOST: '127.0.0.1', ...options.env }),
