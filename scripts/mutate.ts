@@ -94,7 +94,14 @@ async function main(): Promise<number> {
     process.stderr.write(`MUTATE_AREAS may list ${Object.keys(AREAS).join(', ')}; got ${unknown.join(', ')}\n`);
     return 2;
   }
-  const runs = RUNS.filter((run) => areas.includes(run.area));
+  // MUTATE_STORES=postgres runs only the store area's PostgreSQL chunks (the other areas run on SQLite).
+  const stores = (process.env.MUTATE_STORES ?? 'sqlite,postgres').split(',').map((store) => store.trim());
+  const unknownStores = stores.filter((store) => store !== 'sqlite' && store !== 'postgres');
+  if (unknownStores.length > 0) {
+    process.stderr.write(`MUTATE_STORES may list sqlite, postgres; got ${unknownStores.join(', ')}\n`);
+    return 2;
+  }
+  const runs = RUNS.filter((run) => areas.includes(run.area) && stores.includes(run.store));
   const args = process.argv.slice(2);
   const started = Date.now();
   const chunksByRun = new Map<string, Chunk[]>();
