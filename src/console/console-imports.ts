@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { readChangeDocument } from '../documents/change-document.js';
 import { DocumentError } from '../documents/document-error.js';
@@ -60,14 +60,23 @@ export async function settleInterrupted(deps: ConsoleDeps, entries: ConsoleImpor
       settled.push(entry);
       continue;
     }
+    // Its file was stored (the summary is written in the same transaction): only "done" was left to write.
+    if (entry.summary !== null) {
+      const ended = await deps.store.write((tx) => tx.updateConsoleImport(entry.importId, { status: 'done' }, now));
+      settled.push(ended ? { ...entry, status: 'done', updatedAt: now } : await reread(deps, entry));
+      continue;
+    }
     const error = `Interrupted: the process running this import (${runnerName(entry.runner)}) stopped before it finished; nothing was stored. Upload the file again.`;
     const ended = await deps.store.write((tx) =>
       tx.failRunningConsoleImport(entry.importId, error, now, entry.updatedAt),
     );
-    if (ended) settled.push({ ...entry, status: 'failed', error, updatedAt: now });
-    else settled.push((await deps.store.read.findConsoleImport(entry.importId)) ?? entry);
+    settled.push(ended ? { ...entry, status: 'failed', error, updatedAt: now } : await reread(deps, entry));
   }
   return settled;
+}
+
+async function reread(deps: ConsoleDeps, entry: ConsoleImport): Promise<ConsoleImport> {
+  return (await deps.store.read.findConsoleImport(entry.importId)) ?? entry;
 }
 
 /**
@@ -151,7 +160,9 @@ class ProgressWriter {
     this.dirty = false;
     this.lastWrite = Date.now();
     this.writing = this.deps.store
-      .write((tx) => tx.updateConsoleImport(this.importId, update, this.deps.clock()))
+      .write(async (tx) => {
+        await tx.updateConsoleImport(this.importId, update, this.deps.clock());
+      })
       .catch((error: unknown) => {
         // Tried again at the next tick: the latest progress holds every count so far.
         this.dirty = true;
@@ -186,6 +197,8 @@ class ProgressWriter {
  */
 export class ImportRunner {
   private readonly running = new Set<Promise<void>>();
+  /** Aborted as the service closes: an outcome the store keeps refusing is then given up on. */
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly deps: ConsoleDeps,
@@ -211,7 +224,7 @@ export class ImportRunner {
       await upload.discard();
       throw error;
     }
-    const run = runImport(this.deps, importId, upload, this.log)
+    const run = runImport(this.deps, importId, upload, this.log, this.closing.signal)
       .finally(() =>
         upload
           .discard()
@@ -222,22 +235,32 @@ export class ImportRunner {
     return importId;
   }
 
-  /** Waits for the imports under way: the service closes its store only after them. */
+  /**
+   * Waits for the imports under way: the service closes its store only after them. An outcome still
+   * waiting for the store is not tried again: the next process to start marks that import
+   * interrupted (recoverAbandonedImports), as it does an import whose process died.
+   */
   async settle(): Promise<void> {
+    this.closing.abort();
     await Promise.all([...this.running]);
   }
 }
+
+/** The first wait before the outcome of an import is written again, doubled after each refusal up to OUTCOME_RETRY_MAX_MS. */
+export const OUTCOME_RETRY_FIRST_MS = 1_000;
+export const OUTCOME_RETRY_MAX_MS = 30_000;
 
 async function runImport(
   deps: ConsoleDeps,
   importId: string,
   upload: ImportUpload,
   log: FastifyBaseLogger,
+  closing: AbortSignal,
 ): Promise<void> {
   const progress = new ProgressWriter(deps, importId, log);
   let outcome: ImportProgressUpdate;
   try {
-    const summary = await checkAndStore(deps, upload, progress);
+    const summary = await checkAndStore(deps, importId, upload, progress);
     outcome = { status: 'done', summary: JSON.stringify(summary) };
   } catch (error) {
     // A store held or away is the API's 503: a warning, not an error of the service's.
@@ -257,16 +280,49 @@ async function runImport(
   const unwritten = await progress.stop();
   // Removed before the outcome is written: once the import shows as ended, its file is gone.
   await upload.discard().catch((error: unknown) => log.warn({ err: error, importId }, 'uploaded file not removed'));
-  try {
-    await deps.store.write(async (tx) => {
-      await tx.updateConsoleImport(importId, { ...unwritten, ...outcome }, deps.clock());
+  await recordOutcome(deps, importId, { ...unwritten, ...outcome }, log, closing);
+}
+
+/**
+ * Writes how an import ended. A store that refuses (held by another process, or away) is asked again,
+ * after 1 s, 2 s, 4 s… up to 30 s between tries, for as long as the service runs: until then the
+ * import shows as running, never as ended in a way it did not.
+ */
+async function recordOutcome(
+  deps: ConsoleDeps,
+  importId: string,
+  outcome: ImportProgressUpdate,
+  log: FastifyBaseLogger,
+  closing: AbortSignal,
+): Promise<void> {
+  for (let wait = OUTCOME_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, OUTCOME_RETRY_MAX_MS)) {
+    try {
+      // False when another process ended it meanwhile, taking this one for gone: its words stand.
+      await deps.store.write((tx) => tx.updateConsoleImport(importId, outcome, deps.clock()));
+      return;
+    } catch (error) {
+      if (closing.aborted) {
+        log.error({ err: error, importId }, 'the outcome of a console import could not be recorded');
+        return;
+      }
+      const unavailable = deps.store.isUnavailable(error);
+      log[unavailable ? 'warn' : 'error'](
+        { err: error, importId, retryInMs: wait },
+        'the outcome of a console import not recorded yet; trying again',
+      );
+    }
+    await sleep(wait, undefined, { signal: closing }).catch(() => {
+      // The service is closing: one last try, above.
     });
-  } catch (error) {
-    log.error({ err: error, importId }, 'the outcome of a console import could not be recorded');
   }
 }
 
-async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: ProgressWriter): Promise<unknown> {
+async function checkAndStore(
+  deps: ConsoleDeps,
+  importId: string,
+  upload: ImportUpload,
+  progress: ProgressWriter,
+): Promise<unknown> {
   // Reading: every record checked as the import will check it, so a bad one fails before anything is stored.
   let read = 0;
   const importedAt = deps.clock();
@@ -291,9 +347,12 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
     operatorEmail: upload.operatorEmail,
   };
   const stored = (count: number) => progress.report({ recordsStored: count });
-  // The console's journal row is stored with the import, in its transaction: never one without the other.
-  const record = (tx: Repositories, summary: object) =>
-    tx.insertOperatorAction(
+  // The console's journal row and the import's summary are stored with the import, in its
+  // transaction: never one without the other. The import shows as done only once its file is
+  // removed (runImport), but a process that stops in between leaves the summary behind, and the
+  // next process ends the import as done, never as "nothing was stored" (settleInterrupted).
+  const record = async (tx: Repositories, summary: object, recordsStored: number) => {
+    await tx.insertOperatorAction(
       {
         email: upload.operatorEmail,
         action: `${upload.kind} import`,
@@ -302,6 +361,15 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
       },
       deps.clock(),
     );
+    const running = await tx.updateConsoleImport(
+      importId,
+      { summary: JSON.stringify(summary), recordsStored },
+      deps.clock(),
+    );
+    // Ended meanwhile by another process that took this one for gone: storing now would contradict
+    // the "nothing was stored" it shows.
+    if (!running) throw new Error(`import ${importId} was ended by another process before it could be stored`);
+  };
   if (upload.kind === 'orders') {
     const summary = await importOrders(
       deps.store,
@@ -310,12 +378,19 @@ async function checkAndStore(deps: ConsoleDeps, upload: ImportUpload, progress: 
       upload.upsert,
       stored,
       actor,
-      record,
+      (tx, summary) => record(tx, summary, summary.imported),
     );
     progress.report({ recordsStored: summary.imported });
     return summary;
   }
-  const summary = await importChanges(deps.store, deps.clock, recordsOf(upload.filePath), stored, actor, record);
+  const summary = await importChanges(
+    deps.store,
+    deps.clock,
+    recordsOf(upload.filePath),
+    stored,
+    actor,
+    (tx, summary) => record(tx, summary, summary.imported + summary.alreadyKnown),
+  );
   progress.report({ recordsStored: summary.imported + summary.alreadyKnown });
   return summary;
 }

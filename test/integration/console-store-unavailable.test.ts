@@ -2,8 +2,10 @@
  * The console while its SQLite store is held by another process for longer than a request may wait
  * (another process's write lock, as a long CLI import holds it): a form that must write answers 503
  * with words saying so, an upload starts no import and leaves no file, pages that only read still
- * answer, and once the lock is let go the same form goes through. PostgreSQL's own outage, the
- * server gone under traffic, is test/integration/postgres-outage.test.ts's.
+ * answer, and once the lock is let go the same form goes through. An import whose outcome the store
+ * refuses shows as running until the store takes it, and one whose summary the database refuses
+ * stores nothing of its file. PostgreSQL's own outage, the server gone under traffic, is
+ * test/integration/postgres-outage.test.ts's.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -16,6 +18,7 @@ import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { numberedOrder } from '../helpers/big-import-files.js';
 import { waitFor } from '../helpers/held-connections.js';
 import { testStoreKind } from '../helpers/test-database.js';
+import { scaled } from '../helpers/time-scale.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
 
 const SQLITE = testStoreKind() === 'sqlite';
@@ -29,6 +32,7 @@ before(async () => {
   if (!SQLITE) return;
   // A write waits for another process's lock as long as a request may take: here one second.
   service = await startTestService({ env: { REQUEST_TIMEOUT_MS: '1000' } });
+  await service.addAgency('AG1');
   await addOperator(service.store, () => new Date().toISOString(), {
     email: EMAIL,
     name: 'Desk One',
@@ -43,8 +47,8 @@ after(async () => {
 });
 
 /** Another process's write transaction on the service's file, held until `release`. */
-function holdWriteLock(): { release(): void } {
-  const db = new Database(service.databaseUrl.slice('sqlite:'.length));
+function holdWriteLock(of: TestService = service): { release(): void } {
+  const db = new Database(of.databaseUrl.slice('sqlite:'.length));
   db.exec('begin immediate');
   return {
     release: () => {
@@ -53,6 +57,21 @@ function holdWriteLock(): { release(): void } {
     },
   };
 }
+
+/** Uploads 6,000 orders (`PREFIX-0`…) as one file, big enough to be read for a while; returns the import's page. */
+async function uploadOrders(client: ConsoleClient, prefix: string): Promise<string> {
+  const csrf = csrfOf((await client.request('/console/imports')).text);
+  const line = numberedOrder(prefix, 'AG1');
+  const form = new FormData();
+  form.set('_csrf', csrf);
+  form.set('kind', 'orders');
+  form.set('file', new Blob([Array.from({ length: 6000 }, (_, index) => line(index)).join('\n')]), `${prefix}.ndjson`);
+  const uploaded = await client.request('/console/imports', { body: form });
+  assert.equal(uploaded.status, 303, uploaded.text);
+  return uploaded.headers.get('location')!;
+}
+
+const OUTCOME_REFUSED = 'the outcome of a console import not recorded yet; trying again';
 
 function uploadFolders(): string[] {
   return fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith(`airorder-upload-${process.pid}`));
@@ -108,15 +127,8 @@ test(
   'the store held while an upload is imported: progress not written is a warning, the import fails with words saying so and stores nothing, and says so once the store is back',
   OPTIONS,
   async () => {
-    const csrf = csrfOf((await browser.request('/console/imports')).text);
-    const line = numberedOrder('ORD-HELD', 'AG1');
-    const form = new FormData();
-    form.set('_csrf', csrf);
-    form.set('kind', 'orders');
-    form.set('file', new Blob([Array.from({ length: 6000 }, (_, index) => line(index)).join('\n')]), 'held.ndjson');
     const logsBefore = service.logs.length;
-    const uploaded = await browser.request('/console/imports', { body: form });
-    assert.equal(uploaded.status, 303, uploaded.text);
+    const importPath = await uploadOrders(browser, 'ORD-HELD');
     // Held while the file is still being read: the import's writes wait a second each, then give up.
     const lock = holdWriteLock();
     try {
@@ -128,7 +140,6 @@ test(
     } finally {
       lock.release();
     }
-    const importPath = uploaded.headers.get('location')!;
     let page = '';
     await waitFor(
       () => page.includes('import-error') || page.includes('role="alert"'),
@@ -155,5 +166,135 @@ test(
       lines.some((line) => line.msg === 'import progress not written'),
       lines.map((line) => line.msg).join(', '),
     );
+  },
+);
+
+test(
+  'the store still held when the import would record how it ended: the import shows running, and ends failed once the store is back',
+  OPTIONS,
+  async () => {
+    const logsBefore = service.logs.length;
+    const importPath = await uploadOrders(browser, 'ORD-LATE');
+    const progress = async () =>
+      JSON.parse((await browser.request(`${importPath}/progress`)).text) as { status: string };
+    // Held from the file's reading until the outcome's write has been refused once.
+    const lock = holdWriteLock();
+    try {
+      await waitFor(
+        () => service.logs.slice(logsBefore).some((line) => line.msg === OUTCOME_REFUSED),
+        "the outcome's write to be refused",
+        60_000,
+      );
+      assert.equal((await progress()).status, 'running', 'not shown as ended while its outcome is not stored');
+    } finally {
+      lock.release();
+    }
+    let status = 'running';
+    await waitFor(
+      () => status !== 'running',
+      'the outcome written once the store is back',
+      30_000,
+      async () => {
+        status = (await progress()).status;
+      },
+    );
+    assert.equal(status, 'failed');
+    assert.match((await browser.request(importPath)).text, /The store was not reachable; nothing was stored\./);
+    assert.deepEqual(
+      service.logs.slice(logsBefore).filter((line) => Number(line.level) >= 50),
+      [],
+      'a store held by another process is no error of the service',
+    );
+  },
+);
+
+test(
+  'the service closing while the outcome of an import waits for the store: it closes, after one last try, logged as an error',
+  OPTIONS,
+  async () => {
+    const own = await startTestService({ env: { REQUEST_TIMEOUT_MS: '1000' } });
+    let lock: { release(): void } | null = null;
+    let closed = false;
+    try {
+      await addOperator(own.store, () => new Date().toISOString(), {
+        email: EMAIL,
+        name: 'Desk One',
+        password: PASSWORD,
+      });
+      await own.addAgency('AG1');
+      const client = new ConsoleClient(own.baseUrl);
+      assert.equal((await client.signIn(EMAIL, PASSWORD)).status, 303);
+      const importPath = await uploadOrders(client, 'ORD-CLOSE');
+      lock = holdWriteLock(own);
+      await waitFor(
+        () => own.logs.some((line) => line.msg === OUTCOME_REFUSED),
+        "the outcome's write to be refused",
+        60_000,
+      );
+      const [row] = await runSql<{ status: string }>(
+        own.store.db,
+        'select status from console_imports where import_id = ?',
+        [importPath.slice(importPath.lastIndexOf('/') + 1)],
+      );
+      assert.equal(row!.status, 'running');
+      // Not waiting for the store: closing ends however long the store is held.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        own.close(),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error('the service did not close while the store was held')),
+            scaled(30_000),
+          );
+        }),
+      ]).finally(() => clearTimeout(timer));
+      closed = true;
+      assert.deepEqual(
+        own.logs.filter((line) => Number(line.level) >= 50).map((line) => line.msg),
+        ['the outcome of a console import could not be recorded'],
+      );
+    } finally {
+      lock?.release();
+      if (!closed) await own.close();
+    }
+  },
+);
+
+test(
+  "an import's summary is stored in the import's own transaction: when the store refuses it, nothing of the file is stored",
+  OPTIONS,
+  async () => {
+    // The refusal comes from the database itself, for any write of an import's summary.
+    const db = new Database(service.databaseUrl.slice('sqlite:'.length));
+    db.exec(
+      "create trigger refuse_summary before update of summary on console_imports when new.summary is not null begin select raise(abort, 'refused by the test'); end",
+    );
+    try {
+      const logsBefore = service.logs.length;
+      const importPath = await uploadOrders(browser, 'ORD-ATOM');
+      let status = 'running';
+      await waitFor(
+        () => status !== 'running',
+        'the import to end',
+        60_000,
+        async () => {
+          status = JSON.parse((await browser.request(`${importPath}/progress`)).text).status;
+        },
+      );
+      assert.equal(status, 'failed');
+      const [stored] = await runSql<{ n: number | string }>(
+        service.store.db,
+        "select count(*) as n from order_records where order_id like 'ORD-ATOM%'",
+        [],
+      );
+      assert.equal(Number(stored!.n), 0, 'no order of the file is stored without its summary');
+      assert.ok(
+        service.logs.slice(logsBefore).some((line) => line.msg === 'console import failed'),
+        'the refusal is logged',
+      );
+    } finally {
+      db.exec('drop trigger refuse_summary');
+      db.close();
+    }
   },
 );

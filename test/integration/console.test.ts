@@ -656,6 +656,45 @@ test("another host's running import is taken as interrupted once its row has bee
   assert.deepEqual({ ...ended }, { status: 'failed', error: 'Interrupted.' });
 });
 
+test('an abandoned import that had stored its file (its summary written with it) is ended as done, not as nothing stored', async () => {
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const silentSince = new Date(now - ABANDONED_AFTER_MS - 1).toISOString();
+  await service.store.write(async (tx) => {
+    await tx.insertConsoleImport(
+      {
+        importId: 'imp_stored',
+        kind: 'orders',
+        fileName: 'stored.json',
+        operatorEmail: EMAIL,
+        runner: 'elsewhere.example:4343/1764000000',
+      },
+      silentSince,
+    );
+    await tx.updateConsoleImport(
+      'imp_stored',
+      { summary: '{"imported":2,"replaced":0}', recordsStored: 2 },
+      silentSince,
+    );
+  });
+  const page = await browser.request('/console/imports');
+  assert.equal(page.status, 200);
+  const [row] = await runSql<{ status: string; error: string | null; summary: string; updated_at: string }>(
+    service.store.db,
+    "select status, error, summary, updated_at from console_imports where import_id = 'imp_stored'",
+    [],
+  );
+  assert.deepEqual(
+    { ...row },
+    { status: 'done', error: null, summary: '{"imported":2,"replaced":0}', updated_at: new Date(now).toISOString() },
+  );
+  // Ended, it is written no more: a late write of its process changes nothing.
+  assert.equal(
+    await service.store.write((tx) => tx.updateConsoleImport('imp_stored', { recordsStored: 1 }, silentSince)),
+    false,
+  );
+});
+
 /** The overview's section with this heading id, as served. */
 function overviewSection(html: string, id: string): string {
   const start = html.indexOf(`<section class="card" aria-labelledby="${id}">`);

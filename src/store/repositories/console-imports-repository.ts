@@ -49,13 +49,17 @@ export async function insertConsoleImport(
     .execute();
 }
 
+/**
+ * Writes a running import's progress, or how it ended. An import that has ended (done, failed, or
+ * ended as interrupted by another process) is never written again: false then.
+ */
 export async function updateConsoleImport(
   db: Executor,
   importId: string,
   update: ImportProgressUpdate,
   now: string,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('console_imports')
     .set({
       ...(update.status === undefined ? {} : { status: update.status }),
@@ -68,7 +72,9 @@ export async function updateConsoleImport(
       updated_at: now,
     })
     .where('import_id', '=', importId)
-    .execute();
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**
