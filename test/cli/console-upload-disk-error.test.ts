@@ -7,43 +7,29 @@
  * A malformed form, the operator's mistake, is a 400 instead (test/integration/console-refusals).
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
-import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
+import { csrfOf } from '../helpers/console-client.js';
+import { SignedInConsole } from '../helpers/console-sandbox.js';
 import { simpleOrder } from '../helpers/documents.js';
 import { waitFor } from '../helpers/held-connections.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'twelve chars long';
 const FILE_LIMIT_BYTES = 2 * 1024 * 1024;
 
-const sandbox = new CliSandbox();
-const tmp = path.join(sandbox.dir, 'tmp');
-let database: TestDatabase;
-let server: ServeProcess;
-let browser: ConsoleClient;
+let desk: SignedInConsole;
 
 before(async () => {
-  fs.mkdirSync(tmp);
-  database = await createTestDatabase(sandbox.dir);
-  sandbox.useDatabase(database.url);
-  await sandbox.addAgencyAndOperator(EMAIL, PASSWORD);
-  server = await sandbox.serve([], { env: { TMPDIR: tmp }, fileSizeBytes: FILE_LIMIT_BYTES });
-  browser = new ConsoleClient(server.baseUrl);
-  assert.equal((await browser.signIn(EMAIL, PASSWORD)).status, 303);
+  desk = await SignedInConsole.start(EMAIL, PASSWORD, { fileSizeBytes: FILE_LIMIT_BYTES });
 });
 
 after(async () => {
-  await sandbox.cleanup();
-  await database?.drop();
+  await desk?.close();
 });
 
 /** The service's log lines at error level or above (pino: error is 50). */
 function errorLines(): { msg: string; err?: { code?: string; syscall?: string } }[] {
-  return server
+  return desk.server
     .stdout()
     .split('\n')
     .filter((line) => line.startsWith('{'))
@@ -52,12 +38,12 @@ function errorLines(): { msg: string; err?: { code?: string; syscall?: string } 
 }
 
 async function upload(content: string): Promise<{ status: number; text: string }> {
-  const page = await browser.request('/console/imports');
+  const page = await desk.browser.request('/console/imports');
   const form = new FormData();
   form.set('_csrf', csrfOf(page.text));
   form.set('kind', 'orders');
   form.set('file', new Blob([content], { type: 'application/json' }), 'orders.json');
-  return browser.request('/console/imports', { body: form });
+  return desk.browser.request('/console/imports', { body: form });
 }
 
 test('an upload the service cannot write to disk is a 500 that points to the log: no import, no folder left', async () => {
@@ -71,20 +57,16 @@ test('an upload the service cannot write to disk is a 500 that points to the log
     /<p class="error" role="alert">Something went wrong \(request [^)]+\); the service log has the details\.<\/p>/,
   );
   // The request's log line is written once it is answered; the error's, before it.
-  await waitFor(() => server.stdout().includes('"operation":"POST /console/imports"'), "the upload's log line");
+  await waitFor(() => desk.server.stdout().includes('"operation":"POST /console/imports"'), "the upload's log line");
   const errors = errorLines();
   assert.equal(errors.length, 1, JSON.stringify(errors));
   assert.equal(errors[0]!.msg, 'console request failed');
   assert.equal(errors[0]!.err?.code, 'EFBIG');
   assert.equal(errors[0]!.err?.syscall, 'write');
-  assert.deepEqual(
-    fs.readdirSync(tmp).filter((entry) => entry.startsWith('airorder-upload-')),
-    [],
-    "the upload's folder is removed",
-  );
-  const imports = await browser.request('/console/imports');
+  assert.deepEqual(desk.uploadFolders(), [], "the upload's folder is removed");
+  const imports = await desk.browser.request('/console/imports');
   assert.match(imports.text, /<h2 id="recent">Recent imports<\/h2>\s*<p class="muted">None yet\.<\/p>/);
-  assert.equal(server.child.exitCode, null, 'the service is still running');
+  assert.equal(desk.server.child.exitCode, null, 'the service is still running');
 
   // The same file within the limit is imported: the refusal was the disk's, not the file's.
   const small = await upload(JSON.stringify(orders));

@@ -50,7 +50,7 @@ export function lastLines(output: string, count = TAIL_LINES): string {
   return `${cut > 0 ? `(${cut} earlier lines left out)\n` : ''}${shown.join('\n')}`;
 }
 
-interface ServeOptions {
+export interface ServeOptions {
   env?: Record<string, string>;
   waitForStderr?: string;
   openFiles?: number;

@@ -11,14 +11,13 @@
  * (refused once counted).
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
+import { type ServeProcess } from '../helpers/cli.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { simpleOrder } from '../helpers/documents.js';
+import { SignedInConsole } from '../helpers/console-sandbox.js';
 import { countRows, sendBody, wholeBody, type Answer } from '../helpers/sized-bodies.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+import { type TestDatabase } from '../helpers/test-database.js';
 
 const UPLOAD_LIMIT = 100 * 1024 * 1024;
 const LOGIN_LIMIT = 4 * 1024;
@@ -28,26 +27,18 @@ const EMAIL = 'desk@airline.example';
 const PASSWORD = 'twelve chars long';
 const BOUNDARY = '----airorder-limit-boundary';
 
-const sandbox = new CliSandbox();
-const tmp = path.join(sandbox.dir, 'tmp');
+let desk: SignedInConsole;
 let database: TestDatabase;
 let server: ServeProcess;
 let browser: ConsoleClient;
 
 before(async () => {
-  fs.mkdirSync(tmp);
-  database = await createTestDatabase(sandbox.dir);
-  sandbox.useDatabase(database.url);
-  await sandbox.addAgencyAndOperator(EMAIL, PASSWORD);
-  // The upload's temporary folder goes to a folder of the test's own, to be looked at.
-  server = await sandbox.serve([], { env: { TMPDIR: tmp } });
-  browser = new ConsoleClient(server.baseUrl);
-  assert.equal((await browser.signIn(EMAIL, PASSWORD)).status, 303);
+  desk = await SignedInConsole.start(EMAIL, PASSWORD);
+  ({ database, server, browser } = desk);
 });
 
 after(async () => {
-  await sandbox.cleanup();
-  await database?.drop();
+  await desk?.close();
 });
 
 const count = (query: string) => countRows(database.url, query);
@@ -61,7 +52,7 @@ function errorLines(): string[] {
 }
 
 function uploadFolders(): string[] {
-  return fs.readdirSync(tmp).filter((entry) => entry.startsWith('airorder-upload-'));
+  return desk.uploadFolders();
 }
 
 function assertRefused(answer: Answer, what: string): void {

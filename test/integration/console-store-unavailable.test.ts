@@ -71,6 +71,20 @@ async function uploadOrders(client: ConsoleClient, prefix: string): Promise<stri
   return uploaded.headers.get('location')!;
 }
 
+/** Polls the import's progress until it is no longer running; returns how it ended. */
+async function endedStatus(client: ConsoleClient, importPath: string): Promise<string> {
+  let status = 'running';
+  await waitFor(
+    () => status !== 'running',
+    `the import ${importPath} to end`,
+    60_000,
+    async () => {
+      status = (JSON.parse((await client.request(`${importPath}/progress`)).text) as { status: string }).status;
+    },
+  );
+  return status;
+}
+
 const OUTCOME_REFUSED = 'the outcome of a console import not recorded yet; trying again';
 
 function uploadFolders(): string[] {
@@ -189,16 +203,7 @@ test(
     } finally {
       lock.release();
     }
-    let status = 'running';
-    await waitFor(
-      () => status !== 'running',
-      'the outcome written once the store is back',
-      30_000,
-      async () => {
-        status = (await progress()).status;
-      },
-    );
-    assert.equal(status, 'failed');
+    assert.equal(await endedStatus(browser, importPath), 'failed', 'the outcome written once the store is back');
     assert.match((await browser.request(importPath)).text, /The store was not reachable; nothing was stored\./);
     assert.deepEqual(
       service.logs.slice(logsBefore).filter((line) => Number(line.level) >= 50),
@@ -272,16 +277,7 @@ test(
     try {
       const logsBefore = service.logs.length;
       const importPath = await uploadOrders(browser, 'ORD-ATOM');
-      let status = 'running';
-      await waitFor(
-        () => status !== 'running',
-        'the import to end',
-        60_000,
-        async () => {
-          status = JSON.parse((await browser.request(`${importPath}/progress`)).text).status;
-        },
-      );
-      assert.equal(status, 'failed');
+      assert.equal(await endedStatus(browser, importPath), 'failed');
       const [stored] = await runSql<{ n: number | string }>(
         service.store.db,
         "select count(*) as n from order_records where order_id like 'ORD-ATOM%'",
