@@ -231,7 +231,7 @@ export const AREAS = {
       postgres: { exclude: ['!src/store/sqlite/**'] },
     },
     testFiles: [
-      ...unit('raw-sql', 'sortable-id', 'order-record', 'repositories-names', 'upgrade-progress'),
+      ...unit('raw-sql', 'sortable-id', 'order-record', 'change-tally', 'repositories-names', 'upgrade-progress'),
       ...integration(
         // What each migration makes of the schema, and its rollback takes away: a second a mutant of a migration.
         'schema-history',

@@ -127,7 +127,7 @@ export async function appendAuditEvents(
     keys.set(orderId, key);
     rows.push(values);
   }
-  if (rows.length > 0) await insertRows(db, 'audit_log', LOG_COLUMNS, rows);
+  await insertRows(db, 'audit_log', LOG_COLUMNS, rows);
   return keys;
 }
 

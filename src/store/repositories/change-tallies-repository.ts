@@ -42,5 +42,6 @@ export async function countPendingChanges(db: Executor): Promise<number> {
     'select sum(pending) as pending from change_tallies',
     [],
   );
-  return Number(row?.pending ?? 0);
+  // A sum answers one row, null when there is nothing to add up.
+  return Number(row!.pending ?? 0);
 }
