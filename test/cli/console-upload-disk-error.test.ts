@@ -5,13 +5,17 @@
  * with a system error (EFBIG, as a full disk fails with ENOSPC). The answer is a 500 that points to
  * the log, which has the error at error level; no import starts and the upload's folder is removed.
  * A malformed form, the operator's mistake, is a 400 instead (test/integration/console-refusals).
+ * And a temporary folder the service cannot list as it starts (to remove what stopped processes
+ * left there) is a warning, not a reason not to start.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { CliSandbox } from '../helpers/cli.js';
 import { csrfOf } from '../helpers/console-client.js';
 import { SignedInConsole } from '../helpers/console-sandbox.js';
 import { simpleOrder } from '../helpers/documents.js';
 import { waitFor } from '../helpers/held-connections.js';
+import { createTestDatabase } from '../helpers/test-database.js';
 
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'twelve chars long';
@@ -71,4 +75,29 @@ test('an upload the service cannot write to disk is a 500 that points to the log
   // The same file within the limit is imported: the refusal was the disk's, not the file's.
   const small = await upload(JSON.stringify(orders));
   assert.equal(small.status, 303, small.text.slice(0, 300));
+});
+
+test('a temporary folder that cannot be read as the service starts: a warning naming the error, and the service starts', async () => {
+  const sandbox = new CliSandbox();
+  const database = await createTestDatabase(sandbox.dir);
+  try {
+    sandbox.useDatabase(database.url);
+    await sandbox.ok(['migrate']);
+    // A file where the folder should be: listing it fails (ENOTDIR), as an unreadable folder would.
+    const server = await sandbox.serve([], { env: { TMPDIR: sandbox.write('not-a-folder', '') } });
+    const warning = () =>
+      server
+        .stdout()
+        .split('\n')
+        .filter((text) => text.startsWith('{'))
+        .map((text) => JSON.parse(text))
+        .find((entry) => entry.msg === 'upload files of stopped processes not removed');
+    await waitFor(() => warning() !== undefined, 'the warning');
+    assert.equal(warning().level, 40, 'a warning');
+    assert.equal(warning().err.code, 'ENOTDIR');
+    assert.equal((await server.get('/healthz')).status, 200);
+  } finally {
+    await sandbox.cleanup();
+    await database.drop();
+  }
 });

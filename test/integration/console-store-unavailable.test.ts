@@ -13,6 +13,7 @@ import os from 'node:os';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { addOperator } from '../../src/console/operator-accounts.js';
+import { TALLY_FLUSH_MS } from '../../src/console/request-tally.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { numberedOrder } from '../helpers/big-import-files.js';
@@ -85,6 +86,7 @@ async function endedStatus(client: ConsoleClient, importPath: string): Promise<s
   return status;
 }
 
+const TALLY_REFUSED = 'request counts not yet added to the store; kept for the next try';
 const OUTCOME_REFUSED = 'the outcome of a console import not recorded yet; trying again';
 
 function uploadFolders(): string[] {
@@ -292,5 +294,55 @@ test(
       db.exec('drop trigger refuse_summary');
       db.close();
     }
+  },
+);
+
+test(
+  'request counts the held store refuses are kept: a warning at each refused flush, and every count added once the store is back',
+  OPTIONS,
+  async () => {
+    const sum = async () =>
+      Number(
+        (
+          await runSql<{ n: number | string | null }>(
+            service.store.db,
+            'select sum(requests) as n from request_counts',
+            [],
+          )
+        )[0]!.n ?? 0,
+      );
+    // The console's pages are not counted: nothing is on its way to the store yet.
+    assert.equal(await sum(), 0, 'no earlier test of this file calls the API');
+    const logsBefore = service.logs.length;
+    const lock = holdWriteLock();
+    try {
+      for (let request = 0; request < 3; request += 1)
+        assert.equal((await service.post('/AirOrderRetrieve', {})).status, 401, 'counted, as every answer of the API');
+      await waitFor(
+        () => service.logs.slice(logsBefore).some((line) => line.msg === TALLY_REFUSED),
+        'a flush to be refused',
+        TALLY_FLUSH_MS * 3,
+      );
+    } finally {
+      lock.release();
+    }
+    let after = 0;
+    await waitFor(
+      () => after === 3,
+      'the three counts added',
+      TALLY_FLUSH_MS * 3,
+      async () => {
+        after = await sum();
+      },
+    );
+    assert.deepEqual(
+      service.logs
+        .slice(logsBefore)
+        .filter((line) => Number(line.level) >= 40)
+        .map((line) => [line.level, line.msg])
+        .filter(([, msg]) => msg !== TALLY_REFUSED),
+      [],
+      'a warning, and nothing else',
+    );
   },
 );
