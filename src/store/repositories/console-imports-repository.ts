@@ -61,14 +61,15 @@ export async function updateConsoleImport(
 ): Promise<boolean> {
   const result = await db
     .updateTable('console_imports')
+    // A field the update does not name is undefined, which Kysely leaves out of the statement.
     .set({
-      ...(update.status === undefined ? {} : { status: update.status }),
-      ...(update.phase === undefined ? {} : { phase: update.phase }),
-      ...(update.recordsRead === undefined ? {} : { records_read: update.recordsRead }),
-      ...(update.recordsStored === undefined ? {} : { records_stored: update.recordsStored }),
-      ...(update.recordsTotal === undefined ? {} : { records_total: update.recordsTotal }),
-      ...(update.summary === undefined ? {} : { summary: update.summary }),
-      ...(update.error === undefined ? {} : { error: update.error }),
+      status: update.status,
+      phase: update.phase,
+      records_read: update.recordsRead,
+      records_stored: update.recordsStored,
+      records_total: update.recordsTotal,
+      summary: update.summary,
+      error: update.error,
       updated_at: now,
     })
     .where('import_id', '=', importId)
