@@ -894,3 +894,19 @@ test('CONSOLE=off leaves the console out', async () => {
     await off.close();
   }
 });
+
+// Last of the file: the order it adds would change the counts the tests above read.
+test('a search matches its text literally: a wildcard is neither dropped nor turned into another text', async () => {
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const undefinedOrder = simpleOrder('ORD-UNDEF', 'AG1', 'UND001', '2203333333333') as {
+    bookings: { passengers: { surname: string }[] }[];
+  };
+  undefinedOrder.bookings[0]!.passengers[0]!.surname = 'UNDEFINED';
+  await service.importOrders([undefinedOrder]);
+  assert.match((await browser.request('/console/orders?q=undefined')).text, /href="\/console\/orders\/ORD-UNDEF"/);
+  // Each would find that order if its wildcard were dropped or turned into "undefined".
+  for (const q of ['2203333333333_', '2203333333333%', '%', '_', '\\']) {
+    assert.match((await browser.request(`/console/orders?q=${encodeURIComponent(q)}`)).text, /No orders found/, q);
+  }
+});

@@ -104,5 +104,6 @@ export const OPENAPI_PATH = '/openapi.json';
 
 /** Left out of the document it serves, as every route but the operations is (`documentRoute`). */
 export function openApiRoute(app: FastifyInstance): void {
-  app.get(OPENAPI_PATH, async (_request, reply) => reply.type('application/json; charset=utf-8').send(app.swagger()));
+  // Fastify sends an object as `application/json; charset=utf-8`.
+  app.get(OPENAPI_PATH, async () => app.swagger());
 }
