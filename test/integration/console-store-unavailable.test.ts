@@ -3,8 +3,8 @@
  * (another process's write lock, as a long CLI import holds it): a form that must write answers 503
  * with words saying so, an upload starts no import and leaves no file, pages that only read still
  * answer, and once the lock is let go the same form goes through. An import whose outcome the store
- * refuses shows as running until the store takes it, and one whose summary the database refuses
- * stores nothing of its file. PostgreSQL's own outage, the server gone under traffic, is
+ * refuses shows as running until the store takes it, and one whose summary the database refuses,
+ * or that another process ended meanwhile, stores nothing of its file. PostgreSQL's own outage, the server gone under traffic, is
  * test/integration/postgres-outage.test.ts's.
  */
 import assert from 'node:assert/strict';
@@ -344,5 +344,37 @@ test(
       [],
       'a warning, and nothing else',
     );
+  },
+);
+
+test(
+  'an import ended by another process while it reads (taken for gone) stores nothing, and keeps the words that process wrote',
+  OPTIONS,
+  async () => {
+    const logsBefore = service.logs.length;
+    const importPath = await uploadOrders(browser, 'ORD-GONE');
+    const importId = importPath.slice(importPath.lastIndexOf('/') + 1);
+    // As another process does when it takes this one for gone (settleInterrupted).
+    await runSql(service.store.db, "update console_imports set status = 'failed', error = ? where import_id = ?", [
+      'Interrupted elsewhere.',
+      importId,
+    ]);
+    await waitFor(
+      () => service.logs.slice(logsBefore).some((line) => line.msg === 'console import failed'),
+      'the import to give up',
+      60_000,
+    );
+    const [stored] = await runSql<{ n: number | string }>(
+      service.store.db,
+      "select count(*) as n from order_records where order_id like 'ORD-GONE%'",
+      [],
+    );
+    assert.equal(Number(stored!.n), 0, 'nothing stored under an import shown as failed');
+    const [row] = await runSql<{ status: string; error: string }>(
+      service.store.db,
+      'select status, error from console_imports where import_id = ?',
+      [importId],
+    );
+    assert.deepEqual({ ...row }, { status: 'failed', error: 'Interrupted elsewhere.' });
   },
 );
