@@ -237,8 +237,8 @@ export class ImportRunner {
 
   /**
    * Waits for the imports under way: the service closes its store only after them. An outcome still
-   * waiting for the store is not tried again: the next process to start marks that import
-   * interrupted (recoverAbandonedImports), as it does an import whose process died.
+   * waiting for the store is tried once more, then given up on: the next process to start ends that
+   * import (recoverAbandonedImports), as it does an import whose process died.
    */
   async settle(): Promise<void> {
     this.closing.abort();
