@@ -9,6 +9,7 @@ import type { Passenger } from '../../src/domain/order.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { change, familyBooking, order } from './documents.js';
+import { TEST_DATABASE_ENV } from './test-database.js';
 
 export interface RaceBooking {
   orderId: string;
@@ -78,7 +79,7 @@ export function cancelItem(target: RaceBooking) {
 
 /** Opens the store at a DATABASE_URL (SQLite or PostgreSQL) to read what it holds. */
 export function openStoreAt(databaseUrl: string): SqlStore {
-  return openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
+  return openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: databaseUrl }));
 }
 
 export interface StoredBooking {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { endLeftoverChild, mutationHookOptions } from './mutation-hook.js';
+import { TEST_DATABASE_ENV } from './test-database.js';
 import { scaled } from './time-scale.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -182,7 +183,7 @@ export class CliSandbox {
     // The parent's own settings (a test runner's NODE_OPTIONS, a developer's PORT) must not leak in.
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const name of ['NODE_OPTIONS', 'PORT', 'HOST', 'DATABASE_URL', 'DURABILITY']) delete env[name];
-    return { ...env, ...mutationHookOptions(), DATABASE_URL: this.databaseUrl, ...extra };
+    return { ...env, ...TEST_DATABASE_ENV, ...mutationHookOptions(), DATABASE_URL: this.databaseUrl, ...extra };
   }
 
   /** Runs `airorder ARGS…` to completion. */

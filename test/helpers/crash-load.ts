@@ -14,6 +14,7 @@ import type { ServeProcess } from './cli.js';
 import { seededRandom } from './seeded-random.js';
 import { cancelRQ, change, familyBooking, involuntaryCancelRQ, order } from './documents.js';
 import { scaled } from './time-scale.js';
+import { TEST_DATABASE_ENV } from './test-database.js';
 
 export type CrashOperation = 'cancel' | 'involuntaryCancel';
 
@@ -255,7 +256,7 @@ export async function runCrashLoad(options: CrashRunOptions): Promise<CrashRun> 
 }
 
 export function openStoreAt(databaseUrl: string): SqlStore {
-  return openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
+  return openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: databaseUrl }));
 }
 
 interface StoredCoupon {

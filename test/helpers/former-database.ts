@@ -32,6 +32,7 @@ import {
 } from './documents.js';
 import { snapshotAllTables, type TableRows } from './table-rows.js';
 import { scaled } from './time-scale.js';
+import { TEST_DATABASE_ENV } from './test-database.js';
 
 export const AGENCIES = ['AG1', 'AG2'] as const;
 const OPERATOR = { email: 'desk@airline.example', password: 'correct horse battery staple' };
@@ -171,7 +172,7 @@ export async function readFeeds(
   databaseUrl: string,
 ): Promise<Map<string, string>> {
   const feeds = new Map<string, string>();
-  const store = openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: databaseUrl }));
   try {
     for (const agencyId of AGENCIES) {
       const feed = await untilFeedSettled(
@@ -206,7 +207,7 @@ async function feedPages(server: ServeProcess, token: string): Promise<{ pages: 
 }
 
 export async function snapshot(databaseUrl: string): Promise<TableRows> {
-  const store = openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: databaseUrl }));
   try {
     return await snapshotAllTables(store.db);
   } finally {

@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { buildCli, runCli } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/open-store.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createTestDatabase, TEST_DATABASE_ENV, type TestDatabase } from './test-database.js';
 
 export let dir: string;
 export let database: TestDatabase;
@@ -147,7 +147,7 @@ export async function withDatabase<T>(
   work: (store: ReturnType<typeof openStore>) => Promise<T>,
   url = database.url,
 ): Promise<T> {
-  const store = openStore(loadConfig({}, { DATABASE_URL: url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: url }));
   try {
     return await work(store);
   } finally {

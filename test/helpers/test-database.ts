@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import pg from 'pg';
+import { scaled } from './time-scale.js';
 
 export type TestStoreKind = 'sqlite' | 'postgres';
 
@@ -10,6 +11,17 @@ export function testStoreKind(): TestStoreKind {
   if (kind !== 'sqlite' && kind !== 'postgres') throw new Error(`TEST_STORE must be sqlite or postgres, got ${kind}`);
   return kind;
 }
+
+/**
+ * Settings every test store and service runs with, unless a test sets its own: the time allowed to
+ * open a PostgreSQL connection, generous and scaled by TEST_TIME_SCALE (docs/testing.md). The
+ * service's default (2 s) is for a database on a machine of its own; on a loaded 2-core runner
+ * that starts a backend for several test files at once, opening one has taken longer. The tests
+ * of the time-out itself set theirs.
+ */
+export const TEST_DATABASE_ENV: Readonly<Record<string, string>> = {
+  DATABASE_CONNECT_TIMEOUT_MS: String(scaled(15_000)),
+};
 
 export interface TestDatabase {
   url: string;

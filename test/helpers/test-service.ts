@@ -15,7 +15,7 @@ import { migrateToLatest } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { openApiChecker } from './openapi-conformance.js';
-import { createTestDatabase } from './test-database.js';
+import { createTestDatabase, TEST_DATABASE_ENV } from './test-database.js';
 
 export interface HttpResponse {
   status: number;
@@ -86,7 +86,10 @@ async function startIn(
 ): Promise<TestService> {
   const database = await createTestDatabase(dir);
   opened.push(() => database.drop());
-  const config = loadConfig({ RATE_LIMIT_PER_SECOND: '0', ...options.env }, { DATABASE_URL: database.url, PORT: '0' });
+  const config = loadConfig(
+    { ...TEST_DATABASE_ENV, RATE_LIMIT_PER_SECOND: '0', ...options.env },
+    { DATABASE_URL: database.url, PORT: '0' },
+  );
   const store = openStore(config);
   opened.push(() => store.close());
   await migrateToLatest(store);

@@ -15,6 +15,7 @@ import { seededRandom } from './seeded-random.js';
 import { readFeeds, retrieveAll, SERVE_ENV, snapshot, stop, type FormerDatabase } from './former-database.js';
 import { mutationHookOptions } from './mutation-hook.js';
 import { scaled } from './time-scale.js';
+import { TEST_DATABASE_ENV } from './test-database.js';
 
 /** Every table of the former database is still there with the same rows: the four former tables as views of the records. */
 async function assertSameRows(sandbox: CliSandbox, former: FormerDatabase): Promise<void> {
@@ -67,7 +68,7 @@ export async function assertUpgraded(sandbox: CliSandbox, former: FormerDatabase
 export async function upgradeState(
   databaseUrl: string,
 ): Promise<{ records: string[]; bookings: 'table' | 'view' | null; migrated: boolean }> {
-  const store = openStore(loadConfig({}, { DATABASE_URL: databaseUrl }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: databaseUrl }));
   const db = store.db as unknown as Kysely<unknown>;
   try {
     const { schema } = engineSql(store.db);

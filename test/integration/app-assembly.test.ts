@@ -15,6 +15,7 @@ import { runSql } from '../../src/store/raw-sql.js';
 import type { Store } from '../../src/store/store.js';
 import { bearer, cancelRQ } from '../helpers/documents.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { TEST_DATABASE_ENV } from '../helpers/test-database.js';
 
 const onSqlite = (process.env.TEST_STORE ?? 'sqlite') === 'sqlite';
 
@@ -98,7 +99,7 @@ test('with nothing waiting for delivery the oldest waiting event is 0 s old', as
 
 test("the figures of SQLite's checkpoint thread are in /metrics on SQLite, and only there", async () => {
   // As `airorder serve` opens it: on SQLite with the checkpoint thread, which passes every 100 ms.
-  const config = loadConfig({}, { DATABASE_URL: service.databaseUrl, PORT: '0' });
+  const config = loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: service.databaseUrl, PORT: '0' });
   const store = openStore(config, { serving: true });
   const app = await buildApp({ config, store, logger: false });
   try {
@@ -126,7 +127,7 @@ test("the figures of SQLite's checkpoint thread are in /metrics on SQLite, and o
 
 test('a store that keeps no log figures, as on PostgreSQL, serves /metrics without them', async () => {
   // The same store with the figures taken away: what the service is given on PostgreSQL, run on either store.
-  const config = loadConfig({}, { DATABASE_URL: service.databaseUrl, PORT: '0' });
+  const config = loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: service.databaseUrl, PORT: '0' });
   const store: Store = { ...service.store, logFigures: undefined };
   const app = await buildApp({ config, store, logger: false });
   try {

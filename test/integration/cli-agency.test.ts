@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { openStore } from '../../src/store/open-store.js';
 import { loadConfig } from '../../src/config.js';
 import { database, ok, refused, useInProcessCli } from '../helpers/in-process-cli.js';
+import { TEST_DATABASE_ENV } from '../helpers/test-database.js';
 
 useInProcessCli();
 
@@ -29,7 +30,7 @@ describe('agency add', () => {
       ]),
       '{\n  "agencyId": "CLI2",\n  "added": true\n}\n',
     );
-    const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+    const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
     try {
       const one = await store.read.findAgency('CLI1');
       const two = await store.read.findAgency('CLI2');

@@ -14,6 +14,7 @@ import { openStore } from '../../src/store/open-store.js';
 import { loadConfig } from '../../src/config.js';
 import { order, segment, passenger, booking, change } from '../helpers/documents.js';
 import { dir, database, airorder, ok, refused, useInProcessCli } from '../helpers/in-process-cli.js';
+import { TEST_DATABASE_ENV } from '../helpers/test-database.js';
 
 useInProcessCli();
 
@@ -42,7 +43,7 @@ describe('orders, changes, audit', () => {
     await ok(['agency', 'add', '--agency-id', 'ORDAG', '--name', 'Orders']);
     // Through the service: `orders import` prepares the orders on a worker thread, which loads the
     // built program (dist/), not the sources this process runs; test/cli/orders-import.test.ts runs it.
-    const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+    const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
     try {
       await importOrders(
         store,

@@ -10,6 +10,7 @@ import { issueToken } from '../../src/service/agency-admin.js';
 import { openStore } from '../../src/store/open-store.js';
 import { loadConfig } from '../../src/config.js';
 import { database, ok, refused, withDatabase, useInProcessCli } from '../helpers/in-process-cli.js';
+import { TEST_DATABASE_ENV } from '../helpers/test-database.js';
 
 useInProcessCli();
 
@@ -51,7 +52,7 @@ describe('token', () => {
 
   test('list: a header and a line per token, oldest first, with its status; --json the same fields', async () => {
     await ok(['agency', 'add', '--agency-id', 'LISTAG', '--name', 'Listed']);
-    const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+    const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
     let expired: string;
     let active: string;
     let lasting: string;

@@ -8,7 +8,7 @@ import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { ensureDatabase, openStore } from '../../src/store/open-store.js';
-import { testStoreKind } from '../helpers/test-database.js';
+import { TEST_DATABASE_ENV, testStoreKind } from '../helpers/test-database.js';
 
 /**
  * How a DATABASE_URL that cannot be used is reported, called in process: the same lines
@@ -18,7 +18,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'airorder-open-store-'));
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const configFor = (databaseUrl: string, extra: Record<string, string> = {}) =>
-  loadConfig({}, { DATABASE_URL: databaseUrl, ...extra });
+  loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: databaseUrl, ...extra });
 
 function refusal(open: () => unknown): string {
   try {

@@ -11,7 +11,7 @@ import { migrationProvider } from '../../src/store/migrations/index.js';
 import { migrateDown } from '../../src/store/migrator.js';
 import { openStore } from '../../src/store/open-store.js';
 import { dumpSchema, schemaStep, type SchemaDump, type SchemaStep } from '../helpers/schema-dump.js';
-import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
+import { createTestDatabase, TEST_DATABASE_ENV, type TestDatabase, testStoreKind } from '../helpers/test-database.js';
 
 /**
  * A database is upgraded in place from whichever release made it, so a migration, once released,
@@ -34,7 +34,7 @@ after(async () => {
 });
 
 test(`each migration makes the schema it always made, and its rollback takes that away again, on ${engine}`, async () => {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
   try {
     const migrator = new Migrator({ db: store.db, provider: migrationProvider });
     const names = Object.keys(await migrationProvider.getMigrations());

@@ -17,7 +17,7 @@ import { openStore } from '../../src/store/open-store.js';
 import type { SqlStore } from '../../src/store/sql-store.js';
 import { booking, change, order, passenger, segment, simpleOrder } from '../helpers/documents.js';
 import { snapshotAllTables } from '../helpers/table-rows.js';
-import { createTestDatabase, testStoreKind, type TestDatabase } from '../helpers/test-database.js';
+import { createTestDatabase, TEST_DATABASE_ENV, type TestDatabase, testStoreKind } from '../helpers/test-database.js';
 import { setStoredBookingMember } from '../helpers/stored-records.js';
 import { mutationHookOptions } from '../helpers/mutation-hook.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -97,7 +97,7 @@ async function airorder(args: string[], input?: string): Promise<{ stdout: strin
 }
 
 async function tableNames(): Promise<string[]> {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
   try {
     const tables = await store.db.introspection.getTables();
     return tables
@@ -118,7 +118,7 @@ async function fillFactors(store: ReturnType<typeof openStore>): Promise<Record<
 }
 
 test(`migrations run, roll back and run again on ${testStoreKind()}`, async () => {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
   try {
     assert.deepEqual(await migrateToLatest(store), UP);
     assert.deepEqual(await migrateToLatest(store), []);
@@ -203,7 +203,7 @@ function formerKinds(store: SqlStore): Promise<(string | null)[]> {
 }
 
 test(`migration 011 that fails part-way leaves the former tables as they were, and runs once mended, on ${testStoreKind()}`, async () => {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
   const q = <T>(query: RawBuilder<T>) => query.execute(store.db);
   try {
     // A former order with one pending change, and a tally table that refuses a count of 1: the
@@ -238,7 +238,7 @@ test(`migration 011 that fails part-way leaves the former tables as they were, a
 });
 
 test(`migration 011 run again after it committed but before the migrator noted it finds the records made and changes nothing, on ${testStoreKind()}`, async () => {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
   const q = <T>(query: RawBuilder<T>) => query.execute(store.db);
   try {
     await formerOrderWithPendingChange(store, 'R11', 'RRR011');
@@ -276,7 +276,7 @@ test(`migration 011 run again after it committed but before the migrator noted i
 });
 
 test(`migration 009 keeps the sign-in failures counted, and its rollback keeps the attempts, on ${testStoreKind()}`, async () => {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
   try {
     await migrateToLatest(store);
     assert.deepEqual(await migrateDown(store), ['Down 015-kept-response-counts']);
@@ -354,7 +354,7 @@ test(`migration 009 keeps the sign-in failures counted, and its rollback keeps t
 });
 
 test(`migration 015 counts the kept responses each agency has, and its rollback keeps them, on ${testStoreKind()}`, async () => {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
   try {
     await migrateToLatest(store);
     assert.deepEqual(await migrateDown(store), ['Down 015-kept-response-counts']);
@@ -468,7 +468,7 @@ test(`every operator command works on ${testStoreKind()}`, async () => {
 });
 
 test(`amounts whose sums would pass 10^15 - 1 minor units are refused in one line, storing nothing, on ${testStoreKind()}`, async () => {
-  const store = openStore(loadConfig({}, { DATABASE_URL: database.url }));
+  const store = openStore(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: database.url }));
   try {
     const limit =
       'more than 9999999999999.99 EUR (999999999999999 minor units), the largest sum the service keeps exact';

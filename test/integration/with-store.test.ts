@@ -11,7 +11,7 @@ import { test, type TestContext } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { configFrom, databaseReady, withStore } from '../../src/cli/with-store.js';
 import type { Store } from '../../src/store/store.js';
-import { createTestDatabase } from '../helpers/test-database.js';
+import { createTestDatabase, TEST_DATABASE_ENV } from '../helpers/test-database.js';
 import { formerDatabase } from '../helpers/former-schema.js';
 
 function tempDir(t: TestContext): string {
@@ -69,7 +69,7 @@ test('a database that exists is ready as it is: nothing said on standard error',
   const url = await freshDatabase(t);
   const written: unknown[] = [];
   t.mock.method(process.stderr, 'write', (text: unknown) => written.push(text) > 0);
-  await databaseReady(loadConfig({}, { DATABASE_URL: url }));
+  await databaseReady(loadConfig(TEST_DATABASE_ENV, { DATABASE_URL: url }));
   t.mock.restoreAll();
   assert.deepEqual(written, []);
 });
