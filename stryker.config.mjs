@@ -206,6 +206,8 @@ export const AREAS = {
         'sign-in-processes',
         'console-import-recovery',
         'console',
+        // An import's summary the database refuses, an import another process ended: nothing stored.
+        'console-import-outcome',
         // A form and an upload while SQLite's write lock is held elsewhere: the 503 and its words, and
         // an import's outcome the store refuses. Half a minute of held locks: after the quicker files.
         'console-store-unavailable',
@@ -263,6 +265,7 @@ export const AREAS = {
         'cli-webhook',
         'console-ownership',
         'console-import-recovery',
+        'console-import-outcome',
         'console-sessions',
         'sign-in-checks',
         'console',

@@ -3,9 +3,9 @@
  * (another process's write lock, as a long CLI import holds it): a form that must write answers 503
  * with words saying so, an upload starts no import and leaves no file, pages that only read still
  * answer, and once the lock is let go the same form goes through. An import whose outcome the store
- * refuses shows as running until the store takes it, and one whose summary the database refuses,
- * or that another process ended meanwhile, stores nothing of its file. PostgreSQL's own outage, the server gone under traffic, is
- * test/integration/postgres-outage.test.ts's.
+ * refuses shows as running until the store takes it. PostgreSQL's own outage, the server gone under
+ * traffic, is test/integration/postgres-outage.test.ts's; what an import stores when its summary is
+ * refused or another process ended it, on either store, is console-import-outcome.test.ts's.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -16,7 +16,7 @@ import { addOperator } from '../../src/console/operator-accounts.js';
 import { TALLY_FLUSH_MS } from '../../src/console/request-tally.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
-import { numberedOrder } from '../helpers/big-import-files.js';
+import { endedStatus, uploadOrders } from '../helpers/console-uploads.js';
 import { waitFor } from '../helpers/held-connections.js';
 import { testStoreKind } from '../helpers/test-database.js';
 import { scaled } from '../helpers/time-scale.js';
@@ -57,33 +57,6 @@ function holdWriteLock(of: TestService = service): { release(): void } {
       db.close();
     },
   };
-}
-
-/** Uploads 6,000 orders (`PREFIX-0`…) as one file, big enough to be read for a while; returns the import's page. */
-async function uploadOrders(client: ConsoleClient, prefix: string): Promise<string> {
-  const csrf = csrfOf((await client.request('/console/imports')).text);
-  const line = numberedOrder(prefix, 'AG1');
-  const form = new FormData();
-  form.set('_csrf', csrf);
-  form.set('kind', 'orders');
-  form.set('file', new Blob([Array.from({ length: 6000 }, (_, index) => line(index)).join('\n')]), `${prefix}.ndjson`);
-  const uploaded = await client.request('/console/imports', { body: form });
-  assert.equal(uploaded.status, 303, uploaded.text);
-  return uploaded.headers.get('location')!;
-}
-
-/** Polls the import's progress until it is no longer running; returns how it ended. */
-async function endedStatus(client: ConsoleClient, importPath: string): Promise<string> {
-  let status = 'running';
-  await waitFor(
-    () => status !== 'running',
-    `the import ${importPath} to end`,
-    60_000,
-    async () => {
-      status = (JSON.parse((await client.request(`${importPath}/progress`)).text) as { status: string }).status;
-    },
-  );
-  return status;
 }
 
 const TALLY_REFUSED = 'request counts not yet added to the store; kept for the next try';
@@ -268,36 +241,6 @@ test(
 );
 
 test(
-  "an import's summary is stored in the import's own transaction: when the store refuses it, nothing of the file is stored",
-  OPTIONS,
-  async () => {
-    // The refusal comes from the database itself, for any write of an import's summary.
-    const db = new Database(service.databaseUrl.slice('sqlite:'.length));
-    db.exec(
-      "create trigger refuse_summary before update of summary on console_imports when new.summary is not null begin select raise(abort, 'refused by the test'); end",
-    );
-    try {
-      const logsBefore = service.logs.length;
-      const importPath = await uploadOrders(browser, 'ORD-ATOM');
-      assert.equal(await endedStatus(browser, importPath), 'failed');
-      const [stored] = await runSql<{ n: number | string }>(
-        service.store.db,
-        "select count(*) as n from order_records where order_id like 'ORD-ATOM%'",
-        [],
-      );
-      assert.equal(Number(stored!.n), 0, 'no order of the file is stored without its summary');
-      assert.ok(
-        service.logs.slice(logsBefore).some((line) => line.msg === 'console import failed'),
-        'the refusal is logged',
-      );
-    } finally {
-      db.exec('drop trigger refuse_summary');
-      db.close();
-    }
-  },
-);
-
-test(
   'request counts the held store refuses are kept: a warning at each refused flush, and every count added once the store is back',
   OPTIONS,
   async () => {
@@ -344,37 +287,5 @@ test(
       [],
       'a warning, and nothing else',
     );
-  },
-);
-
-test(
-  'an import ended by another process while it reads (taken for gone) stores nothing, and keeps the words that process wrote',
-  OPTIONS,
-  async () => {
-    const logsBefore = service.logs.length;
-    const importPath = await uploadOrders(browser, 'ORD-GONE');
-    const importId = importPath.slice(importPath.lastIndexOf('/') + 1);
-    // As another process does when it takes this one for gone (settleInterrupted).
-    await runSql(service.store.db, "update console_imports set status = 'failed', error = ? where import_id = ?", [
-      'Interrupted elsewhere.',
-      importId,
-    ]);
-    await waitFor(
-      () => service.logs.slice(logsBefore).some((line) => line.msg === 'console import failed'),
-      'the import to give up',
-      60_000,
-    );
-    const [stored] = await runSql<{ n: number | string }>(
-      service.store.db,
-      "select count(*) as n from order_records where order_id like 'ORD-GONE%'",
-      [],
-    );
-    assert.equal(Number(stored!.n), 0, 'nothing stored under an import shown as failed');
-    const [row] = await runSql<{ status: string; error: string }>(
-      service.store.db,
-      'select status, error from console_imports where import_id = ?',
-      [importId],
-    );
-    assert.deepEqual({ ...row }, { status: 'failed', error: 'Interrupted elsewhere.' });
   },
 );
