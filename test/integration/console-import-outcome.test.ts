@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { addOperator } from '../../src/console/operator-accounts.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { ConsoleClient } from '../helpers/console-client.js';
+import { startSignedInService } from '../helpers/console-service.js';
 import { endedStatus, uploadOrders } from '../helpers/console-uploads.js';
 import { waitFor } from '../helpers/held-connections.js';
 import { testStoreKind } from '../helpers/test-database.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import type { TestService } from '../helpers/test-service.js';
 
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'correct horse battery';
@@ -20,15 +20,7 @@ let service: TestService;
 let browser: ConsoleClient;
 
 before(async () => {
-  service = await startTestService();
-  await service.addAgency('AG1');
-  await addOperator(service.store, () => new Date().toISOString(), {
-    email: EMAIL,
-    name: 'Desk One',
-    password: PASSWORD,
-  });
-  browser = new ConsoleClient(service.baseUrl);
-  assert.equal((await browser.signIn(EMAIL, PASSWORD)).status, 303);
+  ({ service, browser } = await startSignedInService(EMAIL, PASSWORD));
 });
 
 after(async () => {

@@ -10,12 +10,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import zlib from 'node:zlib';
 import { after, before, beforeEach, test } from 'node:test';
-import { addOperator } from '../../src/console/operator-accounts.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
+import { startSignedInService } from '../helpers/console-service.js';
 import { simpleOrder } from '../helpers/documents.js';
 import { socketRequest } from '../helpers/raw-socket.js';
-import { startTestService, type TestService } from '../helpers/test-service.js';
+import type { TestService } from '../helpers/test-service.js';
 import { scaled } from '../helpers/time-scale.js';
 
 const EMAIL = 'desk@airline.example';
@@ -25,16 +25,8 @@ let browser: ConsoleClient;
 let csrf: string;
 
 before(async () => {
-  service = await startTestService();
-  await service.addAgency('AG1');
-  await addOperator(service.store, () => new Date().toISOString(), {
-    email: EMAIL,
-    name: 'Desk One',
-    password: PASSWORD,
-  });
+  ({ service, browser } = await startSignedInService(EMAIL, PASSWORD));
   await service.importOrders([simpleOrder('ORD-R1', 'AG1', 'REF001', '2201111111111')]);
-  browser = new ConsoleClient(service.baseUrl);
-  assert.equal((await browser.signIn(EMAIL, PASSWORD)).status, 303);
   csrf = csrfOf((await browser.request('/console')).text);
 });
 

@@ -16,6 +16,7 @@ import { addOperator } from '../../src/console/operator-accounts.js';
 import { TALLY_FLUSH_MS } from '../../src/console/request-tally.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
+import { startSignedInService } from '../helpers/console-service.js';
 import { endedStatus, uploadOrders } from '../helpers/console-uploads.js';
 import { waitFor } from '../helpers/held-connections.js';
 import { testStoreKind } from '../helpers/test-database.js';
@@ -32,15 +33,7 @@ let browser: ConsoleClient;
 before(async () => {
   if (!SQLITE) return;
   // A write waits for another process's lock as long as a request may take: here one second.
-  service = await startTestService({ env: { REQUEST_TIMEOUT_MS: '1000' } });
-  await service.addAgency('AG1');
-  await addOperator(service.store, () => new Date().toISOString(), {
-    email: EMAIL,
-    name: 'Desk One',
-    password: PASSWORD,
-  });
-  browser = new ConsoleClient(service.baseUrl);
-  assert.equal((await browser.signIn(EMAIL, PASSWORD)).status, 303);
+  ({ service, browser } = await startSignedInService(EMAIL, PASSWORD, { env: { REQUEST_TIMEOUT_MS: '1000' } }));
 });
 
 after(async () => {
