@@ -239,6 +239,9 @@ export const AREAS = {
         'schema-history',
         // What a DATABASE_URL opens, or why it cannot: the lines the commands print, in process.
         'open-store',
+        // The console imports' rows, written and read in process: a mistake in their update would
+        // otherwise hang every file that waits for an import to end, until Stryker's time-out.
+        'console-imports-store',
         'postgres-outage',
         'postgres-pool',
         'upgrade-postgres',
