@@ -339,7 +339,12 @@ export const AREAS = {
       ...cli('serve-start-failure', 'demo', 'changes-import', 'audit', 'orders-import', 'operator'),
       ...integration('store-cli', 'serve-database-wait'),
       ...cli('serve', 'checkpoint', 'migrate', 'configuration-errors', 'agency-token', 'webhook', 'import-errors'),
+      // Workers left by a primary killed outright, and every way of starting: `serve.ts`'s chunk only.
+      ...cli('shutdown'),
     ],
+    onlyFor: {
+      [cli('shutdown')[0]]: ['src/cli/serve.ts'],
+    },
   },
   runtime: {
     chunkMutants: 460,

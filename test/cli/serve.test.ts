@@ -299,6 +299,46 @@ describe('airorder serve', () => {
       assert.deepEqual(await stop(server), { code: 0, signal: null });
     }
   });
+
+  test('--demo with --workers 2: the banner once, when both workers listen, naming them', async () => {
+    const box = sandbox();
+    const server = await box.serve(['--demo', '2', '--workers', '2'], { waitForStderr: 'curl ' });
+    try {
+      while (logLines(server.stdout()).filter((line) => line.msg === 'listening').length < 2) await sleep(50);
+      const stderr = server.stderr();
+      const banners = stderr.split('\n').filter((line) => line.startsWith('airorder is listening on '));
+      assert.deepEqual(banners, [`airorder is listening on ${server.baseUrl} with 2 workers`], stderr);
+      assert.match(stderr, /Token for agency DEMO01 \(shown once\): aot_/);
+      assert.equal(stderr.split('\n').filter((line) => line.startsWith('curl ')).length, 6, stderr);
+    } finally {
+      assert.deepEqual(await stop(server), { code: 0, signal: null });
+    }
+  });
+
+  test('--workers 2: a worker that does not end (stopped) is killed once the grace and a second have passed, and the service exits 1', async () => {
+    const box = sandbox();
+    const graceMs = 500;
+    const server = await box.serve(['--workers', '2'], { env: { SHUTDOWN_GRACE_MS: String(graceMs) } });
+    const children = () =>
+      fs
+        .readFileSync(`/proc/${server.child.pid}/task/${server.child.pid}/children`, 'utf8')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number);
+    while (logLines(server.stdout()).filter((line) => line.msg === 'listening').length < 2) await sleep(50);
+    const [stuck, other] = children();
+    assert.ok(stuck !== undefined && other !== undefined, 'the primary has two workers');
+    process.kill(stuck, 'SIGSTOP');
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    const ended = await server.exited;
+    const tookMs = Date.now() - signalled;
+    assert.deepEqual(ended, { code: 1, signal: null }, server.stdout());
+    assert.ok(tookMs >= graceMs + 1000, `not killed before the grace and a second (${tookMs} ms)`);
+    for (const pid of [stuck, other])
+      assert.throws(() => process.kill(pid, 0), { code: 'ESRCH' }, `worker ${pid} is gone`);
+  });
 });
 
 function logLines(stdout: string): Record<string, unknown>[] {
