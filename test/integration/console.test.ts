@@ -159,6 +159,31 @@ test("a form without the session's CSRF token is refused and changes nothing", a
   ]);
 });
 
+test('the agencies page lists each agency with its name, IATA number and contact email, empty where it has none', async () => {
+  const browser = client();
+  await browser.signIn(EMAIL, PASSWORD);
+  const created = await browser.submit('/console/agencies', '/console/agencies', {
+    agencyId: 'AG-LIST',
+    name: 'Listed Agency',
+    iata: '12345678',
+    email: 'desk@listed.example',
+  });
+  assert.equal(created.status, 303, created.text);
+  const page = (await browser.request('/console/agencies')).text;
+  assert.ok(
+    page.includes(
+      '<tr><td><a href="/console/agencies/AG-LIST">AG-LIST</a></td><td>Listed Agency</td><td>12345678</td><td>desk@listed.example</td></tr>',
+    ),
+    page,
+  );
+  assert.ok(
+    page.includes(
+      '<tr><td><a href="/console/agencies/AG-NEW">AG-NEW</a></td><td>New Agency</td><td></td><td></td></tr>',
+    ),
+    page,
+  );
+});
+
 test('wrong passwords are limited per email, and unknown emails are answered exactly alike', async () => {
   const known = 'limited@airline.example';
   await addOperator(service.store, () => new Date(now).toISOString(), {
