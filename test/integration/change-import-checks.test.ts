@@ -227,6 +227,40 @@ test("changes for 500 orders in one file, two statements' worth of records: ever
   );
 });
 
+test("16 changes of one agency in one file, a whole block of event ids: the agency's 16 events in one row of the event log", async () => {
+  await service.addAgency('AGB');
+  const orders = Array.from({ length: 16 }, (_, index) =>
+    simpleOrder(
+      `ORD-BL${index}`,
+      'AGB',
+      `BL${String(index).padStart(4, '0')}`,
+      `22077${String(index).padStart(8, '0')}`,
+    ),
+  );
+  await service.importOrders(orders);
+  const { summary } = await importFile(
+    orders.map((document, index) =>
+      change(
+        `K-BLOCK-${index}`,
+        document.orderId,
+        `BL${String(index).padStart(4, '0')}`,
+        ['S1'],
+        [segment('S1M', 1, 15)],
+      ),
+    ),
+  );
+  assert.deepEqual(summary, { imported: 16, alreadyKnown: 0 });
+  const rows = await runSql<{ first_id: string | null; entries: string }>(
+    service.store.db,
+    "select first_id, entries from event_log where agency_id = 'AGB'",
+    [],
+  );
+  assert.equal(rows.length, 1, JSON.stringify(rows));
+  const entries = JSON.parse(rows[0]!.entries) as { id: string }[];
+  assert.equal(entries.length, 16);
+  assert.equal(rows[0]!.first_id, entries[0]!.id);
+});
+
 test('a file is written in batches of 500 records: progress after each batch and at the end', async () => {
   const resent = change('K-BT-1', 'ORD-K3', 'KAA001', ['S1'], [segment('S1B', 1, 14)]);
   const { summary, progress } = await importFile(Array.from({ length: 501 }, () => resent));

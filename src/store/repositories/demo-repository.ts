@@ -31,6 +31,7 @@ export async function removeDemoActivity(db: Executor, agencyId: string): Promis
     where r.agency_id = ? and c.status = 'PENDING'`,
     [agencyId],
   );
-  await addToTally(db, -Number(pending?.n ?? 0));
+  // A count answers one row, always.
+  await addToTally(db, -Number(pending!.n));
   await runSql(db, 'delete from order_records where agency_id = ?', [agencyId]);
 }
