@@ -17,6 +17,7 @@ import { CliSandbox, type ServeProcess } from '../helpers/cli.js';
 import { ConsoleClient, csrfOf } from '../helpers/console-client.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 import { scaled } from '../helpers/time-scale.js';
+import { waitUntil } from '../helpers/upgrade-checks.js';
 
 const EMAIL = 'desk@airline.example';
 const PASSWORD = 'twelve chars long';
@@ -120,4 +121,64 @@ test('a process killed mid-import: the next to start marks the import failed and
   assert.equal(shown.status, 303);
   assert.deepEqual([...errorLines(second), ...errorLines(third)], []);
   fs.rmSync(file);
+});
+
+/** Runs statements on the test's database, whichever its engine. */
+async function execute(statements: { sqlite: string; postgres: string }): Promise<void> {
+  if (database.url.startsWith('sqlite:')) {
+    const db = new Database(database.url.slice('sqlite:'.length), { fileMustExist: true });
+    try {
+      db.exec(statements.sqlite);
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client(database.url);
+  await client.connect();
+  try {
+    await client.query(statements.postgres);
+  } finally {
+    await client.end();
+  }
+}
+
+test('a start whose clean-up fails: each failure is a warning saying what was not done and why, and the service serves', async (t) => {
+  // The imports' table behind a view every read of which fails, and a TMPDIR that is a file.
+  const kept = 'alter table console_imports rename to console_imports_kept;';
+  await execute({
+    sqlite: `${kept} create view console_imports as select * from console_imports_kept where abs(-9223372036854775808) > 0;`,
+    postgres: `${kept} create view console_imports as select * from console_imports_kept where cast(current_user || 'x' as integer) > 0;`,
+  });
+  t.after(() =>
+    execute({
+      sqlite: 'drop view console_imports; alter table console_imports_kept rename to console_imports;',
+      postgres: 'drop view console_imports; alter table console_imports_kept rename to console_imports;',
+    }),
+  );
+  const notAFolder = path.join(sandbox.dir, 'not-a-folder');
+  fs.writeFileSync(notAFolder, '');
+  const server = await sandbox.serve([], { env: { TMPDIR: notAFolder } });
+  // Logged before the line saying it listens, which may reach this process after /healthz answered.
+  await waitUntil(() => server.stdout().includes('"msg":"listening"'), 'the line saying the service listens', 20_000);
+  const warnings = server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message?: string } })
+    .filter((line) => line.level === 40);
+  const said = (msg: string) => warnings.find((line) => line.msg === msg);
+  const unchecked = said('imports of stopped processes not checked; they are when the Imports page is shown');
+  assert.match(
+    unchecked?.err?.message ?? '',
+    /integer overflow|invalid input syntax for type integer/,
+    JSON.stringify(warnings),
+  );
+  assert.match(
+    said('upload files of stopped processes not removed')?.err?.message ?? '',
+    /ENOTDIR/,
+    JSON.stringify(warnings),
+  );
+  assert.equal((await server.get('/readyz')).status, 200);
+  assert.deepEqual(errorLines(server), []);
 });
