@@ -12,7 +12,9 @@ import { RequestTally, TALLY_FLUSH_MS } from '../../src/console/request-tally.js
 import { runSql } from '../../src/store/raw-sql.js';
 import type { Store } from '../../src/store/store.js';
 import { ConsoleClient } from '../helpers/console-client.js';
+import { testStoreKind } from '../helpers/test-database.js';
 import { startTestService, type TestService } from '../helpers/test-service.js';
+import { scaled } from '../helpers/time-scale.js';
 
 const MINUTE = 60_000;
 // A whole minute, so that `T + n * MINUTE` is the start of a minute.
@@ -259,4 +261,40 @@ test("the service's tally starts with it: the API's requests reach the store wit
   const deadline = Date.now() + 20_000;
   while ((await notFound()).length === 0 && Date.now() < deadline) await sleep(100);
   assert.equal((await notFound()).length, 1);
+});
+
+test("a flush the store refuses, in a running service: a warning with the store's words, and the count stored by the next", async () => {
+  const own = await startTestService();
+  try {
+    const refuse =
+      testStoreKind() === 'sqlite'
+        ? [
+            "create trigger refuse_counts before insert on request_counts begin select raise(abort, 'counts refused by the test'); end",
+          ]
+        : [
+            "create function refuse_counts() returns trigger language plpgsql as $$ begin raise exception 'counts refused by the test'; end $$",
+            'create trigger refuse_counts before insert on request_counts for each row execute function refuse_counts()',
+          ];
+    for (const statement of refuse) await runSql(own.store.db, statement, []);
+    await fetch(`${own.baseUrl}/nothing-here`);
+    const warned = () =>
+      own.logs.filter((line) => line.msg === 'request counts not yet added to the store; kept for the next try');
+    const deadline = Date.now() + scaled(20_000);
+    while (warned().length === 0 && Date.now() < deadline) await sleep(100);
+    assert.match(String((warned()[0]?.err as { message?: string } | undefined)?.message), /counts refused by the test/);
+    await runSql(
+      own.store.db,
+      testStoreKind() === 'sqlite' ? 'drop trigger refuse_counts' : 'drop trigger refuse_counts on request_counts',
+      [],
+    );
+    await own.app.close();
+    const [row] = await runSql<{ requests: number | string }>(
+      own.store.db,
+      "select requests from request_counts where code = 'ROUTE_NOT_FOUND'",
+      [],
+    );
+    assert.equal(Number(row?.requests), 1, 'kept through the refusal, stored once as the service closed');
+  } finally {
+    await own.close();
+  }
 });
