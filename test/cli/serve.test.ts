@@ -141,6 +141,22 @@ describe('airorder serve', () => {
     }
   });
 
+  test('serve --demo --host ::: the curl lines name the IPv6 address in brackets, as a URL must', async () => {
+    const box = sandbox();
+    // `::` also takes IPv4 connections (dual stack): the health check on 127.0.0.1 reaches it.
+    const server = await box.serve(['--demo', '1', '--host', '::'], { waitForStderr: 'curl ' });
+    try {
+      const curls = server
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('curl '));
+      assert.ok(curls.length > 0, server.stderr());
+      for (const line of curls) assert.ok(line.includes(`http://[::]:${server.port}/`), line);
+    } finally {
+      assert.equal((await stop(server)).code, 0);
+    }
+  });
+
   test('serve --demo with a count that is not a whole number from 1 is refused as an argument, before the store is touched', async () => {
     const box = sandbox();
     for (const count of ['abc', '0', '1.5']) {
