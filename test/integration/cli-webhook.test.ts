@@ -8,6 +8,8 @@ import { readRecords } from '../../src/documents/document-reader.js';
 import { importOrders } from '../../src/service/order-import.js';
 import { preparedHere } from '../../src/service/order-preparation.js';
 import { importChanges } from '../../src/service/change-import.js';
+import { runSql } from '../../src/store/raw-sql.js';
+import { eventIdAt } from '../../src/store/sortable-id.js';
 import { segment, change, simpleOrder } from '../helpers/documents.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
 import { airorder, ok, refused, withEnv, withDatabase, useInProcessCli } from '../helpers/in-process-cli.js';
@@ -237,6 +239,36 @@ describe('webhook', () => {
     assert.equal(
       await refused(['webhook', 'redeliver', 'evt_missing']),
       'error: No event evt_missing (events are kept 30 days).\n',
+    );
+  });
+
+  test('an event written before the log (migration 013) is found by its id: redelivered, and claimed with its type and data', async () => {
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const legacyId = `${eventIdAt(Date.parse(at))}00000001abcdef09`;
+    const data = { OrderID: 'BEFORE-LOG', GdsBookingReference: 'BFR013' };
+    await withDatabase((store) =>
+      store.transaction((tx) =>
+        runSql(
+          tx,
+          'insert into events_before_013 (event_id, agency_id, type, occurred_at, data) values (?, ?, ?, ?, ?)',
+          [legacyId, 'HOOKAG', 'booking.canceled', at, JSON.stringify(data)],
+        ),
+      ),
+    );
+    assert.equal(
+      await ok(['webhook', 'redeliver', legacyId, '--endpoint', endpointId]),
+      `event ${legacyId} queued for ${endpointId}\n`,
+    );
+    const claimed = await withDatabase((store) =>
+      store.write((tx) =>
+        tx.claimDeliveries(endpointId, 'in-process', new Date().toISOString(), '2999-01-01T00:00:00.000Z', 100),
+      ),
+    );
+    assert.deepEqual(
+      claimed
+        .filter((delivery) => delivery.eventId === legacyId)
+        .map(({ eventType, occurredAt, data: claimedData }) => ({ eventType, occurredAt, data: claimedData })),
+      [{ eventType: 'booking.canceled', occurredAt: at, data }],
     );
   });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { engineSql } from '../../src/store/engine-sql.js';
 import { runSql } from '../../src/store/raw-sql.js';
 import { purgeEvents } from '../../src/store/repositories/events-repository.js';
 import type { Executor } from '../../src/store/executor.js';
@@ -720,5 +721,53 @@ describe('AirOrderEventList', () => {
     // Another agency's event of before is no cursor either.
     const response = await service.post('/AirOrderEventList', listRQ({ After: before[0] }), bearer(token));
     assert.equal(response.status, 400);
+  });
+
+  test("a cursor in the log shows no event of before again, though their positions pass the log's (an upgraded store, whose log counts from 1)", async () => {
+    const agencyToken = await service.tokenFor('AG12');
+    await service.importOrders([simpleOrder('EVU-1', 'AG12', 'EVU001', '2201234567984')]);
+    assert.equal(
+      (await service.post('/AirOrderCancel', cancelRQ('EVU-1', ['EVU001']), bearer(agencyToken))).status,
+      200,
+    );
+    const [highest] = await runSql<{ top: number | string }>(
+      service.store.reader,
+      'select max(position) as top from event_log',
+      [],
+    );
+    const at = Date.now() - 60_000;
+    const before = [`${eventIdAt(at)}00000001abcdef02`, `${eventIdAt(at)}00000002abcdef02`];
+    // As an upgrade leaves them on SQLite: the same `tx` as the log's rows, positions above the log's.
+    await service.store.transaction(async (tx) => {
+      for (const [index, id] of before.entries())
+        await runSql(
+          tx,
+          `insert into events_before_013 (position, event_id, tx, agency_id, type, occurred_at, data)${engineSql(service.store.db).schema.eventPositionGiven}
+           values (?, ?, 0, ?, ?, ?, ?)`,
+          [
+            Number(highest!.top) + 1000 + index,
+            id,
+            'AG12',
+            'booking.canceled',
+            new Date(at).toISOString(),
+            JSON.stringify({ OrderID: 'BEFORE', GdsBookingReference: id.slice(-6) }),
+          ],
+        );
+    });
+    // Single pages, not readAll: a feed that shows events again would page for ever.
+    const onePage = async (query: object) => ({ events: (await page({ ...query, Limit: 100 }, agencyToken)).Events });
+    const all = (
+      await untilFeedSettled(
+        () => storedEventCount('AG12'),
+        () => onePage({}),
+      )
+    ).events.map((event) => event.EventID);
+    assert.equal(all.length, 3);
+    assert.deepEqual(all.slice(0, 2), before, 'the events of before first');
+    assert.deepEqual((await onePage({ After: all[2] })).events, [], 'nothing after the last');
+    assert.deepEqual(
+      (await onePage({ After: before[1] })).events.map((event) => event.EventID),
+      [all[2]],
+    );
   });
 });
