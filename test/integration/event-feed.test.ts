@@ -60,6 +60,7 @@ async function readAll(after?: string, limit = 100, as = token) {
       cursor === undefined || cursor === '' ? { Limit: limit } : { After: cursor, Limit: limit },
       as,
     );
+    assert.ok(rs.Events.length <= limit, `a page of ${rs.Events.length} events for Limit ${limit}`);
     events.push(...rs.Events);
     if (rs.Events.length === 0) return { events, next: rs.NextAfter };
     cursor = rs.NextAfter;
