@@ -177,8 +177,13 @@ describe('kept responses per agency (a cap of 3, on an injected clock)', () => {
 
 describe('kept responses per agency: a count that went wrong', () => {
   let service: TestService;
+  const start = Date.now();
+  let nowMs = start;
   before(async () => {
-    service = await startTestService({ env: { KEPT_RESPONSES_PER_AGENCY: '3' } });
+    service = await startTestService({
+      clock: () => new Date(nowMs).toISOString(),
+      env: { KEPT_RESPONSES_PER_AGENCY: '3' },
+    });
   });
   after(() => service.close());
 
@@ -195,6 +200,29 @@ describe('kept responses per agency: a count that went wrong', () => {
     assert.deepEqual(await keptOf(service, 'KCW'), { keys: ['w1'], count: 1 });
     const kept = await service.post(CANCEL.path, CANCEL.build('KC-W1', ['KCW001']), keyed(token, 'w2'));
     assert.equal(kept.status, 200, kept.text);
+    assertNoErrorLines(service);
+  });
+
+  test('at the cap with a place reserved by a process that died, an expired response makes no room: refused until the next one expires', async () => {
+    const token = await service.tokenFor('KCX');
+    await service.importOrders([simpleOrder('KC-X1', 'KCX', 'KCX001', '2201234530501')]);
+    const at = start + HOUR;
+    for (const [hour, key] of [
+      [0, 'x1'],
+      [1, 'x2'],
+      [2, 'x3'],
+    ] as const) {
+      nowMs = at + hour * HOUR;
+      const kept = await service.post(CANCEL.path, CANCEL.build('KC-X1', UNKNOWN), keyed(token, key));
+      assert.equal(kept.status, 200, kept.text);
+    }
+    await runSql(service.store.db, "update kept_response_counts set kept = kept + 1 where agency_id = 'KCX'", []);
+    // x1 has expired: removing it leaves 3 counted, the cap, so x4 waits for x2, an hour less a second.
+    nowMs = at + 24 * HOUR + 1000;
+    const refused = await service.post(CANCEL.path, CANCEL.build('KC-X1', ['KCX001']), keyed(token, 'x4'));
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(refused.headers.get('retry-after'), String(3600 - 1));
+    assert.equal((await bookingState(service, 'KC-X1', 'KCX001')).status, 'CONFIRMED', 'nothing cancelled');
     assertNoErrorLines(service);
   });
 });
